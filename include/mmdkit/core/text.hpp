@@ -1,0 +1,56 @@
+// mmdkit — text encodings of MMD files.
+//
+// PMD, VMD and VPD store text as Shift-JIS the way Windows writes it (code page 932); files made
+// on Chinese systems use GBK instead (see docs/CONVENTIONS.md). PMX declares UTF-16LE or UTF-8.
+// mmdkit keeps raw bytes for writing and decodes to UTF-8 for people. Conversion uses glibc iconv.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mmdkit/core/bytes.hpp"
+#include "mmdkit/core/error.hpp"
+
+namespace mmdkit {
+
+/// Text encodings found in MMD files.
+enum class Encoding : std::uint8_t {
+  cp932,    ///< Shift-JIS, Windows code page 932 (NEC/IBM extensions); MMD's own
+  gbk,      ///< GBK (superset of GB2312), written by MMD running on Chinese Windows
+  utf8,     ///< PMX encoding byte 1
+  utf16le,  ///< PMX encoding byte 0
+};
+
+/// "cp932", "gbk", "utf-8", "utf-16le".
+std::string_view encoding_name(Encoding e) noexcept;
+
+/// Accepts cp932, shift_jis, shift-jis, sjis, gbk, gb2312, cp936, utf-8, utf8, utf-16le, utf16le
+/// (case-insensitive). nullopt for anything else.
+std::optional<Encoding> parse_encoding_name(std::string_view name) noexcept;
+
+/// The bytes of a fixed-size text field up to (not including) its first NUL; the whole field
+/// when it has none.
+ByteSpan until_nul(ByteSpan field) noexcept;
+
+/// Decodes `bytes` to UTF-8. Never fails: a lone lead byte at the end (a double-byte character
+/// cut by a field limit) is dropped, and any other invalid sequence becomes U+FFFD.
+std::string decode_text(ByteSpan bytes, Encoding enc);
+
+/// Number of invalid sequences `decode_text` would replace (a trailing lone lead byte does not
+/// count). 0 means the bytes are valid in `enc`.
+std::size_t count_invalid(ByteSpan bytes, Encoding enc);
+
+/// Encodes UTF-8 text. Characters the target cannot represent are an `encoding_error`;
+/// invalid UTF-8 input is an `encoding_error`.
+Result<std::vector<std::uint8_t>> encode_text(std::string_view utf8, Encoding enc);
+
+/// Chooses CP932 or GBK for a file's legacy-encoded names: each name is scored in both encodings
+/// (invalid sequences weigh heavily; kana and first-level kanji count for CP932, GB2312 hanzi and
+/// symbols for GBK); CP932 wins ties. ASCII-only input gives CP932.
+Encoding detect_legacy_encoding(std::span<const ByteSpan> names);
+
+}  // namespace mmdkit

@@ -1,0 +1,105 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+
+namespace mmdkit::cli {
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{
+      "mmdkit: read, write, check and convert MikuMikuDance files (VMD motions, VPD poses, PMD and PMX "
+      "models).\nExit codes: 0 ok, 1 bad input or failed output, 2 usage."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "mmdkit 0.1.0");
+
+  CommandArgs args;
+  auto add_read_flags = [&](CLI::App* sub) {
+    sub->add_option("--encoding", args.encoding_name,
+                    "text encoding of names in VMD/VPD/PMD files: cp932 (default, detected) or gbk");
+    sub->add_flag("--strict", args.flags.strict, "treat bytes after the last section as an error");
+  };
+
+  CLI::App* info = app.add_subcommand("info", "summary of a file: header, counts per section, frame range, encoding");
+  info->add_option("FILE", args.input, "input file (.vmd .vpd .pmd .pmx or mmdkit .json)")->required();
+  info->add_flag("--json", args.flags.json, "print the summary as JSON");
+  add_read_flags(info);
+
+  CLI::App* dump = app.add_subcommand("dump", "lossless JSON text of a file (to stdout or -o)");
+  dump->add_option("FILE", args.input, "input file")->required();
+  dump->add_option("-o,--output", args.output, "write to this file instead of stdout");
+  dump->add_flag("--euler", args.flags.euler, "add Euler angles in degrees (MMD's UI) next to quaternions");
+  dump->add_flag("--force", args.force, "allow the output to replace an input file");
+  add_read_flags(dump);
+
+  CLI::App* convert = app.add_subcommand(
+      "convert", "convert between formats, chosen by extension: .vmd <-> .json, .pmd/.pmx <-> .json, .pmd -> .pmx");
+  convert->add_option("INPUT", args.input, "input file")->required();
+  convert->add_option("OUTPUT", args.output, "output file; its extension chooses the format")->required();
+  convert->add_flag("--euler", args.flags.euler, "JSON output: add Euler angles in degrees");
+  convert->add_flag("--force", args.force, "allow the output to replace the input file");
+  add_read_flags(convert);
+
+  CLI::App* generate = app.add_subcommand(
+      "generate", "write a synthetic file (deterministic by seed) for tests, benchmarks and examples");
+  generate->add_option("FORMAT", args.generate_format, "vmd, vpd, pmd or pmx")->required();
+  generate->add_option("-o,--output", args.output, "output file")->required();
+  generate->add_option("--seed", args.gen.seed, "random seed (same seed, same bytes)");
+  generate->add_option("--bone-keys", args.gen.bone_keys, "VMD: number of bone keyframes");
+  generate->add_option("--morph-keys", args.gen.morph_keys, "VMD: number of morph keyframes");
+  generate->add_option("--camera-keys", args.gen.camera_keys, "VMD: number of camera keyframes");
+  generate->add_option("--light-keys", args.gen.light_keys, "VMD: number of light keyframes");
+  generate->add_option("--frames", args.gen.frames, "VMD: frame span of the motion");
+  generate->add_option("--vertices", args.gen.vertices, "PMD/PMX: number of vertices");
+  generate->add_option("--bones", args.gen.bones, "PMD/PMX: number of bones (0 = standard humanoid set)");
+  generate->add_option("--morphs", args.gen.morphs, "PMD/PMX: number of morphs");
+  generate->add_option("--variant", args.gen.format_variant, "format variant, e.g. pmx2.1-utf8");
+  generate->add_flag("--force", args.force, "allow replacing an existing file");
+
+  CLI::App* check = app.add_subcommand(
+      "check", "report structural problems with their location; exit 1 if any is an error");
+  check->add_option("FILE", args.input, "input file")->required();
+  check->add_flag("--json", args.flags.json, "print findings as JSON");
+  add_read_flags(check);
+
+  std::vector<std::string> arg_list;
+  for (int i = argc - 1; i > 0; --i) arg_list.emplace_back(argv[i]);
+  try {
+    app.parse(arg_list);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << "mmdkit 0.1.0\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "mmdkit: " << e.what() << "\n";
+    if (CLI::App* sub = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front())
+      err << "run 'mmdkit " << sub->get_name() << " --help' for usage\n";
+    else
+      err << "run 'mmdkit --help' for usage\n";
+    return kExitUsage;
+  }
+  if (!args.encoding_name.empty()) {
+    args.flags.encoding = parse_encoding_name(args.encoding_name);
+    if (!args.flags.encoding) {
+      err << "mmdkit: unknown encoding '" << args.encoding_name << "' (use cp932 or gbk)\n";
+      return kExitUsage;
+    }
+  }
+  if (info->parsed()) return cmd_info(args, out, err);
+  if (dump->parsed()) return cmd_dump(args, out, err);
+  if (convert->parsed()) return cmd_convert(args, out, err);
+  if (generate->parsed()) return cmd_generate(args, out, err);
+  if (check->parsed()) return cmd_check(args, out, err);
+  return kExitUsage;
+}
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,19 @@
+// mmdkit CLI — entry point usable in-process (tests) and from main().
+#pragma once
+
+#include <ostream>
+
+namespace mmdkit::cli {
+
+/// Exit codes of the mmdkit command (documented in README.md).
+enum ExitCode : int {
+  kExitOk = 0,        ///< success (warnings may have been printed)
+  kExitBadInput = 1,  ///< an input could not be read or is invalid, an output could not be written,
+                      ///< or `check` found errors
+  kExitUsage = 2,     ///< wrong command-line usage
+};
+
+/// Runs the command line; writes results to `out`, diagnostics to `err`; returns the exit code.
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,83 @@
+// mmdkit CLI — what each file format offers the generic commands (info, dump, convert, generate,
+// check). One FormatOps per format, defined in ops_<format>.cpp; commands dispatch on them.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mmdkit/core/bytes.hpp"
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/core/text.hpp"
+
+namespace mmdkit::cli {
+
+/// Options shared by the commands that read files.
+struct ReadFlags {
+  std::optional<Encoding> encoding;  ///< --encoding: force the legacy text encoding
+  bool strict = false;               ///< --strict: trailing bytes are an error
+  bool euler = false;                ///< --euler: add Euler angles (degrees) to JSON output
+  bool json = false;                 ///< info --json: machine-readable summary
+};
+
+/// Sizes for `generate`; each format uses the ones that apply.
+struct GenerateFlags {
+  std::uint64_t seed = 1;
+  std::uint64_t bone_keys = 1000;
+  std::uint64_t morph_keys = 100;
+  std::uint64_t camera_keys = 0;
+  std::uint64_t light_keys = 0;
+  std::uint64_t vertices = 1000;
+  std::uint64_t bones = 0;    ///< 0 = the format's default humanoid set
+  std::uint64_t morphs = 8;
+  std::uint64_t frames = 300; ///< frame span of generated motions
+  std::string format_variant; ///< e.g. "pmx2.1-utf8"; empty = default
+};
+
+/// A finding of `check`: `severity_error` false = warning.
+struct Finding {
+  bool severity_error = true;
+  Error where;
+};
+
+struct FormatOps {
+  std::string_view name;       ///< "vmd", "pmd", "pmx", "vpd"
+  std::string_view extension;  ///< ".vmd" ...
+  /// True if the bytes start like this format.
+  bool (*sniff)(ByteSpan bytes) = nullptr;
+  /// Text summary (JSON when flags.json). Warnings go to `warnings`.
+  Result<std::string> (*info)(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) = nullptr;
+  /// Lossless JSON text.
+  Result<std::string> (*to_json)(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) = nullptr;
+  /// File bytes from lossless JSON text.
+  Result<std::vector<std::uint8_t>> (*from_json)(std::string_view json, const ReadFlags& flags) = nullptr;
+  /// Binary to binary: parse and write as `target` ("vmd", "pmx", ...). Null = only same format
+  /// via parse + write.
+  Result<std::vector<std::uint8_t>> (*convert)(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
+                                               std::vector<Warning>& warnings) = nullptr;
+  /// A synthetic file.
+  Result<std::vector<std::uint8_t>> (*generate)(const GenerateFlags& flags) = nullptr;
+  /// Structural findings (errors and warnings). The Result fails only when the file cannot be read.
+  Result<std::vector<Finding>> (*check)(ByteSpan bytes, const ReadFlags& flags) = nullptr;
+};
+
+// One per format (ops_<format>.cpp).
+const FormatOps& vmd_ops();
+const FormatOps& vpd_ops();
+const FormatOps& pmd_ops();
+const FormatOps& pmx_ops();
+
+/// All formats, in a fixed order.
+std::vector<const FormatOps*> all_formats();
+/// By name ("vmd") or extension (".vmd", case-insensitive); nullptr if none.
+const FormatOps* format_by_name(std::string_view name_or_extension);
+/// By content; nullptr if no format recognizes the bytes.
+const FormatOps* format_by_content(ByteSpan bytes);
+/// The "format" member of a JSON document written by mmdkit ("vmd", ...), looked up by a scan of
+/// the first 4 KiB; nullptr if absent or unknown.
+const FormatOps* format_of_json(std::string_view json);
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,115 @@
+#include "mmdkit/core/file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <string>
+
+namespace mmdkit {
+namespace {
+
+std::unexpected<Error> io_error(const std::filesystem::path& path, std::string message) {
+  Error e{ErrorCode::io_error, std::move(message), {}, -1, -1, path.string()};
+  return std::unexpected<Error>(std::move(e));
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return io_error(path, std::string("cannot stat: ") + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return io_error(path, "is a directory, not a file");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return io_error(path, "is not a regular file");
+  }
+  auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size > max_bytes) {
+    ::close(fd);
+    Error e{ErrorCode::limit_exceeded,
+            "file is " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(max_bytes),
+            {}, -1, -1, path.string()};
+    return std::unexpected<Error>(std::move(e));
+  }
+  std::vector<std::uint8_t> data(static_cast<std::size_t>(size));
+  std::size_t got = 0;
+  while (got < data.size()) {
+    ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return io_error(path, std::string("read failed: ") + std::strerror(err));
+    }
+    if (n == 0) break;  // file shrank while reading
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  data.resize(got);
+  return data;
+}
+
+Result<void> write_file_atomic(const std::filesystem::path& path, ByteSpan bytes, const WriteOptions& options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return io_error(path, "output is a directory");
+  if (!options.force && fs::exists(path, ec)) {
+    for (const fs::path& in : options.protected_inputs) {
+      std::error_code ec2;
+      if (fs::equivalent(in, path, ec2)) {
+        return io_error(path, "refusing to overwrite an input file (use --force to allow)");
+      }
+    }
+  }
+  fs::path dir = path.parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec)) return io_error(path, "output folder does not exist");
+
+  std::random_device rd;
+  std::string tmp_name = "." + path.filename().string() + ".tmp" + std::to_string(rd() % 1000000);
+  fs::path tmp = dir / tmp_name;
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error(path, std::string("cannot create temporary file: ") + std::strerror(errno));
+  std::size_t put = 0;
+  while (put < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + put, bytes.size() - put);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return io_error(path, std::string("write failed: ") + std::strerror(err));
+    }
+    put += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return io_error(path, std::string("write failed: ") + std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return io_error(path, std::string("cannot rename temporary file into place: ") + std::strerror(err));
+  }
+  return {};
+}
+
+Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view text, const WriteOptions& options) {
+  return write_file_atomic(path, ByteSpan(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), options);
+}
+
+}  // namespace mmdkit

@@ -1,0 +1,198 @@
+#include "mmdkit/core/text.hpp"
+
+#include <iconv.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <memory>
+
+namespace mmdkit {
+namespace {
+
+// One iconv descriptor per direction and encoding, per thread (iconv_open is costly).
+class Converter {
+ public:
+  Converter(const char* to, const char* from) : cd_(iconv_open(to, from)) {}
+  ~Converter() {
+    if (ok()) iconv_close(cd_);
+  }
+  Converter(const Converter&) = delete;
+  Converter& operator=(const Converter&) = delete;
+  bool ok() const { return cd_ != reinterpret_cast<iconv_t>(-1); }
+  iconv_t get() {
+    iconv(cd_, nullptr, nullptr, nullptr, nullptr);  // reset shift state
+    return cd_;
+  }
+
+ private:
+  iconv_t cd_;
+};
+
+Converter& decoder(Encoding e) {
+  thread_local Converter cp932("UTF-8", "CP932"), gbk("UTF-8", "GBK"), u16("UTF-8", "UTF-16LE"),
+      u8("UTF-8", "UTF-8");
+  switch (e) {
+    case Encoding::cp932: return cp932;
+    case Encoding::gbk: return gbk;
+    case Encoding::utf16le: return u16;
+    case Encoding::utf8: return u8;
+  }
+  return u8;
+}
+
+Converter& encoder(Encoding e) {
+  thread_local Converter cp932("CP932", "UTF-8"), gbk("GBK", "UTF-8"), u16("UTF-16LE", "UTF-8"),
+      u8("UTF-8", "UTF-8");
+  switch (e) {
+    case Encoding::cp932: return cp932;
+    case Encoding::gbk: return gbk;
+    case Encoding::utf16le: return u16;
+    case Encoding::utf8: return u8;
+  }
+  return u8;
+}
+
+bool all_ascii(ByteSpan b) {
+  return std::all_of(b.begin(), b.end(), [](std::uint8_t c) { return c < 0x80; });
+}
+
+// Decodes with replacement; returns the number of replaced sequences.
+std::size_t decode_impl(ByteSpan bytes, Encoding enc, std::string* out) {
+  if (enc != Encoding::utf16le && all_ascii(bytes)) {
+    if (out) out->assign(bytes.begin(), bytes.end());
+    return 0;
+  }
+  Converter& conv = decoder(enc);
+  std::size_t invalid = 0;
+  std::string result;
+  result.resize(bytes.size() * 3 + 8);
+  char* in = const_cast<char*>(reinterpret_cast<const char*>(bytes.data()));
+  std::size_t in_left = bytes.size();
+  char* dst = result.data();
+  std::size_t dst_left = result.size();
+  iconv_t cd = conv.get();
+  const std::size_t step = enc == Encoding::utf16le ? 2 : 1;
+  while (in_left > 0) {
+    std::size_t r = iconv(cd, &in, &in_left, &dst, &dst_left);
+    if (r != static_cast<std::size_t>(-1)) break;
+    if (errno == EINVAL) {  // incomplete sequence at the end: a cut double-byte character
+      if (enc == Encoding::utf8 || enc == Encoding::utf16le) ++invalid;
+      break;
+    }
+    if (errno == E2BIG) {  // cannot happen with 3x + 8, but stay safe
+      std::size_t used = static_cast<std::size_t>(dst - result.data());
+      result.resize(result.size() * 2);
+      dst = result.data() + used;
+      dst_left = result.size() - used;
+      continue;
+    }
+    // EILSEQ: replace one unit with U+FFFD and continue.
+    ++invalid;
+    std::size_t skip = std::min(step, in_left);
+    in += skip;
+    in_left -= skip;
+    if (dst_left < 3) break;
+    *dst++ = '\xEF';
+    *dst++ = '\xBF';
+    *dst++ = '\xBD';
+    dst_left -= 3;
+  }
+  if (out) {
+    result.resize(static_cast<std::size_t>(dst - result.data()));
+    *out = std::move(result);
+  }
+  return invalid;
+}
+
+}  // namespace
+
+std::string_view encoding_name(Encoding e) noexcept {
+  switch (e) {
+    case Encoding::cp932: return "cp932";
+    case Encoding::gbk: return "gbk";
+    case Encoding::utf8: return "utf-8";
+    case Encoding::utf16le: return "utf-16le";
+  }
+  return "utf-8";
+}
+
+std::optional<Encoding> parse_encoding_name(std::string_view name) noexcept {
+  std::string n;
+  for (char c : name) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (n == "cp932" || n == "shift_jis" || n == "shift-jis" || n == "sjis" || n == "windows-31j") return Encoding::cp932;
+  if (n == "gbk" || n == "gb2312" || n == "cp936") return Encoding::gbk;
+  if (n == "utf-8" || n == "utf8") return Encoding::utf8;
+  if (n == "utf-16le" || n == "utf16le" || n == "utf-16" || n == "utf16") return Encoding::utf16le;
+  return std::nullopt;
+}
+
+ByteSpan until_nul(ByteSpan field) noexcept {
+  auto it = std::find(field.begin(), field.end(), std::uint8_t{0});
+  return field.first(static_cast<std::size_t>(it - field.begin()));
+}
+
+std::string decode_text(ByteSpan bytes, Encoding enc) {
+  std::string out;
+  decode_impl(bytes, enc, &out);
+  return out;
+}
+
+std::size_t count_invalid(ByteSpan bytes, Encoding enc) { return decode_impl(bytes, enc, nullptr); }
+
+Result<std::vector<std::uint8_t>> encode_text(std::string_view utf8, Encoding enc) {
+  std::vector<std::uint8_t> out;
+  if (enc != Encoding::utf16le &&
+      std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    out.assign(utf8.begin(), utf8.end());
+    return out;
+  }
+  Converter& conv = encoder(enc);
+  out.resize(utf8.size() * 2 + 8);
+  char* in = const_cast<char*>(utf8.data());
+  std::size_t in_left = utf8.size();
+  char* dst = reinterpret_cast<char*>(out.data());
+  std::size_t dst_left = out.size();
+  std::size_t r = iconv(conv.get(), &in, &in_left, &dst, &dst_left);
+  if (r == static_cast<std::size_t>(-1)) {
+    std::size_t at = utf8.size() - in_left;
+    return make_error(ErrorCode::encoding_error,
+                      "cannot encode text to " + std::string(encoding_name(enc)) + " at byte " +
+                          std::to_string(at) + " of \"" + std::string(utf8) + "\"");
+  }
+  if (r > 0) {  // iconv counted irreversible conversions: the text does not round-trip
+    return make_error(ErrorCode::encoding_error,
+                      "text \"" + std::string(utf8) + "\" has characters " + std::string(encoding_name(enc)) +
+                          " cannot represent");
+  }
+  out.resize(out.size() - dst_left);
+  return out;
+}
+
+Encoding detect_legacy_encoding(std::span<const ByteSpan> names) {
+  long cp932 = 0, gbk = 0;
+  for (ByteSpan name : names) {
+    if (all_ascii(name)) continue;
+    cp932 -= 20 * static_cast<long>(count_invalid(name, Encoding::cp932));
+    gbk -= 20 * static_cast<long>(count_invalid(name, Encoding::gbk));
+    // Score typical double-byte ranges of each encoding.
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      std::uint8_t a = name[i];
+      if (a < 0x80) continue;
+      std::uint8_t b = i + 1 < name.size() ? name[i + 1] : 0;
+      // CP932: hiragana/katakana rows (0x82, 0x83), JIS level-1 kanji (0x88-0x98),
+      // full-width symbols (0x81).
+      if ((a >= 0x81 && a <= 0x83) || (a >= 0x88 && a <= 0x98)) {
+        if (b >= 0x40 && b <= 0xFC && b != 0x7F) ++cp932;
+      } else if (a >= 0xA1 && a <= 0xDF) {
+        cp932 -= 1;  // a half-width katakana run is unusual in names
+      }
+      // GBK: GB2312 symbols/kana (0xA1-0xA9) and level-1 hanzi (0xB0-0xD7), trail 0xA1-0xFE.
+      if (((a >= 0xA1 && a <= 0xA9) || (a >= 0xB0 && a <= 0xD7)) && b >= 0xA1 && b <= 0xFE) ++gbk;
+      if (a >= 0x81 && b >= 0x40) ++i;  // skip the trail byte of a double-byte pair
+    }
+  }
+  return gbk > cp932 ? Encoding::gbk : Encoding::cp932;
+}
+
+}  // namespace mmdkit
