@@ -1,12 +1,1004 @@
-// mmdkit — VMD ⇄ JSON (stub; real implementation follows).
+// mmdkit — VMD <-> lossless JSON text. Schema: docs/formats/vmd-json.md.
+//
+// Writing streams straight into one std::string (no DOM). Reading uses RapidJSON with numbers kept
+// as text (kParseNumbersAsStringsFlag): floats are parsed by mmdkit::parse_float directly as
+// binary32, integers with range checks, so nothing goes through double.
 #include "mmdkit/formats/vmd_json.hpp"
 
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "mmdkit/core/euler.hpp"
+#include "mmdkit/core/number.hpp"
+#include "mmdkit/core/text.hpp"
+
 namespace mmdkit::vmd {
+namespace {
 
-std::string to_json(const Motion& /*motion*/, const JsonWriteOptions& /*options*/) { return {}; }
+// ============================================================================================
+// Shared rules: what is "canonical" (and therefore needs no raw bytes in the JSON).
+// ============================================================================================
 
-Result<Motion> from_json(std::string_view /*text*/) {
-  return make_error(ErrorCode::unsupported, "VMD JSON import is not implemented yet", "json");
+std::size_t model_name_size(Version v) { return v == Version::v1 ? kModelNameSizeV1 : kModelNameSizeV2; }
+
+std::array<std::uint8_t, kSignatureSize> canonical_signature(Version v) {
+  std::array<std::uint8_t, kSignatureSize> s{};
+  std::string_view t = signature_text(v);
+  std::memcpy(s.data(), t.data(), std::min(t.size(), s.size()));
+  return s;
+}
+
+/// The field bytes for a name given only as text: encoded, then NUL-padded to `field` bytes.
+Result<std::vector<std::uint8_t>> canonical_name(std::string_view text, Encoding enc, std::size_t field) {
+  auto bytes = encode_text(text, enc);
+  if (!bytes) return std::unexpected(bytes.error());
+  if (bytes->size() > field)
+    return make_error(ErrorCode::json_schema, "name \"" + std::string(text) + "\" takes " +
+                                                  std::to_string(bytes->size()) + " bytes in " +
+                                                  std::string(encoding_name(enc)) + ", the field holds " +
+                                                  std::to_string(field));
+  bytes->resize(field, 0);
+  return bytes;
+}
+
+/// True when `raw` is exactly what canonical_name(text) gives (so the JSON needs no hex).
+bool name_is_canonical(const std::vector<std::uint8_t>& raw, const std::string& text, Encoding enc,
+                       std::size_t field) {
+  if (raw.size() != field) return false;
+  auto c = canonical_name(text, enc, field);
+  return c && *c == raw;
+}
+
+/// The block to_json would not need raw bytes for: canonical rows for the curves, with bytes 2-3
+/// set to the given toggle bytes.
+std::array<std::uint8_t, 64> bone_block(const BoneInterpolation& b, std::array<std::uint8_t, 2> toggle) {
+  auto block = encode_bone_interpolation(b.x, b.y, b.z, b.rotation, false);
+  block[2] = toggle[0];
+  block[3] = toggle[1];
+  return block;
+}
+
+// ============================================================================================
+// Writer
+// ============================================================================================
+
+class Out {
+ public:
+  explicit Out(std::string& s) : s_(s) {}
+  void raw(std::string_view v) { s_.append(v); }
+  void ch(char c) { s_.push_back(c); }
+  void u64(std::uint64_t v) {
+    char b[24];
+    auto r = std::to_chars(b, b + sizeof b, v);
+    s_.append(b, r.ptr);
+  }
+  void i64(std::int64_t v) {
+    char b[24];
+    auto r = std::to_chars(b, b + sizeof b, v);
+    s_.append(b, r.ptr);
+  }
+  /// Same text as mmdkit::format_float_json (shortest round-trip form), without a temporary.
+  void f32(float v) {
+    if (std::isfinite(v)) {
+      char b[32];
+      auto r = std::to_chars(b, b + sizeof b, v);
+      s_.append(b, r.ptr);
+    } else {
+      s_.append(format_float_json(v));
+    }
+  }
+  void floats(const float* v, std::size_t n) {
+    ch('[');
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i) ch(',');
+      f32(v[i]);
+    }
+    ch(']');
+  }
+  void str(std::string_view t) {
+    static constexpr char hexd[] = "0123456789abcdef";
+    ch('"');
+    std::size_t run = 0;  // start of the current unescaped run
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(t[i]);
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      s_.append(t.data() + run, i - run);
+      run = i + 1;
+      switch (c) {
+        case '"': raw("\\\""); break;
+        case '\\': raw("\\\\"); break;
+        case '\n': raw("\\n"); break;
+        case '\r': raw("\\r"); break;
+        case '\t': raw("\\t"); break;
+        default:
+          raw("\\u00");
+          ch(hexd[c >> 4]);
+          ch(hexd[c & 15]);
+      }
+    }
+    s_.append(t.data() + run, t.size() - run);
+    ch('"');
+  }
+  void hex(ByteSpan b) {
+    static constexpr char hexd[] = "0123456789abcdef";
+    ch('"');
+    for (std::uint8_t c : b) {
+      ch(hexd[c >> 4]);
+      ch(hexd[c & 15]);
+    }
+    ch('"');
+  }
+  void curve(const Curve& c) {
+    ch('[');
+    u64(c.x1), ch(','), u64(c.y1), ch(','), u64(c.x2), ch(','), u64(c.y2);
+    ch(']');
+  }
+  std::string& s() { return s_; }
+
+ private:
+  std::string& s_;
+};
+
+/// Name members of one distinct name: `"name":"text"` plus `,"name_hex":"..."` when needed.
+template <std::size_t N>
+std::string name_members(const FixedName<N>& n, Encoding enc, std::size_t field) {
+  std::string s;
+  Out o(s);
+  o.raw("\"name\":");
+  o.str(n.text);
+  if (!name_is_canonical(n.raw, n.text, enc, field)) {
+    o.raw(",\"name_hex\":");
+    o.hex(n.raw);
+  }
+  return s;
+}
+
+/// Members for the names of one track section: per name index, the prepared text; plus whether
+/// the name table must be written (it is not the first-appearance order of the keys).
+struct NameTable {
+  std::vector<std::string> members;
+  bool write_table = false;
+};
+
+template <class Key>
+NameTable prepare_names(const std::vector<TrackName>& names, const std::vector<Key>& keys, Encoding enc) {
+  NameTable t;
+  t.members.reserve(names.size());
+  for (const auto& n : names) t.members.push_back(name_members(n, enc, kTrackNameSize));
+  // The reader's table lists each distinct raw name once, in order of first appearance.
+  std::vector<char> seen(names.size(), 0);
+  std::uint32_t next = 0;
+  for (const auto& k : keys) {
+    if (k.name >= names.size()) continue;  // written as name_index; from_json rejects it
+    if (!seen[k.name]) {
+      seen[k.name] = 1;
+      if (k.name != next) t.write_table = true;
+      ++next;
+    }
+  }
+  if (next != names.size()) t.write_table = true;  // unused names
+  return t;
+}
+
+struct Writer {
+  const Motion& m;
+  const JsonWriteOptions& opt;
+  Out o;
+
+  // Layout helpers: in pretty mode each top-level member and each record starts a new line.
+  void member_sep() { o.raw(opt.pretty ? ",\n  " : ","); }
+  void record_open(bool first) {
+    if (!first) o.ch(',');
+    if (opt.pretty) o.raw("\n    ");
+  }
+  void array_close(bool empty) {
+    if (opt.pretty && !empty) o.raw("\n  ");
+    o.ch(']');
+  }
+
+  void name_table(const char* member, const std::vector<TrackName>& names, const NameTable& t) {
+    member_sep();
+    o.ch('"'), o.raw(member), o.raw("\":[");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      record_open(i == 0);
+      o.ch('{'), o.raw(t.members[i]), o.ch('}');
+    }
+    array_close(names.empty());
+  }
+
+  void key_name(std::uint32_t index, const NameTable& t) {
+    if (index < t.members.size()) {
+      o.raw(t.members[index]);
+    } else {
+      o.raw("\"name_index\":");
+      o.u64(index);
+    }
+  }
+
+  void bone_key(const BoneKey& k, const NameTable& names) {
+    o.raw("{\"frame\":");
+    o.u64(k.frame);
+    o.ch(',');
+    key_name(k.name, names);
+    o.raw(",\"position\":");
+    o.floats(k.position.data(), 3);
+    o.raw(",\"rotation\":");
+    o.floats(k.rotation.data(), 4);
+    if (opt.euler) {
+      auto e = quaternion_to_euler_degrees(k.rotation);
+      o.raw(",\"euler\":");
+      o.floats(e.data(), 3);
+    }
+    const BoneInterpolation b = decode_bone_interpolation(k.interpolation);
+    const Curve* curves[4] = {&b.x, &b.y, &b.z, &b.rotation};
+    static constexpr const char* names4[4] = {"x", "y", "z", "rotation"};
+    bool any = false;
+    for (int c = 0; c < 4; ++c) {
+      if (*curves[c] == kLinearCurve) continue;
+      o.raw(any ? ",\"" : ",\"interpolation\":{\"");
+      any = true;
+      o.raw(names4[c]);
+      o.raw("\":");
+      o.curve(*curves[c]);
+    }
+    if (any) o.ch('}');
+    const std::array<std::uint8_t, 2> canonical_toggle{b.z.x1, b.rotation.x1};
+    if (b.physics_off()) {
+      o.raw(",\"physics_off\":true");
+    } else if (b.toggle_bytes == std::array<std::uint8_t, 2>{0, 0}) {
+      if (canonical_toggle != b.toggle_bytes) o.raw(",\"physics_off\":false");
+    } else if (b.toggle_bytes != canonical_toggle) {
+      o.raw(",\"toggle\":[");
+      o.u64(b.toggle_bytes[0]), o.ch(','), o.u64(b.toggle_bytes[1]);
+      o.ch(']');
+    }
+    if (bone_block(b, b.toggle_bytes) != k.interpolation) {
+      o.raw(",\"interpolation_hex\":");
+      o.hex(k.interpolation);
+    }
+    o.ch('}');
+  }
+
+  void morph_key(const MorphKey& k, const NameTable& names) {
+    o.raw("{\"frame\":");
+    o.u64(k.frame);
+    o.ch(',');
+    key_name(k.name, names);
+    o.raw(",\"weight\":");
+    o.f32(k.weight);
+    o.ch('}');
+  }
+
+  void camera_key(const CameraKey& k) {
+    o.raw("{\"frame\":");
+    o.u64(k.frame);
+    o.raw(",\"distance\":");
+    o.f32(k.distance);
+    o.raw(",\"target\":");
+    o.floats(k.target.data(), 3);
+    o.raw(",\"rotation\":");
+    o.floats(k.rotation.data(), 3);
+    o.raw(",\"view_angle\":");
+    o.u64(k.view_angle);
+    o.raw(",\"perspective\":");
+    o.u64(k.perspective);
+    const CameraInterpolation c = decode_camera_interpolation(k.interpolation);
+    const Curve* curves[6] = {&c.x, &c.y, &c.z, &c.rotation, &c.distance, &c.view_angle};
+    static constexpr const char* names6[6] = {"x", "y", "z", "rotation", "distance", "view_angle"};
+    bool any = false;
+    for (int i = 0; i < 6; ++i) {
+      if (*curves[i] == kLinearCurve) continue;
+      o.raw(any ? ",\"" : ",\"interpolation\":{\"");
+      any = true;
+      o.raw(names6[i]);
+      o.raw("\":");
+      o.curve(*curves[i]);
+    }
+    if (any) o.ch('}');
+    // The camera layout is a bijection (every byte belongs to one curve), so this never fires for
+    // blocks read from files; kept so the rule is the same as for bones.
+    if (encode_camera_interpolation(c) != k.interpolation) {
+      o.raw(",\"interpolation_hex\":");
+      o.hex(k.interpolation);
+    }
+    o.ch('}');
+  }
+
+  void light_key(const LightKey& k) {
+    o.raw("{\"frame\":");
+    o.u64(k.frame);
+    o.raw(",\"color\":");
+    o.floats(k.color.data(), 3);
+    o.raw(",\"direction\":");
+    o.floats(k.direction.data(), 3);
+    o.ch('}');
+  }
+
+  void self_shadow_key(const SelfShadowKey& k) {
+    o.raw("{\"frame\":");
+    o.u64(k.frame);
+    o.raw(",\"mode\":");
+    o.u64(k.mode);
+    o.raw(",\"distance\":");
+    o.f32(k.distance);
+    o.ch('}');
+  }
+
+  void property_key(const PropertyKey& k) {
+    o.raw("{\"frame\":");
+    o.u64(k.frame);
+    o.raw(",\"visible\":");
+    o.u64(k.visible);
+    o.raw(",\"ik\":[");
+    for (std::size_t i = 0; i < k.ik.size(); ++i) {
+      if (i) o.ch(',');
+      o.ch('{');
+      o.raw(name_members(k.ik[i].name, m.encoding, kIkNameSize));
+      o.raw(",\"enabled\":");
+      o.u64(k.ik[i].enabled);
+      o.ch('}');
+    }
+    o.raw("]}");
+  }
+
+  template <class Key, class Fn>
+  void section(const char* member, const std::vector<Key>& keys, Fn&& fn) {
+    member_sep();
+    o.ch('"'), o.raw(member), o.raw("\":[");
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      record_open(i == 0);
+      fn(keys[i]);
+    }
+    array_close(keys.empty());
+  }
+
+  void run() {
+    // Rough size: ~170 bytes per bone key, ~60 per morph key; avoids most reallocation.
+    o.s().reserve(512 + m.bone_keys.size() * 170 + m.morph_keys.size() * 64 + m.camera_keys.size() * 160 +
+                  m.trailing.size() * 2);
+    o.raw("{\"format\": \"vmd\"");
+    member_sep();
+    o.raw("\"version\":");
+    o.u64(m.version == Version::v1 ? 1 : 2);
+    if (m.signature != canonical_signature(m.version)) {
+      member_sep();
+      o.raw("\"signature_hex\":");
+      o.hex(m.signature);
+    }
+    member_sep();
+    o.raw("\"encoding\":");
+    o.str(encoding_name(m.encoding));
+    member_sep();
+    o.raw("\"model_name\":");
+    o.str(m.model_name.text);
+    if (!name_is_canonical(m.model_name.raw, m.model_name.text, m.encoding, model_name_size(m.version))) {
+      member_sep();
+      o.raw("\"model_name_hex\":");
+      o.hex(m.model_name.raw);
+    }
+    member_sep();
+    o.raw("\"sections_present\":");
+    o.i64(m.sections_present);
+
+    const NameTable bones = prepare_names(m.bone_names, m.bone_keys, m.encoding);
+    const NameTable morphs = prepare_names(m.morph_names, m.morph_keys, m.encoding);
+    if (bones.write_table) name_table("bone_names", m.bone_names, bones);
+    if (morphs.write_table) name_table("morph_names", m.morph_names, morphs);
+
+    section("bone_keys", m.bone_keys, [&](const BoneKey& k) { bone_key(k, bones); });
+    section("morph_keys", m.morph_keys, [&](const MorphKey& k) { morph_key(k, morphs); });
+    section("camera_keys", m.camera_keys, [&](const CameraKey& k) { camera_key(k); });
+    section("light_keys", m.light_keys, [&](const LightKey& k) { light_key(k); });
+    section("self_shadow_keys", m.self_shadow_keys, [&](const SelfShadowKey& k) { self_shadow_key(k); });
+    section("property_keys", m.property_keys, [&](const PropertyKey& k) { property_key(k); });
+
+    if (m.trailing_offset != -1) {
+      member_sep();
+      o.raw("\"trailing_offset\":");
+      o.i64(m.trailing_offset);
+    }
+    if (!m.trailing.empty()) {
+      member_sep();
+      o.raw("\"trailing_hex\":");
+      o.hex(m.trailing);
+    }
+    o.raw(opt.pretty ? "\n}\n" : "}");
+  }
+};
+
+// ============================================================================================
+// Reader
+// ============================================================================================
+
+using Value = rapidjson::Value;
+using Document = rapidjson::Document;
+
+/// Numbers arrive as text (kParseNumbersAsStringsFlag). They are stored as strings with this
+/// prefix so that a JSON number and a JSON string stay distinguishable.
+constexpr char kNumberMark = '\x01';
+
+/// SAX generator for Document::Populate: forwards every event, marking raw numbers.
+struct MarkingGenerator {
+  std::string_view text;
+  rapidjson::ParseResult result;
+  std::string scratch;
+
+  struct Forward {
+    Document& d;
+    std::string& scratch;
+    bool Null() { return d.Null(); }
+    bool Bool(bool b) { return d.Bool(b); }
+    bool Int(int i) { return d.Int(i); }
+    bool Uint(unsigned u) { return d.Uint(u); }
+    bool Int64(std::int64_t i) { return d.Int64(i); }
+    bool Uint64(std::uint64_t u) { return d.Uint64(u); }
+    bool Double(double v) { return d.Double(v); }
+    bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+      scratch.assign(1, kNumberMark);
+      scratch.append(s, n);
+      return d.String(scratch.data(), static_cast<rapidjson::SizeType>(scratch.size()), true);
+    }
+    bool String(const char* s, rapidjson::SizeType n, bool copy) { return d.String(s, n, copy); }
+    bool StartObject() { return d.StartObject(); }
+    bool Key(const char* s, rapidjson::SizeType n, bool copy) { return d.Key(s, n, copy); }
+    bool EndObject(rapidjson::SizeType n) { return d.EndObject(n); }
+    bool StartArray() { return d.StartArray(); }
+    bool EndArray(rapidjson::SizeType n) { return d.EndArray(n); }
+  };
+
+  bool operator()(Document& d) {
+    rapidjson::MemoryStream ms(text.data(), text.size());
+    rapidjson::Reader reader;
+    Forward f{d, scratch};
+    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag |
+                          rapidjson::kParseStopWhenDoneFlag>(ms, f);
+    if (!result) return false;
+    // Only whitespace may follow the document.
+    std::size_t at = ms.Tell();
+    for (; at < text.size(); ++at) {
+      char c = text[at];
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        result.Set(rapidjson::kParseErrorDocumentRootNotSingular, at);
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+bool is_number(const Value& v) { return v.IsString() && v.GetStringLength() > 0 && v.GetString()[0] == kNumberMark; }
+std::string_view number_text(const Value& v) { return {v.GetString() + 1, v.GetStringLength() - 1}; }
+std::string_view string_text(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+bool is_text(const Value& v) { return v.IsString() && !is_number(v); }
+
+const char* type_name(const Value& v) {
+  if (v.IsNull()) return "null";
+  if (v.IsBool()) return "a boolean";
+  if (v.IsObject()) return "an object";
+  if (v.IsArray()) return "an array";
+  if (is_number(v)) return "a number";
+  if (v.IsString()) return "a string";
+  return "a number";
+}
+
+/// Walks the DOM; `path` is the JSON path of the value being read (e.g. "bone_keys[12]").
+class Parser {
+ public:
+  Motion m;
+
+  Result<void> run(const Value& root) {
+    if (!root.IsObject()) return fail("", std::string("the document must be an object, found ") + type_name(root));
+    if (auto r = allowed(root, "",
+                         {"format", "version", "signature_hex", "encoding", "model_name", "model_name_hex",
+                          "sections_present", "bone_names", "morph_names", "bone_keys", "morph_keys",
+                          "camera_keys", "light_keys", "self_shadow_keys", "property_keys", "trailing_offset",
+                          "trailing_hex"});
+        !r)
+      return r;
+    // format
+    auto fmt = root.FindMember("format");
+    if (fmt == root.MemberEnd()) return fail("format", "missing member (must be \"vmd\")");
+    if (!is_text(fmt->value) || string_text(fmt->value) != "vmd")
+      return fail("format", "must be the string \"vmd\"");
+    // version
+    if (const Value* v = find(root, "version")) {
+      auto n = integer(*v, "version", 1, 2);
+      if (!n) return std::unexpected(n.error());
+      m.version = *n == 1 ? Version::v1 : Version::v2;
+    }
+    m.signature = canonical_signature(m.version);
+    if (const Value* v = find(root, "signature_hex")) {
+      auto b = hex(*v, "signature_hex", kSignatureSize, true);
+      if (!b) return std::unexpected(b.error());
+      std::copy(b->begin(), b->end(), m.signature.begin());
+    }
+    if (const Value* v = find(root, "encoding")) {
+      if (!is_text(*v)) return fail("encoding", std::string("must be a string, found ") + type_name(*v));
+      auto e = parse_encoding_name(string_text(*v));
+      if (!e) return fail("encoding", "unknown encoding \"" + std::string(string_text(*v)) + "\" (cp932, gbk, utf-8, utf-16le)");
+      m.encoding = *e;
+    }
+    enc_ = m.encoding;
+    // model name
+    {
+      const std::size_t field = model_name_size(m.version);
+      const Value* text = find(root, "model_name");
+      if (text && !is_text(*text)) return fail("model_name", std::string("must be a string, found ") + type_name(*text));
+      m.model_name.text = text ? std::string(string_text(*text)) : std::string();
+      if (const Value* h = find(root, "model_name_hex")) {
+        auto b = hex(*h, "model_name_hex", field, false);
+        if (!b) return std::unexpected(b.error());
+        m.model_name.raw = std::move(*b);
+      } else {
+        auto b = canonical_name(m.model_name.text, enc_, field);
+        if (!b) return fail_with(b.error(), "model_name");
+        m.model_name.raw = std::move(*b);
+      }
+    }
+    if (const Value* v = find(root, "sections_present")) {
+      auto n = integer(*v, "sections_present", 0, kSectionCount);
+      if (!n) return std::unexpected(n.error());
+      m.sections_present = static_cast<int>(*n);
+    }
+    if (const Value* v = find(root, "bone_names")) {
+      if (auto r = name_table(*v, "bone_names", m.bone_names, bone_index_); !r) return r;
+    }
+    if (const Value* v = find(root, "morph_names")) {
+      if (auto r = name_table(*v, "morph_names", m.morph_names, morph_index_); !r) return r;
+    }
+    if (auto r = keys(root, "bone_keys", m.bone_keys, &Parser::bone_key); !r) return r;
+    if (auto r = keys(root, "morph_keys", m.morph_keys, &Parser::morph_key); !r) return r;
+    if (auto r = keys(root, "camera_keys", m.camera_keys, &Parser::camera_key); !r) return r;
+    if (auto r = keys(root, "light_keys", m.light_keys, &Parser::light_key); !r) return r;
+    if (auto r = keys(root, "self_shadow_keys", m.self_shadow_keys, &Parser::self_shadow_key); !r) return r;
+    if (auto r = keys(root, "property_keys", m.property_keys, &Parser::property_key); !r) return r;
+    if (const Value* v = find(root, "trailing_offset")) {
+      auto n = integer(*v, "trailing_offset", -1, INT64_MAX);
+      if (!n) return std::unexpected(n.error());
+      m.trailing_offset = *n;
+    }
+    if (const Value* v = find(root, "trailing_hex")) {
+      auto b = hex(*v, "trailing_hex", 0, false);
+      if (!b) return std::unexpected(b.error());
+      m.trailing = std::move(*b);
+    }
+    return {};
+  }
+
+ private:
+  Encoding enc_ = Encoding::cp932;
+  // Raw 15-byte name (as a string) -> index in the name table; and text -> index for names given
+  // as text only (saves encoding the same text for every key).
+  std::unordered_map<std::string, std::uint32_t> bone_index_, morph_index_;
+  std::unordered_map<std::string, std::uint32_t> bone_text_, morph_text_;
+  std::int64_t record_ = -1;
+
+  std::unexpected<Error> fail(const std::string& path, std::string message) const {
+    return std::unexpected(Error{ErrorCode::json_schema, std::move(message), path, record_, -1, {}});
+  }
+  std::unexpected<Error> fail_with(Error e, const std::string& path) const {
+    e.section = path;
+    e.record = record_;
+    return std::unexpected(std::move(e));
+  }
+
+  static const Value* find(const Value& obj, const char* name) {
+    auto it = obj.FindMember(name);
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+  }
+
+  static std::string join(const std::string& path, std::string_view member) {
+    if (path.empty()) return std::string(member);
+    std::string s;
+    s.reserve(path.size() + 1 + member.size());
+    s += path;
+    s += '.';
+    s += member;
+    return s;
+  }
+
+  Result<void> allowed(const Value& obj, const std::string& path, std::initializer_list<std::string_view> names) {
+    for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) {
+      std::string_view key(it->name.GetString(), it->name.GetStringLength());
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        std::string list;
+        for (auto n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+        return fail(join(path, key), "unknown member (allowed here: " + list + ")");
+      }
+    }
+    return {};
+  }
+
+  Result<std::int64_t> integer(const Value& v, const std::string& path, std::int64_t lo, std::int64_t hi) const {
+    if (!is_number(v)) return fail(path, std::string("must be an integer, found ") + type_name(v));
+    std::string_view t = number_text(v);
+    std::int64_t n = 0;
+    auto r = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (r.ec == std::errc::result_out_of_range)
+      return fail(path, "integer " + std::string(t) + " out of range [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "]");
+    if (r.ec != std::errc{} || r.ptr != t.data() + t.size())
+      return fail(path, "must be an integer, found " + std::string(t));
+    if (n < lo || n > hi)
+      return fail(path, "integer " + std::string(t) + " out of range [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "]");
+    return n;
+  }
+
+  Result<float> real(const Value& v, const std::string& path) const {
+    if (is_number(v)) {
+      if (auto f = parse_float(number_text(v))) return *f;
+      return fail(path, "number " + std::string(number_text(v)) + " is not a binary32 value");
+    }
+    if (v.IsString()) {
+      auto f = parse_float(string_text(v));
+      if (f && !std::isfinite(*f)) return *f;
+      return fail(path, "must be a number, or \"inf\", \"-inf\", \"nan:XXXXXXXX\"; found \"" +
+                            std::string(string_text(v)) + "\"");
+    }
+    return fail(path, std::string("must be a number, found ") + type_name(v));
+  }
+
+  template <std::size_t N>
+  Result<void> reals(const Value& v, const std::string& path, std::array<float, N>& out) const {
+    if (!v.IsArray()) return fail(path, "must be an array of " + std::to_string(N) + " numbers, found " + type_name(v));
+    if (v.Size() != N)
+      return fail(path, "must have " + std::to_string(N) + " elements, found " + std::to_string(v.Size()));
+    for (std::size_t i = 0; i < N; ++i) {
+      auto f = real(v[static_cast<rapidjson::SizeType>(i)], path + "[" + std::to_string(i) + "]");
+      if (!f) return std::unexpected(f.error());
+      out[i] = *f;
+    }
+    return {};
+  }
+
+  /// Hex bytes; exact size when `exact`, else at most `max` bytes (max 0 = any).
+  Result<std::vector<std::uint8_t>> hex(const Value& v, const std::string& path, std::size_t max, bool exact) const {
+    if (!is_text(v)) return fail(path, std::string("must be a string of hex digits, found ") + type_name(v));
+    auto b = from_hex(string_text(v));
+    if (!b) return fail(path, "not an even number of hex digits");
+    if (exact && b->size() != max)
+      return fail(path, "must hold " + std::to_string(max) + " bytes, found " + std::to_string(b->size()));
+    if (!exact && max != 0 && b->size() > max)
+      return fail(path, "holds " + std::to_string(b->size()) + " bytes, the field has " + std::to_string(max));
+    return std::move(*b);
+  }
+
+  Result<std::uint8_t> byte(const Value& v, const std::string& path) const {
+    auto n = integer(v, path, 0, 255);
+    if (!n) return std::unexpected(n.error());
+    return static_cast<std::uint8_t>(*n);
+  }
+
+  Result<Curve> curve(const Value& v, const std::string& path) const {
+    if (!v.IsArray() || v.Size() != 4)
+      return fail(path, std::string("must be an array [x1, y1, x2, y2] of integers 0..255, found ") +
+                            (v.IsArray() ? std::to_string(v.Size()) + " elements" : type_name(v)));
+    std::uint8_t b[4];
+    for (rapidjson::SizeType i = 0; i < 4; ++i) {
+      auto n = byte(v[i], path + "[" + std::to_string(i) + "]");
+      if (!n) return std::unexpected(n.error());
+      b[i] = *n;
+    }
+    return Curve{b[0], b[1], b[2], b[3]};
+  }
+
+  /// Reads the raw bytes of a name: "name_hex" if given, else the text encoded and NUL-padded.
+  template <std::size_t N>
+  Result<FixedName<N>> fixed_name(const Value& obj, const std::string& path, std::size_t field) const {
+    FixedName<N> n;
+    const Value* text = find(obj, "name");
+    if (!text) return fail(join(path, "name"), "missing member");
+    if (!is_text(*text)) return fail(join(path, "name"), std::string("must be a string, found ") + type_name(*text));
+    n.text.assign(text->GetString(), text->GetStringLength());
+    if (const Value* h = find(obj, "name_hex")) {
+      auto b = hex(*h, join(path, "name_hex"), field, false);
+      if (!b) return std::unexpected(b.error());
+      n.raw = std::move(*b);
+    } else {
+      auto b = canonical_name(n.text, enc_, field);
+      if (!b) return fail_with(b.error(), join(path, "name"));
+      n.raw = std::move(*b);
+    }
+    return n;
+  }
+
+  Result<void> name_table(const Value& v, const std::string& path, std::vector<TrackName>& names,
+                          std::unordered_map<std::string, std::uint32_t>& index) {
+    if (!v.IsArray()) return fail(path, std::string("must be an array, found ") + type_name(v));
+    names.reserve(v.Size());
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      std::string p = path + "[" + std::to_string(i) + "]";
+      const Value& e = v[i];
+      if (!e.IsObject()) return fail(p, std::string("must be an object, found ") + type_name(e));
+      if (auto r = allowed(e, p, {"name", "name_hex"}); !r) return r;
+      auto n = fixed_name<kTrackNameSize>(e, p, kTrackNameSize);
+      if (!n) return std::unexpected(n.error());
+      index.try_emplace(std::string(n->raw.begin(), n->raw.end()), static_cast<std::uint32_t>(names.size()));
+      names.push_back(std::move(*n));
+    }
+    return {};
+  }
+
+  /// The name index of a bone or morph key: by "name_index", or by raw name (added on first use).
+  Result<std::uint32_t> track_name(const Value& obj, const std::string& path, std::vector<TrackName>& names,
+                                   std::unordered_map<std::string, std::uint32_t>& index,
+                                   std::unordered_map<std::string, std::uint32_t>& by_text) {
+    if (const Value* ni = find(obj, "name_index")) {
+      if (find(obj, "name")) return fail(join(path, "name_index"), "give either name or name_index, not both");
+      auto n = integer(*ni, join(path, "name_index"), 0, static_cast<std::int64_t>(names.size()) - 1);
+      if (!n) {
+        if (names.empty()) return fail(join(path, "name_index"), "no name table (bone_names / morph_names) to index");
+        return std::unexpected(n.error());
+      }
+      return static_cast<std::uint32_t>(*n);
+    }
+    const Value* text = find(obj, "name");
+    const Value* h = find(obj, "name_hex");
+    if (text && is_text(*text) && !h) {
+      std::string_view t(text->GetString(), text->GetStringLength());
+      auto it = by_text.find(std::string(t));
+      if (it != by_text.end()) return it->second;
+    }
+    auto n = fixed_name<kTrackNameSize>(obj, path, kTrackNameSize);
+    if (!n) return std::unexpected(n.error());
+    std::string key(n->raw.begin(), n->raw.end());
+    std::uint32_t idx;
+    if (auto it = index.find(key); it != index.end()) {
+      idx = it->second;
+    } else {
+      idx = static_cast<std::uint32_t>(names.size());
+      index.emplace(std::move(key), idx);
+      names.push_back(*n);
+    }
+    if (!h) by_text.emplace(n->text, idx);
+    return idx;
+  }
+
+  template <class Key>
+  Result<void> keys(const Value& root, const char* member, std::vector<Key>& out,
+                    Result<void> (Parser::*fn)(const Value&, const std::string&, Key&)) {
+    const Value* v = find(root, member);
+    if (!v) return {};
+    if (!v->IsArray()) return fail(member, std::string("must be an array, found ") + type_name(*v));
+    out.resize(v->Size());
+    for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+      std::string p = std::string(member) + "[" + std::to_string(i) + "]";
+      record_ = i;
+      const Value& e = (*v)[i];
+      if (!e.IsObject()) return fail(p, std::string("must be an object, found ") + type_name(e));
+      if (auto r = (this->*fn)(e, p, out[i]); !r) return r;
+    }
+    record_ = -1;
+    return {};
+  }
+
+  Result<void> frame(const Value& obj, const std::string& path, std::uint32_t& out) const {
+    const Value* f = find(obj, "frame");
+    if (!f) return fail(join(path, "frame"), "missing member");
+    auto n = integer(*f, join(path, "frame"), 0, UINT32_MAX);
+    if (!n) return std::unexpected(n.error());
+    out = static_cast<std::uint32_t>(*n);
+    return {};
+  }
+
+  Result<void> bone_key(const Value& obj, const std::string& path, BoneKey& k) {
+    if (auto r = allowed(obj, path,
+                         {"frame", "name", "name_hex", "name_index", "position", "rotation", "euler",
+                          "interpolation", "physics_off", "toggle", "interpolation_hex"});
+        !r)
+      return r;
+    if (auto r = frame(obj, path, k.frame); !r) return r;
+    auto idx = track_name(obj, path, m.bone_names, bone_index_, bone_text_);
+    if (!idx) return std::unexpected(idx.error());
+    k.name = *idx;
+    if (const Value* v = find(obj, "position"))
+      if (auto r = reals(*v, join(path, "position"), k.position); !r) return r;
+    if (const Value* v = find(obj, "rotation")) {
+      if (auto r = reals(*v, join(path, "rotation"), k.rotation); !r) return r;
+      if (const Value* e = find(obj, "euler")) {  // informative when the quaternion is given; still checked
+        std::array<float, 3> deg{};
+        if (auto r = reals(*e, join(path, "euler"), deg); !r) return r;
+      }
+    } else if (const Value* e = find(obj, "euler")) {
+      std::array<float, 3> deg{};
+      if (auto r = reals(*e, join(path, "euler"), deg); !r) return r;
+      k.rotation = euler_degrees_to_quaternion(deg);
+    }
+    BoneInterpolation b;  // curves default to linear
+    if (const Value* v = find(obj, "interpolation")) {
+      std::string p = join(path, "interpolation");
+      if (!v->IsObject()) return fail(p, std::string("must be an object, found ") + type_name(*v));
+      if (auto r = allowed(*v, p, {"x", "y", "z", "rotation"}); !r) return r;
+      Curve* cs[4] = {&b.x, &b.y, &b.z, &b.rotation};
+      static constexpr const char* names4[4] = {"x", "y", "z", "rotation"};
+      for (int c = 0; c < 4; ++c) {
+        if (const Value* cv = find(*v, names4[c])) {
+          auto cr = curve(*cv, join(p, names4[c]));
+          if (!cr) return std::unexpected(cr.error());
+          *cs[c] = *cr;
+        }
+      }
+    }
+    std::array<std::uint8_t, 2> toggle{b.z.x1, b.rotation.x1};
+    const Value* po = find(obj, "physics_off");
+    const Value* tg = find(obj, "toggle");
+    if (po && tg) return fail(join(path, "toggle"), "give either physics_off or toggle, not both");
+    if (po) {
+      if (!po->IsBool()) return fail(join(path, "physics_off"), std::string("must be true or false, found ") + type_name(*po));
+      toggle = po->GetBool() ? std::array<std::uint8_t, 2>{0x63, 0x0F} : std::array<std::uint8_t, 2>{0, 0};
+    } else if (tg) {
+      std::string p = join(path, "toggle");
+      if (!tg->IsArray() || tg->Size() != 2) return fail(p, "must be an array of 2 integers 0..255");
+      for (rapidjson::SizeType i = 0; i < 2; ++i) {
+        auto n = byte((*tg)[i], p + "[" + std::to_string(i) + "]");
+        if (!n) return std::unexpected(n.error());
+        toggle[i] = *n;
+      }
+    }
+    if (const Value* h = find(obj, "interpolation_hex")) {
+      auto bytes = hex(*h, join(path, "interpolation_hex"), 64, true);
+      if (!bytes) return std::unexpected(bytes.error());
+      std::copy(bytes->begin(), bytes->end(), k.interpolation.begin());
+    } else {
+      k.interpolation = bone_block(b, toggle);
+    }
+    return {};
+  }
+
+  Result<void> morph_key(const Value& obj, const std::string& path, MorphKey& k) {
+    if (auto r = allowed(obj, path, {"frame", "name", "name_hex", "name_index", "weight"}); !r) return r;
+    if (auto r = frame(obj, path, k.frame); !r) return r;
+    auto idx = track_name(obj, path, m.morph_names, morph_index_, morph_text_);
+    if (!idx) return std::unexpected(idx.error());
+    k.name = *idx;
+    if (const Value* v = find(obj, "weight")) {
+      auto f = real(*v, join(path, "weight"));
+      if (!f) return std::unexpected(f.error());
+      k.weight = *f;
+    }
+    return {};
+  }
+
+  Result<void> camera_key(const Value& obj, const std::string& path, CameraKey& k) {
+    if (auto r = allowed(obj, path,
+                         {"frame", "distance", "target", "rotation", "view_angle", "perspective", "interpolation",
+                          "interpolation_hex"});
+        !r)
+      return r;
+    if (auto r = frame(obj, path, k.frame); !r) return r;
+    if (const Value* v = find(obj, "distance")) {
+      auto f = real(*v, join(path, "distance"));
+      if (!f) return std::unexpected(f.error());
+      k.distance = *f;
+    }
+    if (const Value* v = find(obj, "target"))
+      if (auto r = reals(*v, join(path, "target"), k.target); !r) return r;
+    if (const Value* v = find(obj, "rotation"))
+      if (auto r = reals(*v, join(path, "rotation"), k.rotation); !r) return r;
+    if (const Value* v = find(obj, "view_angle")) {
+      auto n = integer(*v, join(path, "view_angle"), 0, UINT32_MAX);
+      if (!n) return std::unexpected(n.error());
+      k.view_angle = static_cast<std::uint32_t>(*n);
+    }
+    if (const Value* v = find(obj, "perspective")) {
+      auto n = byte(*v, join(path, "perspective"));
+      if (!n) return std::unexpected(n.error());
+      k.perspective = *n;
+    }
+    CameraInterpolation c;
+    if (const Value* v = find(obj, "interpolation")) {
+      std::string p = join(path, "interpolation");
+      if (!v->IsObject()) return fail(p, std::string("must be an object, found ") + type_name(*v));
+      if (auto r = allowed(*v, p, {"x", "y", "z", "rotation", "distance", "view_angle"}); !r) return r;
+      Curve* cs[6] = {&c.x, &c.y, &c.z, &c.rotation, &c.distance, &c.view_angle};
+      static constexpr const char* names6[6] = {"x", "y", "z", "rotation", "distance", "view_angle"};
+      for (int i = 0; i < 6; ++i) {
+        if (const Value* cv = find(*v, names6[i])) {
+          auto cr = curve(*cv, join(p, names6[i]));
+          if (!cr) return std::unexpected(cr.error());
+          *cs[i] = *cr;
+        }
+      }
+    }
+    if (const Value* h = find(obj, "interpolation_hex")) {
+      auto bytes = hex(*h, join(path, "interpolation_hex"), 24, true);
+      if (!bytes) return std::unexpected(bytes.error());
+      std::copy(bytes->begin(), bytes->end(), k.interpolation.begin());
+    } else {
+      k.interpolation = encode_camera_interpolation(c);
+    }
+    return {};
+  }
+
+  Result<void> light_key(const Value& obj, const std::string& path, LightKey& k) {
+    if (auto r = allowed(obj, path, {"frame", "color", "direction"}); !r) return r;
+    if (auto r = frame(obj, path, k.frame); !r) return r;
+    if (const Value* v = find(obj, "color"))
+      if (auto r = reals(*v, join(path, "color"), k.color); !r) return r;
+    if (const Value* v = find(obj, "direction"))
+      if (auto r = reals(*v, join(path, "direction"), k.direction); !r) return r;
+    return {};
+  }
+
+  Result<void> self_shadow_key(const Value& obj, const std::string& path, SelfShadowKey& k) {
+    if (auto r = allowed(obj, path, {"frame", "mode", "distance"}); !r) return r;
+    if (auto r = frame(obj, path, k.frame); !r) return r;
+    if (const Value* v = find(obj, "mode")) {
+      auto n = byte(*v, join(path, "mode"));
+      if (!n) return std::unexpected(n.error());
+      k.mode = *n;
+    }
+    if (const Value* v = find(obj, "distance")) {
+      auto f = real(*v, join(path, "distance"));
+      if (!f) return std::unexpected(f.error());
+      k.distance = *f;
+    }
+    return {};
+  }
+
+  Result<void> property_key(const Value& obj, const std::string& path, PropertyKey& k) {
+    if (auto r = allowed(obj, path, {"frame", "visible", "ik"}); !r) return r;
+    if (auto r = frame(obj, path, k.frame); !r) return r;
+    if (const Value* v = find(obj, "visible")) {
+      auto n = byte(*v, join(path, "visible"));
+      if (!n) return std::unexpected(n.error());
+      k.visible = *n;
+    }
+    if (const Value* v = find(obj, "ik")) {
+      std::string p = join(path, "ik");
+      if (!v->IsArray()) return fail(p, std::string("must be an array, found ") + type_name(*v));
+      k.ik.resize(v->Size());
+      for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+        std::string pi = p + "[" + std::to_string(i) + "]";
+        const Value& e = (*v)[i];
+        if (!e.IsObject()) return fail(pi, std::string("must be an object, found ") + type_name(e));
+        if (auto r = allowed(e, pi, {"name", "name_hex", "enabled"}); !r) return r;
+        auto n = fixed_name<kIkNameSize>(e, pi, kIkNameSize);
+        if (!n) return std::unexpected(n.error());
+        k.ik[i].name = std::move(*n);
+        if (const Value* en = find(e, "enabled")) {
+          auto b = byte(*en, join(pi, "enabled"));
+          if (!b) return std::unexpected(b.error());
+          k.ik[i].enabled = *b;
+        }
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+std::string to_json(const Motion& motion, const JsonWriteOptions& options) {
+  std::string s;
+  Writer w{motion, options, Out(s)};
+  w.run();
+  return s;
+}
+
+Result<Motion> from_json(std::string_view text) {
+  Document doc;
+  MarkingGenerator gen{text, {}, {}};
+  doc.Populate(gen);
+  if (!gen.result) {
+    return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(gen.result.Code()), "json", -1,
+                      static_cast<std::int64_t>(gen.result.Offset()));
+  }
+  Parser p;
+  if (auto r = p.run(doc); !r) return std::unexpected(r.error());
+  return std::move(p.m);
 }
 
 }  // namespace mmdkit::vmd
