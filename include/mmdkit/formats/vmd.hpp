@@ -213,4 +213,51 @@ std::optional<std::array<std::uint32_t, 2>> frame_range(const Motion& motion) no
 /// The signature text for a version ("Vocaloid Motion Data 0002" / "Vocaloid Motion Data file").
 std::string_view signature_text(Version v) noexcept;
 
+/// Human-readable name of a section: "bone keyframes", "morph keyframes", "camera keyframes",
+/// "light keyframes", "self-shadow keyframes", "property keyframes" (the `section` of errors).
+std::string_view section_name(Section s) noexcept;
+
+/// Size in bytes of the header (signature + model name): 50 for v2, 40 for v1.
+std::size_t header_size(Version v) noexcept;
+
+/// What `summarize` finds without keeping the keys: everything `mmdkit info` prints.
+struct Summary {
+  Version version = Version::v2;
+  std::array<std::uint8_t, kSignatureSize> signature{};  ///< as stored
+  FixedName<kModelNameSizeV2> model_name;                ///< raw (10 or 20 bytes) and decoded text
+  Encoding encoding = Encoding::cp932;                   ///< detected (or forced) name encoding
+  /// Keys per section, indexed by Section (property: property keys, not IK states).
+  std::array<std::uint64_t, kSectionCount> counts{};
+  std::uint64_t ik_states = 0;       ///< IK on/off entries over all property keys
+  int sections_present = 0;          ///< as Motion::sections_present
+  std::size_t bone_tracks = 0;       ///< distinct bone names (by 15 raw bytes)
+  std::size_t morph_tracks = 0;      ///< distinct morph names (by 15 raw bytes)
+  std::optional<std::array<std::uint32_t, 2>> frame_range;  ///< as vmd::frame_range
+  std::uint64_t file_bytes = 0;      ///< input size
+  std::uint64_t trailing_bytes = 0;  ///< size of Motion::trailing
+  std::int64_t trailing_offset = -1; ///< as Motion::trailing_offset
+  std::vector<Warning> warnings;     ///< as ReadResult::warnings
+};
+
+/// The same parse as `read` (same errors and warnings, same ReadOptions), but only counts,
+/// frame range and distinct names are kept: memory stays O(distinct names), so the summary of a
+/// large file costs little beyond the input bytes.
+Result<Summary> summarize(ByteSpan bytes, const ReadOptions& options = {});
+
+/// A finding of `check`: an error (the data is unusable as stored, e.g. NaN) or a warning.
+struct CheckFinding {
+  bool error = false;  ///< true = error, false = warning
+  Error where;         ///< code, message, section, record index (file order) and byte offset
+};
+
+/// Semantic checks of a motion as read from a file (offsets assume the layout `write` produces,
+/// which is the file's own layout for a motion read unchanged):
+/// - error (invalid_value): a non-finite float (NaN, ±inf) in any key;
+/// - warning (invalid_value): two keys of the same bone or morph track at the same frame (MMD
+///   uses the last one read); a bone rotation that is all zero (MMD treats it as identity) or
+///   whose length differs from 1 by more than 1e-3 (normalized on evaluation).
+/// At most `max_per_kind` findings of each kind are listed; one more finding then gives the
+/// number left out. Findings are sorted by section, then record.
+std::vector<CheckFinding> check(const Motion& motion, std::size_t max_per_kind = 20);
+
 }  // namespace mmdkit::vmd

@@ -1,0 +1,187 @@
+// Synthetic VMD motions (see vmd_generate.hpp): splitmix64, standard MMD names, canonical blocks.
+#include "mmdkit/formats/vmd_generate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <string_view>
+
+namespace mmdkit::vmd {
+namespace {
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) with 24 bits (exact in binary32).
+  float unit() noexcept { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
+  float range(float lo, float hi) noexcept { return lo + (hi - lo) * unit(); }
+  /// Uniform integer in [0, n) (n > 0); the tiny modulo bias is irrelevant here.
+  std::uint32_t below(std::uint32_t n) noexcept { return static_cast<std::uint32_t>(next() % n); }
+
+ private:
+  std::uint64_t s_;
+};
+
+constexpr std::string_view kBoneNames[] = {
+    "センター", "全ての親", "グルーブ", "下半身",   "上半身",   "上半身2",  "首",       "頭",
+    "両目",     "左目",     "右目",     "左肩",     "左腕",     "左ひじ",   "左手首",   "右肩",
+    "右腕",     "右ひじ",   "右手首",   "左足",     "左ひざ",   "左足首",   "右足",     "右ひざ",
+    "右足首",   "左足ＩＫ", "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ", "腰", "左親指１", "右親指１"};
+constexpr std::string_view kMorphNames[] = {"あ",   "い",     "う",       "え",     "お",   "まばたき",
+                                            "笑い", "ウィンク", "ウィンク右", "にやり", "困る", "怒り",
+                                            "真面目", "びっくり", "じと目", "なごみ"};
+constexpr std::string_view kIkNames[] = {"左足ＩＫ", "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ"};
+
+bool movable(std::string_view name) {
+  return name == "センター" || name == "全ての親" || name == "グルーブ" || name.find("ＩＫ") != std::string_view::npos;
+}
+
+template <std::size_t N>
+FixedName<N> make_name(std::string_view text, std::size_t field) {
+  FixedName<N> n;
+  n.text = std::string(text);
+  auto enc = encode_text(text, Encoding::cp932);
+  n.raw.assign(field, 0);
+  if (enc) std::memcpy(n.raw.data(), enc->data(), std::min(field, enc->size()));
+  return n;
+}
+
+Curve random_curve(SplitMix64& rng) {
+  return Curve{static_cast<std::uint8_t>(rng.below(128)), static_cast<std::uint8_t>(rng.below(128)),
+               static_cast<std::uint8_t>(rng.below(128)), static_cast<std::uint8_t>(rng.below(128))};
+}
+
+std::array<float, 4> random_quaternion(SplitMix64& rng) {
+  for (;;) {
+    double q[4];
+    double n2 = 0;
+    for (double& c : q) {
+      c = static_cast<double>(rng.range(-1.0f, 1.0f));
+      n2 += c * c;
+    }
+    if (n2 < 1e-4 || n2 > 1.0) continue;  // inside the unit ball, away from 0: uniform directions
+    const double inv = 1.0 / std::sqrt(n2);
+    return {static_cast<float>(q[0] * inv), static_cast<float>(q[1] * inv), static_cast<float>(q[2] * inv),
+            static_cast<float>(q[3] * inv)};
+  }
+}
+
+// Frame of key j of k on a track, strictly increasing from 0 to max(span, k - 1).
+std::uint32_t track_frame(std::uint64_t j, std::uint64_t k, std::uint32_t span) {
+  if (k <= 1) return 0;
+  const std::uint64_t s = std::max<std::uint64_t>(span, k - 1);
+  return static_cast<std::uint32_t>(j * s / (k - 1));
+}
+
+// Keys of n spread over t tracks: track i gets n / t (+1 for the first n % t).
+std::uint64_t keys_on_track(std::uint64_t n, std::uint64_t t, std::uint64_t i) { return n / t + (i < n % t ? 1 : 0); }
+
+}  // namespace
+
+Motion generate(const GenerateOptions& o) {
+  SplitMix64 rng(o.seed);
+  Motion m;
+  m.version = o.version;
+  m.encoding = Encoding::cp932;
+  const std::string_view sig = signature_text(o.version);
+  std::memcpy(m.signature.data(), sig.data(), sig.size());
+  const std::size_t name_size = o.version == Version::v2 ? kModelNameSizeV2 : kModelNameSizeV1;
+  const bool camera_only = o.bone_keys == 0 && o.morph_keys == 0;
+  m.model_name = make_name<kModelNameSizeV2>(camera_only ? "カメラ・照明" : "mmdkit generated", name_size);
+  if (m.model_name.text.size() > name_size) m.model_name.text.resize(name_size);  // ASCII name cut like the raw
+
+  // Bone keys, grouped by track.
+  const std::uint64_t bone_tracks = std::min<std::uint64_t>(o.bone_keys, std::size(kBoneNames));
+  for (std::uint64_t t = 0; t < bone_tracks; ++t)
+    m.bone_names.push_back(make_name<kTrackNameSize>(kBoneNames[t], kTrackNameSize));
+  m.bone_keys.reserve(o.bone_keys);
+  for (std::uint64_t t = 0; t < bone_tracks; ++t) {
+    const std::uint64_t k = keys_on_track(o.bone_keys, bone_tracks, t);
+    const bool moves = movable(kBoneNames[t]);
+    for (std::uint64_t j = 0; j < k; ++j) {
+      BoneKey key;
+      key.name = static_cast<std::uint32_t>(t);
+      key.frame = track_frame(j, k, o.frames);
+      if (moves)
+        for (float& c : key.position) c = rng.range(-10.0f, 10.0f);
+      key.rotation = random_quaternion(rng);
+      const Curve x = random_curve(rng), y = random_curve(rng), z = random_curve(rng), r = random_curve(rng);
+      key.interpolation = encode_bone_interpolation(x, y, z, r);
+      m.bone_keys.push_back(key);
+    }
+  }
+
+  // Morph keys, grouped by track.
+  const std::uint64_t morph_tracks = std::min<std::uint64_t>(o.morph_keys, std::size(kMorphNames));
+  for (std::uint64_t t = 0; t < morph_tracks; ++t)
+    m.morph_names.push_back(make_name<kTrackNameSize>(kMorphNames[t], kTrackNameSize));
+  m.morph_keys.reserve(o.morph_keys);
+  for (std::uint64_t t = 0; t < morph_tracks; ++t) {
+    const std::uint64_t k = keys_on_track(o.morph_keys, morph_tracks, t);
+    for (std::uint64_t j = 0; j < k; ++j)
+      m.morph_keys.push_back(MorphKey{static_cast<std::uint32_t>(t), track_frame(j, k, o.frames), rng.unit()});
+  }
+
+  const float pi = std::numbers::pi_v<float>;
+  m.camera_keys.reserve(o.camera_keys);
+  for (std::uint64_t j = 0; j < o.camera_keys; ++j) {
+    CameraKey c;
+    c.frame = track_frame(j, o.camera_keys, o.frames);
+    c.distance = rng.range(-100.0f, -10.0f);
+    for (float& v : c.target) v = rng.range(-10.0f, 10.0f);
+    for (float& v : c.rotation) v = rng.range(-pi, pi);
+    CameraInterpolation ci{random_curve(rng), random_curve(rng), random_curve(rng),
+                           random_curve(rng), random_curve(rng), random_curve(rng)};
+    c.interpolation = encode_camera_interpolation(ci);
+    c.view_angle = 10 + rng.below(51);
+    c.perspective = 0;
+    m.camera_keys.push_back(c);
+  }
+  m.light_keys.reserve(o.light_keys);
+  for (std::uint64_t j = 0; j < o.light_keys; ++j) {
+    LightKey l;
+    l.frame = track_frame(j, o.light_keys, o.frames);
+    for (float& v : l.color) v = static_cast<float>(rng.below(256)) / 256.0f;
+    auto q = random_quaternion(rng);  // a unit 4-vector; its first three components, renormalized
+    double n2 = 0;
+    for (std::size_t i = 0; i < 3; ++i) n2 += static_cast<double>(q[i]) * static_cast<double>(q[i]);
+    const double n = std::sqrt(n2);
+    for (std::size_t i = 0; i < 3; ++i)
+      l.direction[i] = n > 1e-6 ? static_cast<float>(static_cast<double>(q[i]) / n) : (i == 1 ? -1.0f : 0.0f);
+    m.light_keys.push_back(l);
+  }
+  m.self_shadow_keys.reserve(o.self_shadow_keys);
+  for (std::uint64_t j = 0; j < o.self_shadow_keys; ++j) {
+    SelfShadowKey s;
+    s.frame = track_frame(j, o.self_shadow_keys, o.frames);
+    s.mode = static_cast<std::uint8_t>(rng.below(3));
+    s.distance = static_cast<float>((10000.0 - rng.below(10001)) / 100000.0);
+    m.self_shadow_keys.push_back(s);
+  }
+  m.property_keys.reserve(o.property_keys);
+  for (std::uint64_t j = 0; j < o.property_keys; ++j) {
+    PropertyKey p;
+    p.frame = track_frame(j, o.property_keys, o.frames);
+    p.visible = static_cast<std::uint8_t>(rng.below(2));
+    for (std::string_view ik : kIkNames)
+      p.ik.push_back(IkState{make_name<kIkNameSize>(ik, kIkNameSize), static_cast<std::uint8_t>(rng.below(2))});
+    m.property_keys.push_back(std::move(p));
+  }
+
+  int sections = std::clamp(o.sections_present, 2, kSectionCount);
+  if (o.camera_keys) sections = std::max(sections, 3);
+  if (o.light_keys) sections = std::max(sections, 4);
+  if (o.self_shadow_keys) sections = std::max(sections, 5);
+  if (o.property_keys) sections = std::max(sections, 6);
+  m.sections_present = sections;
+  return m;
+}
+
+}  // namespace mmdkit::vmd
