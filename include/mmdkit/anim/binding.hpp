@@ -1,0 +1,92 @@
+// mmdkit — binding VMD motions to a model's bones and morphs by name, the way MMD does.
+//
+// MMD matches a VMD track to a model bone by BYTES: the model's name encoded in CP932 (PMD names
+// already are; PMX names are UTF-16/UTF-8 and are encoded first), cut to 15 bytes — the VMD name
+// field size — compared with the VMD name bytes up to their first NUL (FORMAT-NOTES "Text").
+// Matching decoded strings fails for names longer than 15 bytes and for names cut in the middle of
+// a double-byte character (mmd_tools #299, saba). Several motions can be bound together (a body
+// motion and a facial motion): their keys are merged per model bone / morph.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "mmdkit/anim/sampler.hpp"
+#include "mmdkit/core/bytes.hpp"
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/vmd.hpp"
+
+namespace mmdkit::anim {
+
+/// The bytes MMD compares: `raw` up to its first NUL, then cut to vmd::kTrackNameSize (15)
+/// bytes. A cut may leave a lone lead byte of a double-byte character; it is kept (MMD wrote the
+/// VMD name with the same cut).
+std::vector<std::uint8_t> track_match_key(ByteSpan raw);
+
+/// The match key of a name given as UTF-8 (PMX names, names typed by a user): encoded to `enc`
+/// (CP932 by default, as MMD on Japanese Windows) and cut like track_match_key. Errors:
+/// encoding_error when the name has characters `enc` cannot represent (MMD could not match such a
+/// bone either; callers usually treat the bone as unmatched).
+Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8, Encoding enc = Encoding::cp932);
+
+/// [begin, end) of one track's keys in a BoundMotion's key array.
+struct KeyRange {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool empty() const noexcept { return begin == end; }
+};
+
+/// A VMD track name that matched no model bone / morph.
+struct UnmatchedTrack {
+  std::size_t motion = 0;  ///< index of the motion in the list given to bind_motions
+  std::size_t name = 0;    ///< index into that motion's bone_names / morph_names
+  bool morph = false;      ///< true for a morph track
+};
+
+/// Tracks of one or more motions, bound to a model's bones and morphs (indices of the name lists
+/// given to bind_motions). All keys live in two flat arrays; each model bone / morph has a range.
+struct BoundMotion {
+  std::vector<BoneTrackKey> bone_keys;    ///< all bone tracks, one after another
+  std::vector<KeyRange> bone_tracks;      ///< per model bone; empty range = no keys (rest pose)
+  std::vector<MorphTrackKey> morph_keys;  ///< all morph tracks
+  std::vector<KeyRange> morph_tracks;     ///< per model morph; empty range = no keys (weight 0)
+  std::vector<UnmatchedTrack> unmatched;  ///< VMD names without a model bone / morph
+
+  /// Keys of model bone `bone` (empty span if out of range or no keys).
+  std::span<const BoneTrackKey> bone_track(std::size_t bone) const noexcept;
+  /// Keys of model morph `morph`.
+  std::span<const MorphTrackKey> morph_track(std::size_t morph) const noexcept;
+};
+
+/// Binds `motions` (null pointers are skipped) to model bones and morphs given by their match keys
+/// (track_match_key / track_match_key_utf8, one per model bone / morph, in model order; an empty
+/// key matches nothing).
+/// - A VMD name is taken from its raw bytes; a name built in code without raw bytes is encoded
+///   from its text in the motion's encoding.
+/// - Every model bone whose key equals the VMD name gets the track (two model names sharing their
+///   first 15 bytes both move: the byte comparison cannot tell them apart).
+/// - Keys of the same model bone from several motions, or from several VMD names with the same
+///   match key, are merged; at equal frames the later motion in `motions` wins, then the later key
+///   in file order (stable sort, last duplicate wins).
+/// Errors: invalid_argument when a key's name index is out of range (section "bone keys" / "morph
+/// keys", record = key index) or more than 2^32 − 1 keys would be bound; encoding_error when a
+/// text-only VMD name cannot be encoded.
+Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
+                                 std::span<const std::vector<std::uint8_t>> bone_keys,
+                                 std::span<const std::vector<std::uint8_t>> morph_keys);
+
+/// Samples every bone track at `frame` into `out` (one pose per model bone; bones without keys
+/// get the identity pose). `cursors` holds one cursor per model bone (zero-initialize once,
+/// keep between calls). Only min(out.size(), cursors.size(), bone count) bones are written.
+void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out,
+                  std::span<std::uint32_t> cursors) noexcept;
+
+/// Samples every morph track at `frame` into `out` (weight per model morph, 0 without keys).
+void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out,
+                   std::span<std::uint32_t> cursors) noexcept;
+
+}  // namespace mmdkit::anim

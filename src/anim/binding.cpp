@@ -1,0 +1,161 @@
+// Binding VMD tracks to model bones / morphs by CP932 bytes cut to 15 (binding.hpp).
+#include "mmdkit/anim/binding.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+
+namespace mmdkit::anim {
+
+std::vector<std::uint8_t> track_match_key(ByteSpan raw) {
+  ByteSpan s = until_nul(raw);
+  if (s.size() > vmd::kTrackNameSize) s = s.first(vmd::kTrackNameSize);
+  return {s.begin(), s.end()};
+}
+
+Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8, Encoding enc) {
+  auto bytes = encode_text(utf8, enc);
+  if (!bytes) return std::unexpected(bytes.error());
+  return track_match_key(*bytes);
+}
+
+std::span<const BoneTrackKey> BoundMotion::bone_track(std::size_t bone) const noexcept {
+  if (bone >= bone_tracks.size()) return {};
+  const KeyRange r = bone_tracks[bone];
+  return std::span<const BoneTrackKey>(bone_keys).subspan(r.begin, r.end - r.begin);
+}
+
+std::span<const MorphTrackKey> BoundMotion::morph_track(std::size_t morph) const noexcept {
+  if (morph >= morph_tracks.size()) return {};
+  const KeyRange r = morph_tracks[morph];
+  return std::span<const MorphTrackKey>(morph_keys).subspan(r.begin, r.end - r.begin);
+}
+
+namespace {
+
+using KeyMap = std::multimap<std::string, std::size_t>;
+
+KeyMap make_map(std::span<const std::vector<std::uint8_t>> keys) {
+  KeyMap m;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (!keys[i].empty()) m.emplace(std::string(keys[i].begin(), keys[i].end()), i);
+  return m;
+}
+
+Result<std::string> vmd_key(const vmd::TrackName& name, Encoding enc) {
+  if (!name.raw.empty()) {
+    auto k = track_match_key(name.raw);
+    return std::string(k.begin(), k.end());
+  }
+  auto k = track_match_key_utf8(name.text, enc);
+  if (!k) return std::unexpected(k.error());
+  return std::string(k->begin(), k->end());
+}
+
+// For each name of a motion: the model indices it binds to.
+Result<std::vector<std::vector<std::size_t>>> resolve(const std::vector<vmd::TrackName>& names, Encoding enc,
+                                                      const KeyMap& map, std::size_t motion_index, bool morph,
+                                                      std::vector<UnmatchedTrack>& unmatched) {
+  std::vector<std::vector<std::size_t>> out(names.size());
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    auto k = vmd_key(names[j], enc);
+    if (!k) return std::unexpected(k.error());
+    auto [lo, hi] = map.equal_range(*k);
+    for (auto it = lo; it != hi; ++it) out[j].push_back(it->second);
+    if (out[j].empty()) unmatched.push_back({motion_index, j, morph});
+  }
+  return out;
+}
+
+template <class TrackKey>
+struct Entry {
+  std::size_t target;
+  TrackKey key;
+};
+
+// Sorts entries stably by (target, frame), keeps the last of each (target, frame), fills ranges.
+template <class TrackKey>
+void finish(std::vector<Entry<TrackKey>>& entries, std::size_t targets, std::vector<TrackKey>& keys,
+            std::vector<KeyRange>& ranges) {
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.target != b.target ? a.target < b.target : a.key.frame < b.key.frame;
+  });
+  ranges.assign(targets, KeyRange{});
+  keys.clear();
+  keys.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& e = entries[i];
+    if (i + 1 < entries.size() && entries[i + 1].target == e.target && entries[i + 1].key.frame == e.key.frame)
+      continue;  // a later key at the same frame wins
+    KeyRange& r = ranges[e.target];
+    if (r.empty()) r.begin = r.end = static_cast<std::uint32_t>(keys.size());
+    keys.push_back(e.key);
+    r.end = static_cast<std::uint32_t>(keys.size());
+  }
+}
+
+}  // namespace
+
+Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
+                                 std::span<const std::vector<std::uint8_t>> bone_keys,
+                                 std::span<const std::vector<std::uint8_t>> morph_keys) {
+  const KeyMap bone_map = make_map(bone_keys);
+  const KeyMap morph_map = make_map(morph_keys);
+  BoundMotion out;
+  std::vector<Entry<BoneTrackKey>> bones;
+  std::vector<Entry<MorphTrackKey>> morphs;
+  constexpr std::uint64_t kMaxKeys = std::numeric_limits<std::uint32_t>::max();
+  for (std::size_t m = 0; m < motions.size(); ++m) {
+    const vmd::Motion* mo = motions[m];
+    if (!mo) continue;
+    auto bone_targets = resolve(mo->bone_names, mo->encoding, bone_map, m, false, out.unmatched);
+    if (!bone_targets) return std::unexpected(bone_targets.error());
+    auto morph_targets = resolve(mo->morph_names, mo->encoding, morph_map, m, true, out.unmatched);
+    if (!morph_targets) return std::unexpected(morph_targets.error());
+    for (std::size_t i = 0; i < mo->bone_keys.size(); ++i) {
+      const vmd::BoneKey& k = mo->bone_keys[i];
+      if (k.name >= bone_targets->size())
+        return make_error(ErrorCode::invalid_argument,
+                          "bone key names entry " + std::to_string(k.name) + " of " +
+                              std::to_string(bone_targets->size()) + " (motion " + std::to_string(m) + ")",
+                          "bone keys", static_cast<std::int64_t>(i));
+      const auto& targets = (*bone_targets)[k.name];
+      if (targets.empty()) continue;
+      const BoneTrackKey prepared = prepare_bone_key(k);
+      for (std::size_t t : targets) bones.push_back({t, prepared});
+      if (bones.size() > kMaxKeys)
+        return make_error(ErrorCode::invalid_argument, "more than 2^32-1 bound bone keys", "bone keys",
+                          static_cast<std::int64_t>(i));
+    }
+    for (std::size_t i = 0; i < mo->morph_keys.size(); ++i) {
+      const vmd::MorphKey& k = mo->morph_keys[i];
+      if (k.name >= morph_targets->size())
+        return make_error(ErrorCode::invalid_argument,
+                          "morph key names entry " + std::to_string(k.name) + " of " +
+                              std::to_string(morph_targets->size()) + " (motion " + std::to_string(m) + ")",
+                          "morph keys", static_cast<std::int64_t>(i));
+      for (std::size_t t : (*morph_targets)[k.name]) morphs.push_back({t, MorphTrackKey{k.frame, k.weight}});
+      if (morphs.size() > kMaxKeys)
+        return make_error(ErrorCode::invalid_argument, "more than 2^32-1 bound morph keys", "morph keys",
+                          static_cast<std::int64_t>(i));
+    }
+  }
+  finish(bones, bone_keys.size(), out.bone_keys, out.bone_tracks);
+  finish(morphs, morph_keys.size(), out.morph_keys, out.morph_tracks);
+  return out;
+}
+
+void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out,
+                  std::span<std::uint32_t> cursors) noexcept {
+  const std::size_t n = std::min({out.size(), cursors.size(), motion.bone_tracks.size()});
+  for (std::size_t i = 0; i < n; ++i) out[i] = sample_bone(motion.bone_track(i), frame, cursors[i]);
+}
+
+void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out,
+                   std::span<std::uint32_t> cursors) noexcept {
+  const std::size_t n = std::min({out.size(), cursors.size(), motion.morph_tracks.size()});
+  for (std::size_t i = 0; i < n; ++i) out[i] = sample_morph(motion.morph_track(i), frame, cursors[i]);
+}
+
+}  // namespace mmdkit::anim

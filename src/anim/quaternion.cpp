@@ -1,0 +1,86 @@
+// Quaternion helpers (math.hpp). Computed in double, stored in float.
+#include <cmath>
+
+#include "mmdkit/anim/math.hpp"
+
+namespace mmdkit::anim {
+
+namespace {
+double d(float v) noexcept { return static_cast<double>(v); }
+double dot4(const Quat& a, const Quat& b) noexcept {
+  return d(a[0]) * d(b[0]) + d(a[1]) * d(b[1]) + d(a[2]) * d(b[2]) + d(a[3]) * d(b[3]);
+}
+}  // namespace
+
+Quat quat_normalize(const Quat& q) noexcept {
+  const double n2 = dot4(q, q);
+  // n2 is NaN or inf for non-finite components; < 1e-30 catches zero and denormal noise.
+  if (!(n2 >= 1e-30) || !std::isfinite(n2)) return kIdentityQuat;
+  const double inv = 1.0 / std::sqrt(n2);
+  return {static_cast<float>(d(q[0]) * inv), static_cast<float>(d(q[1]) * inv), static_cast<float>(d(q[2]) * inv),
+          static_cast<float>(d(q[3]) * inv)};
+}
+
+Quat quat_slerp(const Quat& a, const Quat& b, float t) noexcept {
+  const Quat qa = quat_normalize(a);
+  if (std::isnan(t)) return qa;
+  Quat qb = quat_normalize(b);
+  double cosine = dot4(qa, qb);
+  if (cosine < 0) {  // shortest arc: −b is the same rotation
+    for (float& c : qb) c = -c;
+    cosine = -cosine;
+  }
+  const double td = d(t);
+  double s0 = 1.0 - td, s1 = td;
+  if (cosine < 1.0 - 1e-6) {
+    const double theta = std::acos(cosine);
+    const double st = std::sin(theta);
+    s0 = std::sin((1.0 - td) * theta) / st;
+    s1 = std::sin(td * theta) / st;
+  }
+  Quat r;
+  for (std::size_t i = 0; i < 4; ++i) r[i] = static_cast<float>(s0 * d(qa[i]) + s1 * d(qb[i]));
+  return quat_normalize(r);
+}
+
+Quat quat_multiply(const Quat& a, const Quat& b) noexcept {
+  const double ax = a[0], ay = a[1], az = a[2], aw = a[3];
+  const double bx = b[0], by = b[1], bz = b[2], bw = b[3];
+  return {static_cast<float>(aw * bx + ax * bw + ay * bz - az * by),
+          static_cast<float>(aw * by - ax * bz + ay * bw + az * bx),
+          static_cast<float>(aw * bz + ax * by - ay * bx + az * bw),
+          static_cast<float>(aw * bw - ax * bx - ay * by - az * bz)};
+}
+
+Quat quat_conjugate(const Quat& q) noexcept { return {-q[0], -q[1], -q[2], q[3]}; }
+
+Vec3 quat_rotate(const Quat& q, const Vec3& v) noexcept {
+  // v' = v + 2w(u × v) + 2 u × (u × v), u = (x, y, z)
+  const double ux = q[0], uy = q[1], uz = q[2], w = q[3];
+  const double vx = v[0], vy = v[1], vz = v[2];
+  const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+  const double ccx = uy * cz - uz * cy, ccy = uz * cx - ux * cz, ccz = ux * cy - uy * cx;
+  return {static_cast<float>(vx + 2 * (w * cx + ccx)), static_cast<float>(vy + 2 * (w * cy + ccy)),
+          static_cast<float>(vz + 2 * (w * cz + ccz))};
+}
+
+Quat quat_from_axis_angle(const Vec3& axis, float angle) noexcept {
+  const double h = 0.5 * d(angle);
+  const double s = std::sin(h);
+  return {static_cast<float>(d(axis[0]) * s), static_cast<float>(d(axis[1]) * s), static_cast<float>(d(axis[2]) * s),
+          static_cast<float>(std::cos(h))};
+}
+
+float quat_angle_between(const Quat& a, const Quat& b) noexcept {
+  // r = a⁻¹·b; angle = 2·atan2(|r.xyz|, |r.w|) (well conditioned near 0, unlike acos of a dot).
+  const Quat qa = quat_normalize(a), qb = quat_normalize(b);
+  const double ax = -d(qa[0]), ay = -d(qa[1]), az = -d(qa[2]), aw = d(qa[3]);
+  const double bx = qb[0], by = qb[1], bz = qb[2], bw = qb[3];
+  const double rx = aw * bx + ax * bw + ay * bz - az * by;
+  const double ry = aw * by - ax * bz + ay * bw + az * bx;
+  const double rz = aw * bz + ax * by - ay * bx + az * bw;
+  const double rw = aw * bw - ax * bx - ay * by - az * bz;
+  return static_cast<float>(2.0 * std::atan2(std::sqrt(rx * rx + ry * ry + rz * rz), std::fabs(rw)));
+}
+
+}  // namespace mmdkit::anim
