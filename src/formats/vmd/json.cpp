@@ -60,6 +60,25 @@ bool name_is_canonical(const std::vector<std::uint8_t>& raw, const std::string& 
   return c && *c == raw;
 }
 
+/// The curves and toggle bytes of a 64-byte bone block. Curve c is read from row c, where row c is
+/// row 0 shifted left by c bytes: bytes 16c + {0, 4, 8, 12} = (x1, y1, x2, y2) (FORMAT-NOTES "Bone
+/// interpolation block"; the inverse of encode_bone_interpolation). Done here rather than with
+/// vmd::decode_bone_interpolation, which at the time of writing reads 16c + c + {0, 4, 8, 12}
+/// (row 0's bytes 4k + 2c: the Z curve for Y, garbage for Z and rotation).
+BoneInterpolation bone_curves(const std::array<std::uint8_t, 64>& raw) {
+  auto curve = [&](std::size_t c) {
+    const std::size_t base = 16 * c;
+    return Curve{raw[base], raw[base + 4], raw[base + 8], raw[base + 12]};
+  };
+  BoneInterpolation b;
+  b.x = curve(0);
+  b.y = curve(1);
+  b.z = curve(2);
+  b.rotation = curve(3);
+  b.toggle_bytes = {raw[2], raw[3]};
+  return b;
+}
+
 /// The block to_json would not need raw bytes for: canonical rows for the curves, with bytes 2-3
 /// set to the given toggle bytes.
 std::array<std::uint8_t, 64> bone_block(const BoneInterpolation& b, std::array<std::uint8_t, 2> toggle) {
@@ -240,7 +259,7 @@ struct Writer {
       o.raw(",\"euler\":");
       o.floats(e.data(), 3);
     }
-    const BoneInterpolation b = decode_bone_interpolation(k.interpolation);
+    const BoneInterpolation b = bone_curves(k.interpolation);
     const Curve* curves[4] = {&b.x, &b.y, &b.z, &b.rotation};
     static constexpr const char* names4[4] = {"x", "y", "z", "rotation"};
     bool any = false;
@@ -667,7 +686,7 @@ class Parser {
   Result<std::vector<std::uint8_t>> hex(const Value& v, const std::string& path, std::size_t max, bool exact) const {
     if (!is_text(v)) return fail(path, std::string("must be a string of hex digits, found ") + type_name(v));
     auto b = from_hex(string_text(v));
-    if (!b) return fail(path, "not an even number of hex digits");
+    if (!b) return fail(path, "not a string of hex digits (two per byte)");
     if (exact && b->size() != max)
       return fail(path, "must hold " + std::to_string(max) + " bytes, found " + std::to_string(b->size()));
     if (!exact && max != 0 && b->size() > max)

@@ -1,0 +1,549 @@
+// VMD <-> JSON: in-memory round trips of motions built field by field (every section, NaN/inf/-0,
+// odd interpolation blocks, toggle bytes, raw names with garbage, GBK names, trailing bytes),
+// hand-written JSON checked against hand-assembled VMD bytes, and schema/syntax errors.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "fixture.hpp"
+#include "mmdkit/core/euler.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vmd_generate.hpp"
+#include "mmdkit/formats/vmd_json.hpp"
+
+namespace mmdkit::vmd {
+namespace {
+
+using test::kAUpperSjis;
+using test::kCenterSjis;
+using test::kLeftLegIkSjis;
+using test::VmdBytes;
+
+std::vector<std::uint8_t> bytes_of(std::string_view s, std::size_t pad_to = 0) {
+  std::vector<std::uint8_t> v(s.begin(), s.end());
+  if (v.size() < pad_to) v.resize(pad_to, 0);
+  return v;
+}
+
+std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+
+// ---- field-by-field equality (floats by bit pattern, so NaN payloads and -0 count) ----------
+
+template <std::size_t N>
+void expect_floats(const std::array<float, N>& a, const std::array<float, N>& b, const std::string& what) {
+  for (std::size_t i = 0; i < N; ++i) EXPECT_EQ(bits(a[i]), bits(b[i])) << what << "[" << i << "]";
+}
+
+template <std::size_t N>
+void expect_name(const FixedName<N>& a, const FixedName<N>& b, const std::string& what) {
+  EXPECT_EQ(a.raw, b.raw) << what << " raw";
+  EXPECT_EQ(a.text, b.text) << what << " text";
+}
+
+void expect_motion_eq(const Motion& a, const Motion& b) {
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.signature, b.signature);
+  expect_name(a.model_name, b.model_name, "model_name");
+  EXPECT_EQ(a.encoding, b.encoding);
+  ASSERT_EQ(a.bone_names.size(), b.bone_names.size());
+  for (std::size_t i = 0; i < a.bone_names.size(); ++i) expect_name(a.bone_names[i], b.bone_names[i], "bone_names");
+  ASSERT_EQ(a.morph_names.size(), b.morph_names.size());
+  for (std::size_t i = 0; i < a.morph_names.size(); ++i)
+    expect_name(a.morph_names[i], b.morph_names[i], "morph_names");
+  ASSERT_EQ(a.bone_keys.size(), b.bone_keys.size());
+  for (std::size_t i = 0; i < a.bone_keys.size(); ++i) {
+    const auto &x = a.bone_keys[i], &y = b.bone_keys[i];
+    std::string w = "bone_keys[" + std::to_string(i) + "]";
+    EXPECT_EQ(x.name, y.name) << w;
+    EXPECT_EQ(x.frame, y.frame) << w;
+    expect_floats(x.position, y.position, w + ".position");
+    expect_floats(x.rotation, y.rotation, w + ".rotation");
+    EXPECT_EQ(x.interpolation, y.interpolation) << w;
+  }
+  ASSERT_EQ(a.morph_keys.size(), b.morph_keys.size());
+  for (std::size_t i = 0; i < a.morph_keys.size(); ++i) {
+    EXPECT_EQ(a.morph_keys[i].name, b.morph_keys[i].name);
+    EXPECT_EQ(a.morph_keys[i].frame, b.morph_keys[i].frame);
+    EXPECT_EQ(bits(a.morph_keys[i].weight), bits(b.morph_keys[i].weight));
+  }
+  ASSERT_EQ(a.camera_keys.size(), b.camera_keys.size());
+  for (std::size_t i = 0; i < a.camera_keys.size(); ++i) {
+    const auto &x = a.camera_keys[i], &y = b.camera_keys[i];
+    EXPECT_EQ(x.frame, y.frame);
+    EXPECT_EQ(bits(x.distance), bits(y.distance));
+    expect_floats(x.target, y.target, "camera target");
+    expect_floats(x.rotation, y.rotation, "camera rotation");
+    EXPECT_EQ(x.interpolation, y.interpolation);
+    EXPECT_EQ(x.view_angle, y.view_angle);
+    EXPECT_EQ(x.perspective, y.perspective);
+  }
+  ASSERT_EQ(a.light_keys.size(), b.light_keys.size());
+  for (std::size_t i = 0; i < a.light_keys.size(); ++i) {
+    EXPECT_EQ(a.light_keys[i].frame, b.light_keys[i].frame);
+    expect_floats(a.light_keys[i].color, b.light_keys[i].color, "light color");
+    expect_floats(a.light_keys[i].direction, b.light_keys[i].direction, "light direction");
+  }
+  ASSERT_EQ(a.self_shadow_keys.size(), b.self_shadow_keys.size());
+  for (std::size_t i = 0; i < a.self_shadow_keys.size(); ++i) {
+    EXPECT_EQ(a.self_shadow_keys[i].frame, b.self_shadow_keys[i].frame);
+    EXPECT_EQ(a.self_shadow_keys[i].mode, b.self_shadow_keys[i].mode);
+    EXPECT_EQ(bits(a.self_shadow_keys[i].distance), bits(b.self_shadow_keys[i].distance));
+  }
+  ASSERT_EQ(a.property_keys.size(), b.property_keys.size());
+  for (std::size_t i = 0; i < a.property_keys.size(); ++i) {
+    const auto &x = a.property_keys[i], &y = b.property_keys[i];
+    EXPECT_EQ(x.frame, y.frame);
+    EXPECT_EQ(x.visible, y.visible);
+    ASSERT_EQ(x.ik.size(), y.ik.size());
+    for (std::size_t j = 0; j < x.ik.size(); ++j) {
+      expect_name(x.ik[j].name, y.ik[j].name, "ik name");
+      EXPECT_EQ(x.ik[j].enabled, y.ik[j].enabled);
+    }
+  }
+  EXPECT_EQ(a.sections_present, b.sections_present);
+  EXPECT_EQ(a.trailing, b.trailing);
+  EXPECT_EQ(a.trailing_offset, b.trailing_offset);
+}
+
+// ---- an independent canonical bone block (FORMAT-NOTES "Bone interpolation block") -----------
+
+std::array<std::uint8_t, 64> block_by_hand(std::array<std::array<std::uint8_t, 4>, 4> curves /* x1 y1 x2 y2 */,
+                                           std::uint8_t b2, std::uint8_t b3) {
+  std::uint8_t row0[16];
+  for (int c = 0; c < 4; ++c)
+    for (int k = 0; k < 4; ++k) row0[4 * k + c] = curves[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)];
+  std::array<std::uint8_t, 64> out{};
+  const std::uint8_t pad[3] = {1, 0, 0};
+  for (int r = 0; r < 4; ++r)
+    for (int i = 0; i < 16; ++i) out[static_cast<std::size_t>(16 * r + i)] = i + r < 16 ? row0[i + r] : pad[i + r - 16];
+  out[2] = b2;
+  out[3] = b3;
+  return out;
+}
+
+constexpr std::array<std::uint8_t, 4> kLin{20, 20, 107, 107};
+
+// ---- the rich in-memory motion --------------------------------------------------------------
+
+TrackName track(std::string raw, std::string text) {
+  return TrackName{bytes_of(raw, kTrackNameSize), std::move(text)};
+}
+
+Motion rich_motion() {
+  Motion m;
+  m.version = Version::v2;
+  // Signature with MMD's leftover bytes after the NUL ("0002\0JKLM").
+  std::string sig = std::string("Vocaloid Motion Data 0002") + '\0' + "JKLM";
+  std::memcpy(m.signature.data(), sig.data(), sig.size());
+  // Model name with garbage after the NUL.
+  m.model_name.raw = bytes_of(kCenterSjis + std::string(1, '\0') + "\xFD\xFD\xFD", 20);
+  m.model_name.text = "センター";
+  m.encoding = Encoding::cp932;
+
+  m.bone_names.push_back(track(kCenterSjis, "センター"));                                     // canonical
+  m.bone_names.push_back(track(kCenterSjis + std::string(1, '\0') + "on Dat", "センター"));  // same text, garbage
+  // 15 bytes ending in a lone lead byte 0x81: the text drops it (cut double-byte character).
+  m.bone_names.push_back(track("abcdefghijklmn\x81", "abcdefghijklmn"));
+  m.bone_names.push_back(track("quote\"back\\tab\t", "quote\"back\\tab\t"));  // JSON escapes
+  m.morph_names.push_back(track(kAUpperSjis, "あ"));
+  m.morph_names.push_back(track("", ""));  // empty name
+
+  const float nan_payload = std::bit_cast<float>(0x7fc01234u);
+  const float neg_nan = std::bit_cast<float>(0xffa00001u);  // signalling-pattern NaN with sign
+  const float inf = INFINITY;
+  auto lin = encode_bone_interpolation(kLinearCurve, kLinearCurve, kLinearCurve, kLinearCurve);
+
+  BoneKey k0;
+  k0.name = 0, k0.frame = 0, k0.position = {1.5f, -0.0f, 0.1f}, k0.rotation = {0, 0, 0, 1};
+  k0.interpolation = lin;
+  BoneKey k1;  // NaN/inf, physics off, curves
+  k1.name = 1, k1.frame = 10, k1.position = {nan_payload, inf, -inf}, k1.rotation = {neg_nan, 0.5f, -0.5f, 1e-45f};
+  k1.interpolation = block_by_hand({{{10, 20, 30, 40}, kLin, {0, 127, 127, 0}, {64, 0, 64, 127}}}, 0x63, 0x0F);
+  BoneKey k2;  // newer MMD "physics on": bytes 2-3 are 00 00
+  k2.name = 2, k2.frame = 4294967295u, k2.position = {3.4028235e38f, -1.17549435e-38f, 1e-40f};
+  k2.rotation = {0.1f, 0.2f, 0.3f, 0.9273618f};
+  k2.interpolation = block_by_hand({{kLin, kLin, {1, 2, 3, 4}, kLin}}, 0, 0);
+  BoneKey k3;  // odd toggle bytes
+  k3.name = 3, k3.frame = 7;
+  k3.interpolation = block_by_hand({{kLin, kLin, kLin, kLin}}, 1, 2);
+  BoneKey k4;  // a block that is not canonical at all (garbage in the padding rows)
+  k4.name = 0, k4.frame = 20;
+  for (std::size_t i = 0; i < 64; ++i) k4.interpolation[i] = static_cast<std::uint8_t>(i * 37 + 5);
+  BoneKey k5;  // same as k0 but on the name with the same text and different raw bytes
+  k5.name = 1, k5.frame = 30, k5.interpolation = lin;
+  m.bone_keys = {k0, k1, k2, k3, k4, k5};
+
+  m.morph_keys = {{0, 0, 0.5f}, {1, 3, -0.0f}, {0, 5, nan_payload}, {0, 6, 1e-45f}};
+
+  CameraKey c0;
+  c0.frame = 0, c0.distance = -45, c0.target = {0, 10, 0}, c0.rotation = {0.1f, -3.1415927f, inf};
+  for (std::size_t i = 0; i < 24; ++i) c0.interpolation[i] = static_cast<std::uint8_t>(200 + i);
+  c0.view_angle = 30, c0.perspective = 1;
+  CameraKey c1;
+  c1.frame = 100, c1.distance = -0.0f;
+  c1.interpolation = encode_camera_interpolation(CameraInterpolation{});
+  c1.view_angle = 4000000000u, c1.perspective = 7;
+  m.camera_keys = {c0, c1};
+
+  m.light_keys = {{0, {0.6015625f, 0.6015625f, 0.6015625f}, {-0.5f, -1, 0.5f}}, {9, {nan_payload, 0, 1}, {0, 0, 0}}};
+  m.self_shadow_keys = {{0, 1, 0.01125f}, {5, 255, -0.0f}};
+
+  PropertyKey p0;
+  p0.frame = 0, p0.visible = 1;
+  p0.ik.push_back({FixedName<kIkNameSize>{bytes_of(kLeftLegIkSjis, 20), "左足ＩＫ"}, 1});
+  p0.ik.push_back({FixedName<kIkNameSize>{bytes_of(kLeftLegIkSjis + std::string(1, '\0') + "\xFD", 20), "左足ＩＫ"}, 0});
+  PropertyKey p1;
+  p1.frame = 3, p1.visible = 2;  // other values are kept
+  p1.ik.push_back({FixedName<kIkNameSize>{bytes_of(kLeftLegIkSjis, 20), "左足ＩＫ"}, 9});
+  PropertyKey p2;
+  p2.frame = 4, p2.visible = 0;
+  m.property_keys = {p0, p1, p2};
+
+  m.sections_present = 6;
+  m.trailing = {0xde, 0xad, 0xbe, 0xef, 0x00};
+  m.trailing_offset = 12345;
+  return m;
+}
+
+Motion round_trip(const Motion& m, const JsonWriteOptions& o = {}) {
+  std::string j = to_json(m, o);
+  auto back = from_json(j);
+  EXPECT_TRUE(back) << back.error().to_string() << "\n" << j;
+  return back ? std::move(*back) : Motion{};
+}
+
+TEST(VmdJson, RichMotionRoundTripsEveryField) {
+  Motion m = rich_motion();
+  for (bool pretty : {true, false}) {
+    for (bool euler : {false, true}) {
+      SCOPED_TRACE(std::string("pretty=") + (pretty ? "1" : "0") + " euler=" + (euler ? "1" : "0"));
+      Motion b = round_trip(m, {euler, pretty});
+      expect_motion_eq(m, b);
+      auto w1 = write(m), w2 = write(b);
+      ASSERT_TRUE(w1 && w2);
+      EXPECT_EQ(*w1, *w2);
+    }
+  }
+}
+
+TEST(VmdJson, DocumentStartsWithFormatAndUsesNamedCurves) {
+  Motion m = rich_motion();
+  std::string j = to_json(m);
+  EXPECT_TRUE(j.starts_with("{\"format\": \"vmd\",")) << j.substr(0, 40);
+  EXPECT_TRUE(to_json(m, {false, false}).starts_with("{\"format\": \"vmd\","));
+  // Non-canonical header pieces carry hex; the signature hex is the 30 raw bytes.
+  EXPECT_NE(j.find("\"signature_hex\":\"566f6361"), std::string::npos);
+  EXPECT_NE(j.find("\"model_name_hex\":"), std::string::npos);
+  // Named curves and physics toggles.
+  EXPECT_NE(j.find("\"interpolation\":{\"x\":[10,20,30,40],\"z\":[0,127,127,0],\"rotation\":[64,0,64,127]}"),
+            std::string::npos);
+  EXPECT_NE(j.find("\"physics_off\":true"), std::string::npos);
+  EXPECT_NE(j.find("\"physics_off\":false"), std::string::npos);
+  EXPECT_NE(j.find("\"toggle\":[1,2]"), std::string::npos);
+  // Only the garbage block needs raw hex: exactly one interpolation_hex among bone keys.
+  std::size_t n = 0;
+  for (std::size_t at = j.find("\"interpolation_hex\""); at != std::string::npos;
+       at = j.find("\"interpolation_hex\"", at + 1))
+    ++n;
+  EXPECT_EQ(n, 1u);
+  // Non-finite floats as strings, -0 kept.
+  EXPECT_NE(j.find("\"nan:7fc01234\""), std::string::npos);
+  EXPECT_NE(j.find("\"nan:ffa00001\""), std::string::npos);
+  EXPECT_NE(j.find("[\"nan:7fc01234\",\"inf\",\"-inf\"]"), std::string::npos);
+  EXPECT_NE(j.find("\"position\":[1.5,-0,0.1]"), std::string::npos);
+  // The name with garbage after the NUL shares its text; its raw hex tells it apart.
+  EXPECT_NE(j.find("\"name\":\"センター\",\"name_hex\":\"835a8393835e815b006f6e20446174\""), std::string::npos);
+  // JSON escapes.
+  EXPECT_NE(j.find(R"("quote\"back\\tab\t")"), std::string::npos);
+  // Pretty: one record per line; every key line holds exactly one "frame".
+  std::size_t lines_with_frame = 0, frames = 0;
+  std::size_t start = 0;
+  while (start < j.size()) {
+    std::size_t end = j.find('\n', start);
+    if (end == std::string::npos) end = j.size();
+    std::string_view line(j.data() + start, end - start);
+    std::size_t c = 0;
+    for (std::size_t at = line.find("\"frame\":"); at != std::string_view::npos; at = line.find("\"frame\":", at + 1)) ++c;
+    if (c) ++lines_with_frame;
+    frames += c;
+    start = end + 1;
+  }
+  EXPECT_EQ(frames, 6u + 4u + 2u + 2u + 2u + 3u);
+  EXPECT_EQ(lines_with_frame, frames);
+}
+
+TEST(VmdJson, NameTableWrittenOnlyWhenKeysDoNotImplyIt) {
+  Motion m = rich_motion();
+  EXPECT_EQ(to_json(m).find("\"bone_names\""), std::string::npos);
+  // An unused name and a different order: the table is written and read back in that order.
+  m.bone_names.push_back(track("unused", "unused"));
+  std::swap(m.bone_names[0], m.bone_names[2]);
+  for (auto& k : m.bone_keys) k.name = k.name == 0 ? 2 : k.name == 2 ? 0 : k.name;
+  std::string j = to_json(m);
+  EXPECT_NE(j.find("\"bone_names\""), std::string::npos);
+  Motion b = round_trip(m);
+  expect_motion_eq(m, b);
+}
+
+TEST(VmdJson, GbkNamesAreTextWithoutHex) {
+  Motion m;
+  m.encoding = Encoding::gbk;
+  m.model_name = {bytes_of("\xD6\xD0\xCE\xC4", 20), "中文"};  // GBK 中文
+  m.bone_names.push_back(track("\xCD\xB7", "头"));              // GBK 头
+  m.morph_names.push_back(track("\xD0\xA6", "笑"));              // GBK 笑
+  BoneKey k;
+  k.interpolation = encode_bone_interpolation(kLinearCurve, kLinearCurve, kLinearCurve, kLinearCurve);
+  m.bone_keys = {k};
+  m.morph_keys = {{0, 1, 1.0f}};
+  m.signature = {};
+  std::memcpy(m.signature.data(), "Vocaloid Motion Data 0002", 25);
+  std::string j = to_json(m);
+  EXPECT_NE(j.find("\"encoding\":\"gbk\""), std::string::npos);
+  EXPECT_NE(j.find("\"model_name\":\"中文\""), std::string::npos);
+  EXPECT_NE(j.find("\"name\":\"头\""), std::string::npos);
+  EXPECT_EQ(j.find("_hex"), std::string::npos) << j;  // everything canonical: no raw bytes at all
+  Motion b = round_trip(m);
+  expect_motion_eq(m, b);
+}
+
+TEST(VmdJson, VersionOneHeaderUsesTenByteModelName) {
+  Motion m;
+  m.version = Version::v1;
+  std::memcpy(m.signature.data(), "Vocaloid Motion Data file", 25);
+  m.model_name = {bytes_of("abc", 10), "abc"};
+  m.sections_present = 2;
+  std::string j = to_json(m);
+  EXPECT_NE(j.find("\"version\":1"), std::string::npos);
+  EXPECT_EQ(j.find("_hex"), std::string::npos) << j;
+  expect_motion_eq(m, round_trip(m));
+}
+
+// Hand-written JSON (no raw fields, Euler instead of a quaternion) gives exactly the bytes of a
+// VMD assembled field by field.
+TEST(VmdJson, HandWrittenJsonDerivesRawBytes) {
+  std::string j = R"({"format": "vmd",
+    "model_name": "センター",
+    "sections_present": 6,
+    "bone_keys": [
+      {"frame": 5, "name": "センター", "position": [1, 2, 3], "euler": [30, 0, 0],
+       "interpolation": {"rotation": [64, 0, 64, 127]}},
+      {"frame": 6, "name": "センター", "physics_off": true}
+    ],
+    "morph_keys": [{"frame": 1, "name": "あ", "weight": 0.25}],
+    "camera_keys": [{"frame": 0, "distance": -45, "target": [0, 10, 0], "rotation": [0.5, 0, 0],
+                     "view_angle": 30}],
+    "light_keys": [{"frame": 0, "color": [0.6015625, 0.6015625, 0.6015625], "direction": [-0.5, -1, 0.5]}],
+    "self_shadow_keys": [{"frame": 0, "mode": 1, "distance": 0.01125}],
+    "property_keys": [{"frame": 0, "visible": 1, "ik": [{"name": "左足ＩＫ", "enabled": 0}]}]
+  })";
+  auto m = from_json(j);
+  ASSERT_TRUE(m) << m.error().to_string();
+  ASSERT_EQ(m->bone_names.size(), 1u);
+  EXPECT_EQ(m->bone_names[0].raw, bytes_of(kCenterSjis, 15));
+  // euler (30, 0, 0) = 30 degrees about +X.
+  const float s = static_cast<float>(std::sin(15 * std::numbers::pi / 180)), c = static_cast<float>(std::cos(15 * std::numbers::pi / 180));
+  EXPECT_NEAR(m->bone_keys[0].rotation[0], s, 1e-7);
+  EXPECT_NEAR(m->bone_keys[0].rotation[3], c, 1e-7);
+  EXPECT_EQ(m->bone_keys[0].rotation[1], 0.0f);
+  auto out = write(*m);
+  ASSERT_TRUE(out) << out.error().to_string();
+
+  VmdBytes v;
+  v.header(true, kCenterSjis).u32(2);
+  v.field(kCenterSjis, 15).u32(5).f32(1).f32(2).f32(3);
+  for (float f : m->bone_keys[0].rotation) v.f32(f);
+  auto b0 = block_by_hand({{kLin, kLin, kLin, {64, 0, 64, 127}}}, 20, 64);  // canonical bytes 2-3 = Z.x1, R.x1
+  v.raw(std::vector<std::uint8_t>(b0.begin(), b0.end()));
+  v.field(kCenterSjis, 15).u32(6).f32(0).f32(0).f32(0).f32(0).f32(0).f32(0).f32(1);
+  auto b1 = block_by_hand({{kLin, kLin, kLin, kLin}}, 0x63, 0x0F);
+  v.raw(std::vector<std::uint8_t>(b1.begin(), b1.end()));
+  v.u32(1).morph(kAUpperSjis, 1, 0.25f);
+  v.u32(1).camera(0);
+  v.u32(1).light(0);
+  v.u32(1).shadow(0, 1);
+  v.u32(1).property(0, 1, {{kLeftLegIkSjis, 0}});
+  EXPECT_EQ(*out, v.b);
+}
+
+TEST(VmdJson, QuaternionWinsOverEulerWhenBothAreGiven) {
+  auto m = from_json(R"({"format": "vmd", "bone_keys": [
+      {"frame": 0, "name": "a", "rotation": [0, 0, 0, 1], "euler": [45, 0, 0]}]})");
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->bone_keys[0].rotation, (std::array<float, 4>{0, 0, 0, 1}));
+}
+
+TEST(VmdJson, EulerOptionWritesUiAngles) {
+  Motion m;
+  m.bone_names.push_back(track("a", "a"));
+  BoneKey k;
+  k.rotation = euler_degrees_to_quaternion({0, 90, 0});
+  k.interpolation = encode_bone_interpolation(kLinearCurve, kLinearCurve, kLinearCurve, kLinearCurve);
+  m.bone_keys = {k};
+  std::string j = to_json(m, {true, true});
+  auto at = j.find("\"euler\":[");
+  ASSERT_NE(at, std::string::npos);
+  // Expect ~[0,90,0]: parse the three numbers back.
+  auto back = from_json(j);
+  ASSERT_TRUE(back);
+  std::string arr = j.substr(at + 9, j.find(']', at) - at - 9);
+  float e[3];
+  std::size_t p = 0;
+  for (float& x : e) {
+    std::size_t q = arr.find(',', p);
+    x = std::stof(arr.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    p = q + 1;
+  }
+  EXPECT_NEAR(e[0], 0, 1e-4);
+  EXPECT_NEAR(e[1], 90, 1e-4);
+  EXPECT_NEAR(e[2], 0, 1e-4);
+}
+
+TEST(VmdJson, GeneratedMotionRoundTripsAndIsFast) {
+  GenerateOptions g;
+  g.seed = 3;
+  g.bone_keys = 14000;  // ~1.55 MB of bone keys, the size of a long dance motion
+  g.morph_keys = 3000;
+  g.camera_keys = 50;
+  g.light_keys = 5;
+  g.self_shadow_keys = 5;
+  g.property_keys = 20;
+  Motion m = generate(g);
+  auto bin = write(m);
+  ASSERT_TRUE(bin);
+  EXPECT_GT(bin->size(), 1'500'000u);
+  auto t0 = std::chrono::steady_clock::now();
+  std::string j = to_json(m);
+  auto t1 = std::chrono::steady_clock::now();
+  auto back = from_json(j);
+  auto t2 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(back) << back.error().to_string();
+  expect_motion_eq(m, *back);
+  auto w = write(*back);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(*w, *bin);
+  double ms_write = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  double ms_read = std::chrono::duration<double, std::milli>(t2 - t1).count();
+  RecordProperty("to_json_ms", std::to_string(ms_write));
+  RecordProperty("from_json_ms", std::to_string(ms_read));
+  std::printf("to_json %.1f ms, from_json %.1f ms for %zu JSON bytes\n", ms_write, ms_read, j.size());
+  // Generous bounds (shared 2-core machine); they catch accidental quadratic behaviour only.
+  EXPECT_LT(ms_write, 1000.0);
+  EXPECT_LT(ms_read, 3000.0);
+}
+
+// ---- errors --------------------------------------------------------------------------------
+
+struct BadCase {
+  const char* json;
+  ErrorCode code;
+  const char* section;  // JSON path
+  const char* message_part;
+};
+
+TEST(VmdJson, SchemaErrorsNameTheJsonPath) {
+  const BadCase cases[] = {
+      {R"({"version": 2})", ErrorCode::json_schema, "format", "missing member"},
+      {R"({"format": "pmx"})", ErrorCode::json_schema, "format", "\"vmd\""},
+      {R"([1, 2])", ErrorCode::json_schema, "", "must be an object"},
+      {R"({"format": "vmd", "version": 3})", ErrorCode::json_schema, "version", "out of range"},
+      {R"({"format": "vmd", "version": "2"})", ErrorCode::json_schema, "version", "must be an integer"},
+      {R"({"format": "vmd", "bogus": 1})", ErrorCode::json_schema, "bogus", "unknown member"},
+      {R"({"format": "vmd", "encoding": "latin1"})", ErrorCode::json_schema, "encoding", "unknown encoding"},
+      {R"({"format": "vmd", "signature_hex": "5665"})", ErrorCode::json_schema, "signature_hex", "30 bytes"},
+      {R"({"format": "vmd", "bone_keys": {}})", ErrorCode::json_schema, "bone_keys", "must be an array"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a"}, {"name": "a"}]})", ErrorCode::json_schema,
+       "bone_keys[1].frame", "missing member"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": -1, "name": "a"}]})", ErrorCode::json_schema,
+       "bone_keys[0].frame", "out of range"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 4294967296, "name": "a"}]})", ErrorCode::json_schema,
+       "bone_keys[0].frame", "out of range"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 1.5, "name": "a"}]})", ErrorCode::json_schema,
+       "bone_keys[0].frame", "must be an integer"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0}]})", ErrorCode::json_schema, "bone_keys[0].name",
+       "missing member"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "position": [1, 2]}]})",
+       ErrorCode::json_schema, "bone_keys[0].position", "3 elements"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "position": [1, "x", 2]}]})",
+       ErrorCode::json_schema, "bone_keys[0].position[1]", "must be a number"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "rotation": [0, 0, 0, true]}]})",
+       ErrorCode::json_schema, "bone_keys[0].rotation[3]", "must be a number"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "interpolation": {"x": [1, 2, 3]}}]})",
+       ErrorCode::json_schema, "bone_keys[0].interpolation.x", "[x1, y1, x2, y2]"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "interpolation": {"x": [1, 2, 3, 256]}}]})",
+       ErrorCode::json_schema, "bone_keys[0].interpolation.x[3]", "out of range"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "interpolation": {"w": [1, 2, 3, 4]}}]})",
+       ErrorCode::json_schema, "bone_keys[0].interpolation.w", "unknown member"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "physics_off": 1}]})", ErrorCode::json_schema,
+       "bone_keys[0].physics_off", "true or false"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "interpolation_hex": "00"}]})",
+       ErrorCode::json_schema, "bone_keys[0].interpolation_hex", "64 bytes"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "name_hex": "zz"}]})", ErrorCode::json_schema,
+       "bone_keys[0].name_hex", "hex"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "0123456789abcdef"}]})", ErrorCode::json_schema,
+       "bone_keys[0].name", "16 bytes"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "rotaton": [0, 0, 0, 1]}]})",
+       ErrorCode::json_schema, "bone_keys[0].rotaton", "unknown member"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name_index": 0}]})", ErrorCode::json_schema,
+       "bone_keys[0].name_index", "no name table"},
+      {R"({"format": "vmd", "morph_keys": [{"frame": 0, "name": "a", "weight": "0.5"}]})", ErrorCode::json_schema,
+       "morph_keys[0].weight", "\"nan:XXXXXXXX\""},
+      {R"({"format": "vmd", "camera_keys": [{"frame": 0, "view_angle": -1}]})", ErrorCode::json_schema,
+       "camera_keys[0].view_angle", "out of range"},
+      {R"({"format": "vmd", "self_shadow_keys": [{"frame": 0, "mode": 300}]})", ErrorCode::json_schema,
+       "self_shadow_keys[0].mode", "out of range"},
+      {R"({"format": "vmd", "property_keys": [{"frame": 0, "ik": [{"enabled": 1}]}]})", ErrorCode::json_schema,
+       "property_keys[0].ik[0].name", "missing member"},
+      {R"({"format": "vmd", "property_keys": [{"frame": 0, "ik": [{"name": "012345678901234567890"}]}]})",
+       ErrorCode::json_schema, "property_keys[0].ik[0].name", "21 bytes"},
+      {R"({"format": "vmd", "model_name": "\u00e9\u00e9"})", ErrorCode::encoding_error, "model_name", "cp932"},
+      {R"({"format": "vmd", "trailing_hex": "abc"})", ErrorCode::json_schema, "trailing_hex", "hex digits"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.json);
+    auto r = from_json(c.json);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(error_code_name(r.error().code), error_code_name(c.code)) << r.error().to_string();
+    EXPECT_EQ(r.error().section, c.section) << r.error().to_string();
+    EXPECT_NE(r.error().message.find(c.message_part), std::string::npos) << r.error().to_string();
+  }
+}
+
+TEST(VmdJson, SchemaErrorCarriesRecordIndex) {
+  auto r = from_json(R"({"format": "vmd", "morph_keys": [{"frame": 0, "name": "a"}, {"frame": 1, "name": "a"},
+                                                         {"frame": 2, "name": 5}]})");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().section, "morph_keys[2].name");
+  EXPECT_EQ(r.error().record, 2);
+}
+
+TEST(VmdJson, SyntaxErrorsGiveByteOffset) {
+  struct S {
+    std::string json;
+    std::size_t offset;
+  };
+  const std::string a = R"({"format": "vmd", "version": 2,,})";
+  const std::string b = R"({"format": "vmd", "model_name": "abc)";
+  const std::string c = R"({"format": "vmd"} x)";
+  const std::string d = "{\"format\": \"vmd\", \"model_name\": \"\xff\"}";  // invalid UTF-8
+  const S cases[] = {{a, a.find(",,") + 1}, {b, b.size()}, {c, c.find('x')}, {d, d.find('\xff')}};
+  for (const auto& s : cases) {
+    SCOPED_TRACE(s.json);
+    auto r = from_json(s.json);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::json_syntax) << r.error().to_string();
+    EXPECT_EQ(r.error().offset, static_cast<std::int64_t>(s.offset)) << r.error().to_string();
+  }
+  auto e = from_json("");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().code, ErrorCode::json_syntax);
+}
+
+}  // namespace
+}  // namespace mmdkit::vmd
