@@ -1,0 +1,212 @@
+// The built `mmdkit` binary on VMD files: exit codes, one-line errors with file/section/record/
+// offset, warnings, --strict, --help, convert and generate.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/corpus.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+class VmdCli : public ::testing::Test {
+ protected:
+  fs::path dir = mmdkit::test::temp_dir("vmdcli");
+
+  Outcome run(const std::string& args) {
+    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+    std::string cmd = quote(mmdkit::test::cli_path().string()) + " " + args + " >" + quote(out.string()) + " 2>" +
+                      quote(err.string());
+    int status = std::system(cmd.c_str());
+    Outcome r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+  fs::path file(const std::string& name, const std::string& bytes) {
+    fs::path p = dir / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+  // A generated motion: 5 bone keys (single bone track would be 5 tracks of 1 here), 3 morph keys.
+  std::string generated(const std::string& extra = "") {
+    fs::path p = dir / ("gen" + std::to_string(counter_++) + ".vmd");
+    Outcome r = run("generate vmd -o " + quote(p.string()) + " --seed 3 --bone-keys 5 --morph-keys 3 " + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return slurp(p);
+  }
+  int counter_ = 0;
+};
+
+std::size_t lines(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+TEST_F(VmdCli, InfoCountsOfGeneratedFile) {
+  std::string bytes = generated("--camera-keys 2 --light-keys 1");
+  // 50 header + 4 + 5*111 + 4 + 3*23 + 4 + 2*61 + 4 + 28 + 4 (self-shadow) + 4 (property)
+  ASSERT_EQ(bytes.size(), 50u + 4 + 555 + 4 + 69 + 4 + 122 + 4 + 28 + 4 + 4);
+  fs::path p = file("a.vmd", bytes);
+  Outcome r = run("info " + quote(p.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("bone keys: 5 (5 tracks)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("morph keys: 3 (3 tracks)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("camera keys: 2"), std::string::npos);
+  EXPECT_NE(r.out.find("light keys: 1"), std::string::npos);
+  EXPECT_NE(r.out.find("sections present: 6"), std::string::npos);
+  EXPECT_NE(r.out.find("file bytes: " + std::to_string(bytes.size())), std::string::npos);
+  EXPECT_NE(r.out.find("frame range: 0..300"), std::string::npos);
+  EXPECT_NE(r.out.find("model name: mmdkit generated"), std::string::npos);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  Outcome j = run("info --json " + quote(p.string()));
+  ASSERT_EQ(j.code, 0);
+  EXPECT_NE(j.out.find("\"counts\": {\"bone\": 5, \"morph\": 3, \"camera\": 2, \"light\": 1, \"self_shadow\": 0, "
+                       "\"property\": 0}"),
+            std::string::npos)
+      << j.out;
+  EXPECT_NE(j.out.find("\"frame_range\": [0, 300]"), std::string::npos);
+}
+
+TEST_F(VmdCli, MissingFileDirectoryEmptyBadSignature) {
+  Outcome r = run("info " + quote((dir / "nope.vmd").string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("nope.vmd"), std::string::npos);
+  EXPECT_NE(r.err.find("io_error"), std::string::npos);
+
+  r = run("info " + quote(dir.string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines(r.err), 1u);
+  EXPECT_NE(r.err.find("io_error"), std::string::npos);
+
+  r = run("info " + quote(file("empty.vmd", "").string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines(r.err), 1u);
+  EXPECT_NE(r.err.find("empty_input"), std::string::npos);
+
+  r = run("check " + quote(file("bad.vmd", std::string("Vocaloid Motion Data 0003") + std::string(40, '\0')).string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines(r.err), 1u);
+  EXPECT_NE(r.err.find("bad_signature"), std::string::npos);
+}
+
+TEST_F(VmdCli, TruncatedNamesSectionRecordOffset) {
+  std::string bytes = generated();
+  fs::path p = file("cut.vmd", bytes.substr(0, 54 + 2 * 111 + 50));  // inside bone record 2
+  Outcome r = run("info " + quote(p.string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(p.string() + ": section 'bone keyframes', record 2, byte 276: truncated"), std::string::npos)
+      << r.err;
+  p = file("cut2.vmd", bytes.substr(0, 20));  // inside the signature
+  r = run("dump " + quote(p.string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+}
+
+TEST_F(VmdCli, StrictRejectsTrailingData) {
+  std::string bytes = generated() + "XYZ";
+  fs::path p = file("trail.vmd", bytes);
+  const std::string at = "byte " + std::to_string(bytes.size() - 3);
+  Outcome r = run("info " + quote(p.string()));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.err), 1u);
+  EXPECT_NE(r.err.find("warning"), std::string::npos);
+  EXPECT_NE(r.err.find(at), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("trailing bytes: 3 at " + at), std::string::npos) << r.out;
+  r = run("info --strict " + quote(p.string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("trailing_data"), std::string::npos);
+  EXPECT_NE(r.err.find(at), std::string::npos);
+  r = run("check --strict " + quote(p.string()));
+  EXPECT_EQ(r.code, 1);
+  r = run("check " + quote(p.string()));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("0 error(s), 1 warning(s)"), std::string::npos) << r.out;
+}
+
+TEST_F(VmdCli, CheckReportsNanAndDuplicates) {
+  std::string bytes = generated();
+  // Bone record 1: set position x to NaN; bone record 3: copy record 0's name and frame.
+  const std::size_t r0 = 54, r1 = 54 + 111, r3 = 54 + 3 * 111;
+  const unsigned char nan[4] = {0x00, 0x00, 0xC0, 0x7F};
+  bytes.replace(r1 + 19, 4, reinterpret_cast<const char*>(nan), 4);
+  bytes.replace(r3, 19, bytes.substr(r0, 19));
+  fs::path p = file("bad.vmd", bytes);
+  Outcome r = run("check " + quote(p.string()));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("error: " + p.string() + ": section 'bone keyframes', record 1, byte " + std::to_string(r1)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("warning: " + p.string() + ": section 'bone keyframes', record 3, byte " + std::to_string(r3)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 error(s), 1 warning(s)"), std::string::npos) << r.out;
+}
+
+TEST_F(VmdCli, GenerateIsDeterministicAndConvertIsByteExact) {
+  EXPECT_EQ(generated(), generated());
+  fs::path a = dir / "s1.vmd", b = dir / "s2.vmd";
+  ASSERT_EQ(run("generate vmd -o " + quote(a.string()) + " --seed 1").code, 0);
+  ASSERT_EQ(run("generate vmd -o " + quote(b.string()) + " --seed 2").code, 0);
+  EXPECT_NE(slurp(a), slurp(b));
+  // Default sizes: 1000 bone + 100 morph keys, 6 sections.
+  EXPECT_EQ(slurp(a).size(), 50u + 4 + 1000 * 111 + 4 + 100 * 23 + 4 * 4);
+  Outcome again = run("generate vmd -o " + quote(a.string()));
+  EXPECT_EQ(again.code, 1);  // exists, no --force
+  fs::path c = dir / "copy.vmd";
+  ASSERT_EQ(run("convert " + quote(a.string()) + " " + quote(c.string())).code, 0);
+  EXPECT_EQ(slurp(a), slurp(c));
+}
+
+TEST_F(VmdCli, ConvertCorpusFileIsByteExact) {
+  MMDKIT_REQUIRE_CORPUS();
+  auto f = mmdkit::test::corpus_file("moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd");
+  ASSERT_TRUE(f);
+  fs::path out = dir / "wave.vmd";
+  Outcome r = run("convert " + quote(f->path.string()) + " " + quote(out.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(out), slurp(f->path));
+  r = run("info " + quote(f->path.string()));
+  EXPECT_NE(r.out.find("bone keys: 14160"), std::string::npos) << r.out;
+}
+
+TEST_F(VmdCli, HelpOnEachSubcommandAndUsageErrors) {
+  for (const char* sub : {"info", "dump", "convert", "generate", "check"}) {
+    Outcome r = run(std::string(sub) + " --help");
+    EXPECT_EQ(r.code, 0) << sub;
+    EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+    EXPECT_NE(r.out.find("--"), std::string::npos) << sub;
+  }
+  EXPECT_EQ(run("info").code, 2);
+  EXPECT_EQ(run("info --no-such-flag x.vmd").code, 2);
+  EXPECT_EQ(run("info --encoding latin9 x.vmd").code, 2);
+}
+
+}  // namespace
