@@ -62,9 +62,10 @@ Result<void> put_text(Out& o, const FixedText<N>& t, Encoding enc, const char* s
   return {};
 }
 
+// A toon name holds data unless it is all NUL (or unset).
 template <std::size_t N>
 bool toon_used(const FixedText<N>& t) {
-  return !t.raw.empty() || !t.text.empty();
+  return !t.text.empty() || std::any_of(t.raw.begin(), t.raw.end(), [](std::uint8_t c) { return c != 0; });
 }
 
 std::unexpected<Error> too_many(const char* section, std::size_t n, std::size_t max) {

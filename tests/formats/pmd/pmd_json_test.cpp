@@ -1,0 +1,153 @@
+// PMD lossless JSON: layout, raw fields only where needed, exact floats, schema errors with paths.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "fixture.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmd_json.hpp"
+
+namespace mmdkit::pmd {
+namespace {
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+Model read_back(const Model& m) {
+  auto b = write(m);
+  EXPECT_TRUE(b);
+  auto r = read(*b);
+  EXPECT_TRUE(r);
+  return r->model;
+}
+
+TEST(PmdJson, RoundTripsSampleByteIdentically) {
+  Model m = read_back(test::sample_model());
+  std::string json = to_json(m);
+  EXPECT_EQ(json.rfind("{\"format\": \"pmd\",", 0), 0u);
+  auto back = from_json(json);
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(*write(*back), *write(m));
+  // Raw hex only for the fields whose text does not re-encode to the stored bytes: bone 2 (garbage
+  // after the NUL). The 20-byte texture without NUL re-encodes exactly (padding is NUL-free).
+  EXPECT_EQ(count(json, "_raw\""), 1u) << json;
+  EXPECT_NE(json.find("\"name\": \"左ひざ\", \"name_raw\": \""), std::string::npos);
+  // One vertex per line: 12 values each.
+  EXPECT_NE(json.find("\n    [1, 1.5, -0.25, 0, 0, -1, 0.5, 0.33333334, 1, 2, 75, 0],\n"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"tail\": \"joints\""), std::string::npos);
+  EXPECT_NE(json.find("\"comment\": \"一行目\\r\\n二行目\""), std::string::npos);
+}
+
+TEST(PmdJson, NonFiniteFloatsRoundTripBitExactly) {
+  Model m = read_back(test::sample_model());
+  m.vertices[0].position[0] = std::bit_cast<float>(0x7FC01234u);  // NaN with payload
+  m.vertices[0].position[1] = std::numeric_limits<float>::infinity();
+  m.vertices[0].position[2] = -0.0f;
+  m.joints[0].rotation[0] = 1e-45f;  // denormal
+  std::string json = to_json(m);
+  EXPECT_NE(json.find("\"nan:7fc01234\""), std::string::npos);
+  auto back = from_json(json);
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back->vertices[0].position[0]), 0x7FC01234u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back->vertices[0].position[2]), 0x80000000u);
+  EXPECT_EQ(*write(*back), *write(m));
+}
+
+TEST(PmdJson, EveryTailVariantRoundTrips) {
+  for (Tail t : {Tail::none, Tail::english, Tail::toon_textures, Tail::rigid_bodies, Tail::joints}) {
+    Model m = read_back(test::sample_with_tail(t, t != Tail::english));
+    auto back = from_json(to_json(m));
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ(*write(*back), *write(m)) << tail_name(t);
+  }
+}
+
+TEST(PmdJson, TrailingBytesKept) {
+  Model m = read_back(test::sample_model());
+  m.trailing = {1, 2, 0xFF};
+  std::string json = to_json(m);
+  EXPECT_NE(json.find("\"trailing\": \"0102ff\""), std::string::npos);
+  auto back = from_json(json);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->trailing, m.trailing);
+}
+
+TEST(PmdJson, SchemaErrorsNameTheJsonPath) {
+  std::string json = to_json(read_back(test::sample_model()));
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = json;
+    auto at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) s.replace(at, from.size(), to);
+    return s;
+  };
+  struct Case {
+    std::string from, to, path;
+  } cases[] = {
+      {"\"parent\": 65535", "\"parent\": 65536", "bones[0].parent"},
+      {"\"parent\": 0", "\"parent\": -1", "bones[1].parent"},
+      {"\"iterations\": 40", "\"iterations\": \"x\"", "ik_chains[0].iterations"},
+      {"\"format\": \"pmd\"", "\"format\": \"pmx\"", "format"},
+      {"\"tail\": \"joints\"", "\"tail\": \"all\"", "tail"},
+      {"\"mass\": 1", "\"mass\": true", "rigid_bodies[0].mass"},
+      {"[1, 1.5, -0.25, 0, 0, -1, 0.5, 0.33333334, 1, 2, 75, 0]", "[1, 1.5]", "vertices[1]"},
+      {"\"name\": \"センター\"", "\"nome\": \"センター\"", "bones[0].name"},
+      {"\"bone_names\": [\n    {\"name\": \"center\"},", "\"bone_names\": [", "english.bone_names"},
+  };
+  for (const Case& c : cases) {
+    auto r = from_json(replace(c.from, c.to));
+    ASSERT_FALSE(r) << c.from;
+    EXPECT_EQ(r.error().code, ErrorCode::json_schema) << r.error().to_string();
+    EXPECT_EQ(r.error().section, c.path) << r.error().to_string();
+  }
+}
+
+TEST(PmdJson, UnencodableTextNamesThePath) {
+  std::string json = to_json(read_back(test::sample_model()));
+  auto at = json.find("\"name\": \"センター\"");
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, std::string("\"name\": \"センター\"").size(), "\"name\": \"😀\"");
+  auto r = from_json(json);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::encoding_error);
+  EXPECT_EQ(r.error().section, "bones[0].name");
+}
+
+TEST(PmdJson, SyntaxErrorHasOffset) {
+  auto r = from_json("{\"format\": \"pmd\", \"version\": 1,, }");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::json_syntax);
+  EXPECT_EQ(r.error().offset, 31);  // the second comma
+}
+
+TEST(PmdJson, HandWrittenMinimalModel) {
+  const char* json = R"({"format": "pmd", "version": 1, "name": "箱", "comment": "",
+    "vertices": [[0,0,0, 0,1,0, 0,0, 0,0, 100, 0], [1,0,0, 0,1,0, 1,0, 0,0, 100, 0], [0,0,1, 0,1,0, 0,1, 0,0, 100, 1]],
+    "indices": [0, 1, 2],
+    "materials": [{"diffuse": [1,1,1,1], "specular_power": 0, "specular": [0,0,0], "ambient": [0.5,0.5,0.5],
+                   "toon_index": 255, "edge_flag": 0, "index_count": 3, "texture": ""}],
+    "bones": [{"name": "センター", "parent": 65535, "tail": 0, "type": 1, "ik_parent": 0, "position": [0, 8, 0]}],
+    "ik_chains": [], "morphs": [], "morph_display": [], "bone_frames": [], "bone_display": []})";
+  auto m = from_json(json);
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->tail, Tail::joints);
+  auto b = write(*m);
+  ASSERT_TRUE(b);
+  // Mandatory part + English flag 0 + toon 1000 + 2 empty counts.
+  const std::size_t mandatory = 283 + 4 + 3 * 38 + 4 + 6 + 4 + 70 + 2 + 39 + 2 + 2 + 1 + 1 + 4;
+  EXPECT_EQ(b->size(), mandatory + 1 + 1000 + 4 + 4);
+  auto r = read(*b);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->model.name.text, "箱");
+  EXPECT_EQ(r->model.bones[0].name.text, "センター");
+  EXPECT_EQ(r->model.bones[0].position[1], 8.0f);
+  EXPECT_EQ(r->model.vertices[2].edge_off, 1);
+}
+
+}  // namespace
+}  // namespace mmdkit::pmd
