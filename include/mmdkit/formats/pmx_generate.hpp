@@ -1,0 +1,57 @@
+// mmdkit — synthetic PMX models for tests, benchmarks and examples.
+//
+// Deterministic by seed on every platform: own splitmix64 PRNG and own integer-to-float mapping
+// (no std:: distributions).
+#pragma once
+
+#include <cstdint>
+
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/formats/pmx.hpp"
+
+namespace mmdkit::pmx {
+
+/// File variant to generate.
+enum class GenerateVariant : std::uint8_t {
+  pmx20_utf16,  ///< PMX 2.0, UTF-16LE text (what PmxEditor writes by default)
+  pmx21_utf8,   ///< PMX 2.1, UTF-8 text; adds QDEF vertices, flip/impulse morphs, a 6DOF joint, a soft body
+};
+
+/// What to generate.
+struct GenerateOptions {
+  std::uint64_t seed = 1;
+  std::uint64_t vertices = 1000;  ///< exact vertex count (0 allowed: then no faces)
+  /// Bone count; 0 or anything up to the 29 standard bones gives the standard humanoid set
+  /// (mmdkit/core/humanoid.hpp); more adds chains of 8 extra bones (hair / skirt-like) hanging
+  /// from 頭 and 下半身 alternately, until the count is reached exactly.
+  std::uint64_t bones = 0;
+  std::uint64_t morphs = 8;       ///< exact morph count
+  GenerateVariant variant = GenerateVariant::pmx20_utf16;
+};
+
+/// A synthetic humanoid-like model:
+/// - bones: the standard humanoid (全ての親, センター, 上半身, 下半身, 首, 頭, 両目 with 左目/右目
+///   appending its rotation at ratio 1, 左右 肩/腕/ひじ/手首, 左右 足/ひざ/足首/つま先, 左右 足ＩＫ
+///   (40 iterations, 2 rad, knee link limited to X in [-180°, -0.5°]) and つま先ＩＫ), plus extra
+///   chains when asked for more bones;
+/// - vertices scattered within 1.5 MMD units of the deforming bones, skinned to nearby bones:
+///   about 30% BDEF1, 45% BDEF2 (bone + parent), 20% BDEF4 (bone, parent, grandparent, child;
+///   weights sum to 1), 5% SDEF (2.0) or SDEF/QDEF (2.1); normals unit length; UVs in [0, 1];
+///   2.1 adds one additional UV (vec4) per vertex;
+/// - faces: a strip, triangle k = (k, k+1, k+2) with alternating winding (vertices - 2 triangles),
+///   split over 3 materials (body, face, hair) with two textures and shared toons;
+/// - morphs cycling vertex (up to 64 offsets), bone, material, group (of the previous morphs),
+///   UV; 2.1 adds flip and impulse; standard names first (あ, い, う, え, お, まばたき, 笑い, ...);
+/// - display frames Root (全ての親), 表情 (all morphs), センター, 体 (the other visible bones);
+/// - two rigid bodies (head sphere, upper-body capsule) and one joint; 2.1 adds a soft body.
+/// Index sizes are the smallest that fit (fit_index_sizes). Text carries raw bytes in the
+/// variant's encoding, so read(write(model)) reproduces the model. Memory is about 100 bytes per
+/// vertex; 1,000,000 vertices take well under a second. Errors: limit_exceeded for more than
+/// 2^31 - 1 vertices, bones or morphs.
+Result<Model> generate(const GenerateOptions& options);
+
+/// Parses a variant name: "pmx2.0-utf16" (also "" and "pmx2.0") or "pmx2.1-utf8" (also "pmx2.1").
+/// invalid_argument otherwise.
+Result<GenerateVariant> parse_generate_variant(std::string_view name);
+
+}  // namespace mmdkit::pmx

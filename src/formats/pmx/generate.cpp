@@ -1,0 +1,365 @@
+// Synthetic PMX models (see pmx_generate.hpp).
+#include "mmdkit/formats/pmx_generate.hpp"
+
+#include <cmath>
+
+#include "formats/pmx/common.hpp"
+#include "mmdkit/core/humanoid.hpp"
+
+namespace mmdkit::pmx {
+namespace {
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) with 24 bits.
+  float unit() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
+  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
+  std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }
+
+ private:
+  std::uint64_t s_;
+};
+
+struct Ctx {
+  Encoding enc;
+  Text text(std::string_view s) const {
+    Text t;
+    t.text = std::string(s);
+    auto b = detail::encode(s, enc);
+    if (b) t.raw = std::move(*b);
+    return t;
+  }
+};
+
+constexpr const char* kMorphNames[] = {"あ", "い", "う", "え", "お", "まばたき", "笑い", "ウィンク", "にこり",
+                                       "怒り", "困る", "真面目", "びっくり", "照れ", "ｷﾘｯ", "はぅ"};
+
+}  // namespace
+
+Result<GenerateVariant> parse_generate_variant(std::string_view name) {
+  if (name.empty() || name == "pmx2.0-utf16" || name == "pmx2.0") return GenerateVariant::pmx20_utf16;
+  if (name == "pmx2.1-utf8" || name == "pmx2.1") return GenerateVariant::pmx21_utf8;
+  return make_error(ErrorCode::invalid_argument,
+                    "unknown PMX variant '" + std::string(name) + "' (pmx2.0-utf16 or pmx2.1-utf8)");
+}
+
+Result<Model> generate(const GenerateOptions& o) {
+  constexpr std::uint64_t kMax = 0x7FFFFFFF;
+  if (o.vertices > kMax || o.bones > kMax || o.morphs > kMax)
+    return make_error(ErrorCode::limit_exceeded, "vertex, bone and morph counts are limited to 2^31 - 1");
+  const bool v21 = o.variant == GenerateVariant::pmx21_utf8;
+  Rng rng(o.seed);
+  Model m;
+  Ctx c{v21 ? Encoding::utf8 : Encoding::utf16le};
+  m.header.version = v21 ? Version::v2_1 : Version::v2_0;
+  m.header.version_value = v21 ? 2.1f : 2.0f;
+  m.header.encoding = c.enc;
+  m.header.additional_uv_count = v21 ? 1 : 0;
+  m.name = c.text("mmdkit 生成モデル");
+  m.name_en = c.text("mmdkit generated model");
+  m.comment = c.text("mmdkit generate pmx: seed " + std::to_string(o.seed));
+  m.comment_en = c.text("synthetic model for tests and benchmarks");
+
+  // Bones -----------------------------------------------------------------------------------
+  auto hb = humanoid::bones();
+  for (const auto& s : hb) {
+    Bone b;
+    b.name = c.text(s.name);
+    b.name_en = c.text(s.name_en);
+    b.position = s.position;
+    b.parent = s.parent;
+    b.flags = kRotatable | kOperable | (s.visible ? kVisible : 0) | (s.movable ? kMovable : 0);
+    if (s.tail >= 0) {
+      b.flags |= kTailIsBone;
+      b.tail_bone = s.tail;
+    } else {
+      b.tail_offset = s.tail_offset;
+    }
+    if (s.append_parent >= 0) {
+      b.flags |= kAppendRotation;
+      b.append_parent = s.append_parent;
+      b.append_ratio = s.append_ratio;
+    }
+    m.bones.push_back(std::move(b));
+  }
+  for (const auto& ik : humanoid::ik_chains()) {
+    Bone& b = m.bones[static_cast<std::size_t>(ik.ik_bone)];
+    b.flags |= kIk;
+    b.ik_target = ik.target;
+    b.ik_iterations = ik.iterations;
+    b.ik_limit_angle = ik.limit_angle;
+    for (int k = 0; k < ik.link_count; ++k) {
+      IkLink l;
+      l.bone = ik.links[static_cast<std::size_t>(k)];
+      if (k == 0 && ik.knee) {
+        l.has_limits = 1;
+        l.lower = humanoid::kKneeLower;
+        l.upper = humanoid::kKneeUpper;
+      }
+      b.ik_links.push_back(l);
+    }
+  }
+  // The lower-body legs deform after the IK handles in MMD's order: layer 0 for all here; the
+  // 2.1 variant puts the eyes on layer 1 to exercise deform layers.
+  if (v21) {
+    m.bones[27].deform_layer = 1;
+    m.bones[28].deform_layer = 1;
+  }
+  std::vector<std::int32_t> deforming;
+  for (std::size_t i = 0; i < hb.size(); ++i)
+    if (hb[i].deforms) deforming.push_back(static_cast<std::int32_t>(i));
+  const std::int32_t head = humanoid::find_bone("頭"), lower = humanoid::find_bone("下半身");
+  for (std::uint64_t chain = 0; m.bones.size() < o.bones; ++chain) {
+    std::int32_t root = chain % 2 == 0 ? head : lower;
+    Vec3 p = m.bones[static_cast<std::size_t>(root)].position;
+    float angle = static_cast<float>(chain) * 0.7f;
+    Vec3 dir{std::sin(angle) * 0.3f, -1.0f, std::cos(angle) * 0.3f};
+    std::int32_t parent = root;
+    for (int k = 0; k < 8 && m.bones.size() < o.bones; ++k) {
+      Bone b;
+      std::string n = (chain % 2 == 0 ? "髪" : "スカート") + std::to_string(chain / 2 + 1) + "_" + std::to_string(k + 1);
+      std::string ne = (chain % 2 == 0 ? "hair" : "skirt") + std::to_string(chain / 2 + 1) + "_" + std::to_string(k + 1);
+      b.name = c.text(n);
+      b.name_en = c.text(ne);
+      for (int a = 0; a < 3; ++a) p[static_cast<std::size_t>(a)] += dir[static_cast<std::size_t>(a)] * 0.8f;
+      b.position = p;
+      b.parent = parent;
+      b.flags = kRotatable | kOperable | kVisible;
+      b.tail_offset = {dir[0] * 0.8f, dir[1] * 0.8f, dir[2] * 0.8f};
+      parent = static_cast<std::int32_t>(m.bones.size());
+      deforming.push_back(parent);
+      m.bones.push_back(std::move(b));
+    }
+  }
+  // First child of each bone (for BDEF4).
+  std::vector<std::int32_t> child(m.bones.size(), -1);
+  for (std::size_t i = m.bones.size(); i-- > 0;)
+    if (m.bones[i].parent >= 0) child[static_cast<std::size_t>(m.bones[i].parent)] = static_cast<std::int32_t>(i);
+  auto parent_or_self = [&](std::int32_t b) { return m.bones[static_cast<std::size_t>(b)].parent >= 0 ? m.bones[static_cast<std::size_t>(b)].parent : b; };
+
+  // Vertices --------------------------------------------------------------------------------
+  const std::size_t nv = o.vertices;
+  m.vertices.resize(nv);
+  if (v21) m.additional_uvs.resize(nv);
+  for (std::size_t i = 0; i < nv; ++i) {
+    Vertex& v = m.vertices[i];
+    std::int32_t b = deforming[rng.below(deforming.size())];
+    const Vec3& bp = m.bones[static_cast<std::size_t>(b)].position;
+    Vec3 d{rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)};
+    float len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (len < 1e-3f) d = {0, 1, 0}, len = 1;
+    float radius = rng.range(0.2f, 1.5f);
+    for (std::size_t a = 0; a < 3; ++a) {
+      v.normal[a] = d[a] / len;
+      v.position[a] = bp[a] + v.normal[a] * radius;
+    }
+    v.uv = {rng.unit(), rng.unit()};
+    v.edge_scale = 1.0f;
+    std::uint64_t pick = rng.below(100);
+    std::int32_t p = parent_or_self(b);
+    if (pick < 30) {
+      v.deform = DeformType::bdef1;
+      v.bones[0] = b;
+    } else if (pick < 75) {
+      v.deform = DeformType::bdef2;
+      v.bones = {b, p, 0, 0};
+      v.weights[0] = rng.range(0.3f, 1.0f);
+    } else if (pick < 95) {
+      v.deform = DeformType::bdef4;
+      std::int32_t ch = child[static_cast<std::size_t>(b)] >= 0 ? child[static_cast<std::size_t>(b)] : b;
+      v.bones = {b, p, parent_or_self(p), ch};
+      float w0 = rng.range(0.4f, 0.7f), w1 = rng.range(0.1f, 0.2f), w2 = rng.range(0.05f, 0.1f);
+      v.weights = {w0, w1, w2, 1.0f - w0 - w1 - w2};
+    } else if (v21 && pick < 97) {
+      v.deform = DeformType::qdef;
+      v.bones = {b, p, parent_or_self(p), b};
+      float w0 = rng.range(0.5f, 0.8f);
+      v.weights = {w0, 1.0f - w0, 0.0f, 0.0f};
+    } else {
+      v.deform = DeformType::sdef;
+      v.bones = {b, p, 0, 0};
+      v.weights[0] = rng.range(0.3f, 0.7f);
+      v.sdef = static_cast<std::uint32_t>(m.sdef_params.size());
+      const Vec3& pp = m.bones[static_cast<std::size_t>(p)].position;
+      SdefParams s;
+      for (std::size_t a = 0; a < 3; ++a) {
+        s.c[a] = (bp[a] + pp[a]) * 0.5f;
+        s.r0[a] = bp[a];
+        s.r1[a] = pp[a];
+      }
+      m.sdef_params.push_back(s);
+    }
+    if (v21) m.additional_uvs[i] = {rng.unit(), rng.unit(), rng.unit(), 1.0f};
+  }
+
+  // Faces and materials -----------------------------------------------------------------------
+  const std::size_t tris = nv >= 3 ? nv - 2 : 0;
+  m.faces.resize(tris * 3);
+  for (std::size_t k = 0; k < tris; ++k) {
+    auto a = static_cast<std::uint32_t>(k);
+    if (k % 2 == 0) {
+      m.faces[3 * k] = a, m.faces[3 * k + 1] = a + 1, m.faces[3 * k + 2] = a + 2;
+    } else {
+      m.faces[3 * k] = a + 1, m.faces[3 * k + 1] = a, m.faces[3 * k + 2] = a + 2;
+    }
+  }
+  m.textures = {c.text("tex/body.png"), c.text("tex/face.png"), c.text("tex/hair_s.spa")};
+  const char* mat_names[3][2] = {{"体", "body"}, {"顔", "face"}, {"髪", "hair"}};
+  std::size_t first = 0;
+  for (int k = 0; k < 3; ++k) {
+    Material mt;
+    mt.name = c.text(mat_names[k][0]);
+    mt.name_en = c.text(mat_names[k][1]);
+    mt.diffuse = {1.0f, 0.9f - 0.1f * static_cast<float>(k), 0.9f, 1.0f};
+    mt.specular = {0.2f, 0.2f, 0.2f};
+    mt.specular_power = 10.0f;
+    mt.ambient = {0.5f, 0.45f, 0.45f};
+    mt.flags = kGroundShadow | kDrawShadowMap | kReceiveShadow | kDrawEdge | (k == 2 ? kDoubleSided : 0);
+    mt.edge_color = {0, 0, 0, 1};
+    mt.edge_size = 1.0f;
+    mt.texture = k < 2 ? k : 0;
+    mt.sphere_texture = k == 2 ? 2 : kNone;
+    mt.sphere_mode = k == 2 ? 2 : 0;
+    mt.shared_toon = 1;
+    mt.toon = k;
+    mt.memo = c.text(k == 0 ? "generated" : "");
+    std::size_t last = k == 2 ? tris : tris * static_cast<std::size_t>(k + 1) / 3;
+    mt.face_index_count = static_cast<std::uint32_t>((last - first) * 3);
+    first = last;
+    m.materials.push_back(std::move(mt));
+  }
+
+  // Rigid bodies and joints ---------------------------------------------------------------------
+  {
+    RigidBody h;
+    h.name = c.text("頭");
+    h.name_en = c.text("head");
+    h.bone = head;
+    h.group = 0;
+    h.non_collision_mask = 0xFFFE;
+    h.shape = 0;
+    h.size = {1.8f, 0, 0};
+    h.position = {0, 18.0f, 0};
+    h.mass = 1;
+    h.linear_damping = 0.5f, h.angular_damping = 0.5f, h.friction = 0.5f;
+    RigidBody u = h;
+    u.name = c.text("上半身");
+    u.name_en = c.text("upper body");
+    u.bone = humanoid::find_bone("上半身");
+    u.shape = 2;
+    u.size = {1.2f, 3.0f, 0};
+    u.position = {0, 13.5f, 0.3f};
+    m.rigid_bodies = {std::move(h), std::move(u)};
+    Joint j;
+    j.name = c.text("首");
+    j.name_en = c.text("neck");
+    j.type = v21 ? 1 : 0;
+    j.rigid_body_a = 1;
+    j.rigid_body_b = 0;
+    j.position = {0, 16.0f, 0.3f};
+    j.angular_lower = {-0.5f, -0.5f, -0.5f};
+    j.angular_upper = {0.5f, 0.5f, 0.5f};
+    j.linear_spring = {0, 0, 0};
+    j.angular_spring = {10, 10, 10};
+    m.joints.push_back(std::move(j));
+  }
+
+  // Morphs ----------------------------------------------------------------------------------------
+  const std::size_t types21[] = {1, 2, 8, 0, 3, 9, 10};
+  const std::size_t types20[] = {1, 2, 8, 0, 3};
+  for (std::size_t k = 0; k < o.morphs; ++k) {
+    Morph mo;
+    std::string n = k < std::size(kMorphNames) ? kMorphNames[k] : "モーフ" + std::to_string(k + 1);
+    mo.name = c.text(n);
+    mo.name_en = c.text("morph" + std::to_string(k + 1));
+    mo.panel = static_cast<std::uint8_t>(1 + k % 4);
+    std::size_t t = v21 ? types21[k % 7] : types20[k % 5];
+    mo.type = static_cast<MorphType>(t);
+    switch (mo.type) {
+      case MorphType::vertex:
+        for (std::size_t i = 0; i < std::min<std::size_t>(64, nv); ++i)
+          mo.vertex_offsets.push_back({static_cast<std::uint32_t>(rng.below(nv)),
+                                       {rng.range(-0.1f, 0.1f), rng.range(-0.1f, 0.1f), rng.range(-0.1f, 0.1f)}});
+        break;
+      case MorphType::bone:
+        mo.bone_offsets.push_back({head, {0, 0.1f, 0}, {0, 0.0998334f, 0, 0.9950042f}});
+        mo.bone_offsets.push_back({humanoid::find_bone("首"), {0, 0, 0}, {0.0499792f, 0, 0, 0.9987503f}});
+        break;
+      case MorphType::material: {
+        MaterialOffset mof;
+        mof.material = k % 2 ? kNone : 1;
+        mof.operation = static_cast<std::uint8_t>(k % 2);
+        mof.diffuse = {1, 0.8f, 0.8f, 1};
+        mof.texture_tint = {1, 1, 1, 1};
+        mof.sphere_tint = {1, 1, 1, 1};
+        mof.toon_tint = {1, 1, 1, 1};
+        mo.material_offsets.push_back(mof);
+        break;
+      }
+      case MorphType::group:
+        for (std::size_t i = 0; i < std::min<std::size_t>(k, 3); ++i)
+          mo.group_offsets.push_back({static_cast<std::int32_t>(k - 1 - i), 0.5f});
+        break;
+      case MorphType::flip:
+        for (std::size_t i = 0; i < std::min<std::size_t>(k, 2); ++i)
+          mo.flip_offsets.push_back({static_cast<std::int32_t>(i), 1.0f});
+        break;
+      case MorphType::impulse:
+        mo.impulse_offsets.push_back({0, 1, {0, 5.0f, 0}, {0, 0, 0}});
+        break;
+      default:
+        for (std::size_t i = 0; i < std::min<std::size_t>(16, nv); ++i)
+          mo.uv_offsets.push_back({static_cast<std::uint32_t>(i), {0.01f, 0.02f, 0, 0}});
+        break;
+    }
+    m.morphs.push_back(std::move(mo));
+  }
+
+  // Display frames ------------------------------------------------------------------------------
+  {
+    DisplayFrame root{c.text("Root"), c.text("Root"), 1, {{0, 0}}};
+    DisplayFrame face{c.text("表情"), c.text("Exp"), 1, {}};
+    for (std::size_t k = 0; k < m.morphs.size(); ++k) face.elements.push_back({1, static_cast<std::int32_t>(k)});
+    DisplayFrame center{c.text("センター"), c.text("center"), 0, {{0, 1}}};
+    DisplayFrame body{c.text("体"), c.text("body"), 0, {}};
+    for (std::size_t b = 2; b < m.bones.size(); ++b)
+      if (m.bones[b].has(kVisible)) body.elements.push_back({0, static_cast<std::int32_t>(b)});
+    m.display_frames = {std::move(root), std::move(face), std::move(center), std::move(body)};
+  }
+
+  if (v21) {
+    SoftBody s;
+    s.name = c.text("スカート布");
+    s.name_en = c.text("skirt cloth");
+    s.shape = 0;
+    s.material = 2;
+    s.group = 1;
+    s.non_collision_mask = 0xFFFF;
+    s.flags = 0x1;
+    s.b_link_distance = 2;
+    s.cluster_count = 0;
+    s.total_mass = 1.0f;
+    s.collision_margin = 0.05f;
+    s.aero_model = 1;
+    s.config = {0, 0, 0, 0, 1, 0, 0.2f, 0, 1, 0.1f, 1, 0.7f};
+    s.cluster = {0.1f, 1, 0.5f, 0.5f, 0.5f, 0.5f};
+    s.iterations = {0, 1, 0, 4};
+    s.material_params = {1, 1, 1};
+    if (nv > 0) {
+      s.anchors.push_back({1, 0, 0});
+      s.pinned_vertices = {0};
+    }
+    m.soft_bodies.push_back(std::move(s));
+  }
+  fit_index_sizes(m);
+  return m;
+}
+
+}  // namespace mmdkit::pmx
