@@ -5,10 +5,11 @@
 namespace mmdkit::vmd {
 
 BoneInterpolation decode_bone_interpolation(const std::array<std::uint8_t, 64>& raw) noexcept {
-  // Curve c comes from row c: bytes 16c + {0, 4, 8, 12} + c = (x1, y1, x2, y2). Reading it from
-  // row c (not row 0) avoids bytes 2 and 3, which newer MMD uses for the physics toggle.
+  // Curve c comes from row c: row c is row 0 shifted left by c, so its bytes 16c + {0, 4, 8, 12}
+  // are row 0's bytes c + {0, 4, 8, 12} = (x1, y1, x2, y2) of curve c. Reading it from row c (not
+  // row 0) avoids bytes 2 and 3, which newer MMD uses for the physics toggle.
   auto curve = [&](int c) {
-    const std::size_t base = static_cast<std::size_t>(16 * c + c);
+    const std::size_t base = static_cast<std::size_t>(16 * c);
     return Curve{raw[base], raw[base + 4], raw[base + 8], raw[base + 12]};
   };
   BoneInterpolation b;
