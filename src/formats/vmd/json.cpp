@@ -79,12 +79,22 @@ BoneInterpolation bone_curves(const std::array<std::uint8_t, 64>& raw) {
   return b;
 }
 
-/// The block to_json would not need raw bytes for: canonical rows for the curves, with bytes 2-3
-/// set to the given toggle bytes.
-std::array<std::uint8_t, 64> bone_block(const BoneInterpolation& b, std::array<std::uint8_t, 2> toggle) {
+/// The 3 bytes shifted into rows 1-3 (row r ends with the first r of them): every row of a bone
+/// block is a 16-byte window of one 19-byte sequence, row 0 + these 3 bytes. MMD's notes and
+/// encode_bone_interpolation use 01 00 00; newer MMD writes 00 00 00, some files leftovers.
+using Pad = std::array<std::uint8_t, 3>;
+constexpr Pad kCanonicalPad{1, 0, 0};
+
+Pad block_pad(const std::array<std::uint8_t, 64>& raw) { return {raw[31], raw[47], raw[63]}; }
+
+/// The block to_json needs no raw bytes for: rows from the curves, the given toggle bytes in bytes
+/// 2-3 and the given pad bytes at the ends of rows 1-3.
+std::array<std::uint8_t, 64> bone_block(const BoneInterpolation& b, std::array<std::uint8_t, 2> toggle, Pad pad) {
   auto block = encode_bone_interpolation(b.x, b.y, b.z, b.rotation, false);
   block[2] = toggle[0];
   block[3] = toggle[1];
+  for (std::size_t r = 1; r < 4; ++r)
+    for (std::size_t i = 0; i < r; ++i) block[16 * r + 16 - r + i] = pad[i];
   return block;
 }
 
@@ -169,32 +179,44 @@ class Out {
   std::string& s_;
 };
 
-/// Name members of one distinct name: `"name":"text"` plus `,"name_hex":"..."` when needed.
+/// `"name":"text"`, plus `,"name_hex":"..."` when `with_hex`.
 template <std::size_t N>
-std::string name_members(const FixedName<N>& n, Encoding enc, std::size_t field) {
+std::string name_members(const FixedName<N>& n, bool with_hex) {
   std::string s;
   Out o(s);
   o.raw("\"name\":");
   o.str(n.text);
-  if (!name_is_canonical(n.raw, n.text, enc, field)) {
+  if (with_hex) {
     o.raw(",\"name_hex\":");
     o.hex(n.raw);
   }
   return s;
 }
 
-/// Members for the names of one track section: per name index, the prepared text; plus whether
-/// the name table must be written (it is not the first-appearance order of the keys).
+/// How the names of one track section are written. A key names its track by text; the raw bytes
+/// come from the name table ("bone_names" / "morph_names"), which is written only when the keys
+/// alone do not give the motion's table back: a name whose raw bytes are not its canonical
+/// encoding, an unused name, or an order other than first appearance. A key repeats the raw hex
+/// only when its text is shared by several raw names (then the text alone is ambiguous).
 struct NameTable {
-  std::vector<std::string> members;
+  std::vector<std::string> key_members;    ///< per name index: members written in each key
+  std::vector<std::string> table_members;  ///< per name index: members written in the table
   bool write_table = false;
 };
 
 template <class Key>
 NameTable prepare_names(const std::vector<TrackName>& names, const std::vector<Key>& keys, Encoding enc) {
   NameTable t;
-  t.members.reserve(names.size());
-  for (const auto& n : names) t.members.push_back(name_members(n, enc, kTrackNameSize));
+  std::unordered_map<std::string_view, std::uint32_t> text_count;
+  for (const auto& n : names) ++text_count[n.text];
+  t.key_members.reserve(names.size());
+  t.table_members.reserve(names.size());
+  for (const auto& n : names) {
+    const bool canonical = name_is_canonical(n.raw, n.text, enc, kTrackNameSize);
+    if (!canonical) t.write_table = true;
+    t.table_members.push_back(name_members(n, !canonical));
+    t.key_members.push_back(name_members(n, text_count[n.text] > 1));
+  }
   // The reader's table lists each distinct raw name once, in order of first appearance.
   std::vector<char> seen(names.size(), 0);
   std::uint32_t next = 0;
@@ -231,14 +253,14 @@ struct Writer {
     o.ch('"'), o.raw(member), o.raw("\":[");
     for (std::size_t i = 0; i < names.size(); ++i) {
       record_open(i == 0);
-      o.ch('{'), o.raw(t.members[i]), o.ch('}');
+      o.ch('{'), o.raw(t.table_members[i]), o.ch('}');
     }
     array_close(names.empty());
   }
 
   void key_name(std::uint32_t index, const NameTable& t) {
-    if (index < t.members.size()) {
-      o.raw(t.members[index]);
+    if (index < t.key_members.size()) {
+      o.raw(t.key_members[index]);
     } else {
       o.raw("\"name_index\":");
       o.u64(index);
@@ -282,7 +304,13 @@ struct Writer {
       o.u64(b.toggle_bytes[0]), o.ch(','), o.u64(b.toggle_bytes[1]);
       o.ch(']');
     }
-    if (bone_block(b, b.toggle_bytes) != k.interpolation) {
+    const Pad pad = block_pad(k.interpolation);
+    if (pad != kCanonicalPad) {
+      o.raw(",\"pad\":[");
+      o.u64(pad[0]), o.ch(','), o.u64(pad[1]), o.ch(','), o.u64(pad[2]);
+      o.ch(']');
+    }
+    if (bone_block(b, b.toggle_bytes, pad) != k.interpolation) {
       o.raw(",\"interpolation_hex\":");
       o.hex(k.interpolation);
     }
@@ -363,7 +391,8 @@ struct Writer {
     for (std::size_t i = 0; i < k.ik.size(); ++i) {
       if (i) o.ch(',');
       o.ch('{');
-      o.raw(name_members(k.ik[i].name, m.encoding, kIkNameSize));
+      const auto& n = k.ik[i].name;
+      o.raw(name_members(n, !name_is_canonical(n.raw, n.text, m.encoding, kIkNameSize)));
       o.raw(",\"enabled\":");
       o.u64(k.ik[i].enabled);
       o.ch('}');
@@ -571,10 +600,10 @@ class Parser {
       m.sections_present = static_cast<int>(*n);
     }
     if (const Value* v = find(root, "bone_names")) {
-      if (auto r = name_table(*v, "bone_names", m.bone_names, bone_index_); !r) return r;
+      if (auto r = name_table(*v, "bone_names", m.bone_names, bone_index_, bone_text_); !r) return r;
     }
     if (const Value* v = find(root, "morph_names")) {
-      if (auto r = name_table(*v, "morph_names", m.morph_names, morph_index_); !r) return r;
+      if (auto r = name_table(*v, "morph_names", m.morph_names, morph_index_, morph_text_); !r) return r;
     }
     if (auto r = keys(root, "bone_keys", m.bone_keys, &Parser::bone_key); !r) return r;
     if (auto r = keys(root, "morph_keys", m.morph_keys, &Parser::morph_key); !r) return r;
@@ -734,7 +763,8 @@ class Parser {
   }
 
   Result<void> name_table(const Value& v, const std::string& path, std::vector<TrackName>& names,
-                          std::unordered_map<std::string, std::uint32_t>& index) {
+                          std::unordered_map<std::string, std::uint32_t>& index,
+                          std::unordered_map<std::string, std::uint32_t>& by_text) {
     if (!v.IsArray()) return fail(path, std::string("must be an array, found ") + type_name(v));
     names.reserve(v.Size());
     for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
@@ -744,7 +774,9 @@ class Parser {
       if (auto r = allowed(e, p, {"name", "name_hex"}); !r) return r;
       auto n = fixed_name<kTrackNameSize>(e, p, kTrackNameSize);
       if (!n) return std::unexpected(n.error());
-      index.try_emplace(std::string(n->raw.begin(), n->raw.end()), static_cast<std::uint32_t>(names.size()));
+      const auto idx = static_cast<std::uint32_t>(names.size());
+      index.try_emplace(std::string(n->raw.begin(), n->raw.end()), idx);
+      by_text.try_emplace(n->text, idx);  // a text shared by several names means the first
       names.push_back(std::move(*n));
     }
     return {};
@@ -815,7 +847,7 @@ class Parser {
   Result<void> bone_key(const Value& obj, const std::string& path, BoneKey& k) {
     if (auto r = allowed(obj, path,
                          {"frame", "name", "name_hex", "name_index", "position", "rotation", "euler",
-                          "interpolation", "physics_off", "toggle", "interpolation_hex"});
+                          "interpolation", "physics_off", "toggle", "pad", "interpolation_hex"});
         !r)
       return r;
     if (auto r = frame(obj, path, k.frame); !r) return r;
@@ -866,12 +898,22 @@ class Parser {
         toggle[i] = *n;
       }
     }
+    Pad pad = kCanonicalPad;
+    if (const Value* pv = find(obj, "pad")) {
+      std::string p = join(path, "pad");
+      if (!pv->IsArray() || pv->Size() != 3) return fail(p, "must be an array of 3 integers 0..255");
+      for (rapidjson::SizeType i = 0; i < 3; ++i) {
+        auto n = byte((*pv)[i], p + "[" + std::to_string(i) + "]");
+        if (!n) return std::unexpected(n.error());
+        pad[i] = *n;
+      }
+    }
     if (const Value* h = find(obj, "interpolation_hex")) {
       auto bytes = hex(*h, join(path, "interpolation_hex"), 64, true);
       if (!bytes) return std::unexpected(bytes.error());
       std::copy(bytes->begin(), bytes->end(), k.interpolation.begin());
     } else {
-      k.interpolation = bone_block(b, toggle);
+      k.interpolation = bone_block(b, toggle, pad);
     }
     return {};
   }

@@ -14,6 +14,7 @@
 
 #include "fixture.hpp"
 #include "mmdkit/core/euler.hpp"
+#include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
@@ -178,7 +179,11 @@ Motion rich_motion() {
   for (std::size_t i = 0; i < 64; ++i) k4.interpolation[i] = static_cast<std::uint8_t>(i * 37 + 5);
   BoneKey k5;  // same as k0 but on the name with the same text and different raw bytes
   k5.name = 1, k5.frame = 30, k5.interpolation = lin;
-  m.bone_keys = {k0, k1, k2, k3, k4, k5};
+  BoneKey k6;  // newer MMD: rows 1-3 padded with 00 00 00 instead of 01 00 00
+  k6.name = 2, k6.frame = 31;
+  k6.interpolation = block_by_hand({{kLin, {1, 2, 3, 4}, kLin, kLin}}, 0, 0);
+  for (std::size_t i : {31u, 46u, 47u, 61u, 62u, 63u}) k6.interpolation[i] = 0;
+  m.bone_keys = {k0, k1, k2, k3, k4, k5, k6};
 
   m.morph_keys = {{0, 0, 0.5f}, {1, 3, -0.0f}, {0, 5, nan_payload}, {0, 6, 1e-45f}};
 
@@ -247,6 +252,7 @@ TEST(VmdJson, DocumentStartsWithFormatAndUsesNamedCurves) {
   EXPECT_NE(j.find("\"physics_off\":true"), std::string::npos);
   EXPECT_NE(j.find("\"physics_off\":false"), std::string::npos);
   EXPECT_NE(j.find("\"toggle\":[1,2]"), std::string::npos);
+  EXPECT_NE(j.find("\"interpolation\":{\"y\":[1,2,3,4]},\"physics_off\":false,\"pad\":[0,0,0]}"), std::string::npos);
   // Only the garbage block needs raw hex: exactly one interpolation_hex among bone keys.
   std::size_t n = 0;
   for (std::size_t at = j.find("\"interpolation_hex\""); at != std::string::npos;
@@ -275,21 +281,59 @@ TEST(VmdJson, DocumentStartsWithFormatAndUsesNamedCurves) {
     frames += c;
     start = end + 1;
   }
-  EXPECT_EQ(frames, 6u + 4u + 2u + 2u + 2u + 3u);
+  EXPECT_EQ(frames, 7u + 4u + 2u + 2u + 2u + 3u);
   EXPECT_EQ(lines_with_frame, frames);
 }
 
 TEST(VmdJson, NameTableWrittenOnlyWhenKeysDoNotImplyIt) {
+  // Canonical names in first-appearance order: no table, no hex.
+  GenerateOptions g;
+  g.bone_keys = 40, g.morph_keys = 10;
+  Motion gen = generate(g);
+  std::string jg = to_json(gen);
+  EXPECT_EQ(jg.find("\"bone_names\""), std::string::npos);
+  EXPECT_EQ(jg.find("\"morph_names\""), std::string::npos);
+  EXPECT_EQ(jg.find("name_hex"), std::string::npos);
+  // A name with raw bytes that are not its canonical encoding: the table holds the hex once;
+  // keys repeat it only where the text is ambiguous.
   Motion m = rich_motion();
-  EXPECT_EQ(to_json(m).find("\"bone_names\""), std::string::npos);
-  // An unused name and a different order: the table is written and read back in that order.
-  m.bone_names.push_back(track("unused", "unused"));
-  std::swap(m.bone_names[0], m.bone_names[2]);
-  for (auto& k : m.bone_keys) k.name = k.name == 0 ? 2 : k.name == 2 ? 0 : k.name;
   std::string j = to_json(m);
   EXPECT_NE(j.find("\"bone_names\""), std::string::npos);
-  Motion b = round_trip(m);
-  expect_motion_eq(m, b);
+  EXPECT_NE(j.find("{\"name\":\"abcdefghijklmn\",\"name_hex\":\"6162636465666768696a6b6c6d6e81\"}"),
+            std::string::npos);
+  EXPECT_NE(j.find("\"frame\":4294967295,\"name\":\"abcdefghijklmn\",\"position\""), std::string::npos);
+  // An unused name and a different order: the table is written and read back in that order.
+  Motion u = gen;
+  u.bone_names.push_back(track("unused", "unused"));
+  std::swap(u.bone_names[0], u.bone_names[2]);
+  for (auto& k : u.bone_keys) k.name = k.name == 0 ? 2 : k.name == 2 ? 0 : k.name;
+  std::string ju = to_json(u);
+  EXPECT_NE(ju.find("\"bone_names\""), std::string::npos);
+  EXPECT_EQ(ju.find("name_hex"), std::string::npos);
+  expect_motion_eq(u, round_trip(u));
+  expect_motion_eq(m, round_trip(m));
+}
+
+TEST(VmdJson, MmdBlockWithLeftoverPadBytesNeedsNoHex) {
+  // A key as MMD 9 wrote it (corpus: miu200521358/mlib_go test_resources/サンプルモーション_0046.vmd,
+  // 右足ＩＫ at frame 0): every row is a window of one 19-byte sequence ending in c8 cc cc, and
+  // bytes 2-3 are the physics toggle 00 00. Curves read by hand from rows 0-3 at offsets 0,4,8,12.
+  auto raw = from_hex(
+      "40280000002800144040576b7f7f576b284014002800144040576b7f7f576bc8"
+      "4014002800144040576b7f7f576bc8cc14002800144040576b7f7f576bc8cccc");
+  ASSERT_TRUE(raw && raw->size() == 64);
+  Motion m;
+  m.bone_names.push_back(track("a", "a"));
+  BoneKey k;
+  std::copy(raw->begin(), raw->end(), k.interpolation.begin());
+  m.bone_keys = {k};
+  std::string j = to_json(m);
+  EXPECT_NE(j.find("\"interpolation\":{\"x\":[64,0,64,127],\"y\":[40,40,64,127],\"z\":[64,0,87,87]},"
+                   "\"physics_off\":false,\"pad\":[200,204,204]}"),
+            std::string::npos)
+      << j;
+  EXPECT_EQ(j.find("interpolation_hex"), std::string::npos);
+  expect_motion_eq(m, round_trip(m));
 }
 
 TEST(VmdJson, GbkNamesAreTextWithoutHex) {
