@@ -1,10 +1,168 @@
-// Placeholder until the pmd format is wired in: the format is recognized by nothing.
+// mmdkit CLI — PMD models: thin wiring of the library (pmd.hpp, pmd_json.hpp) into the generic
+// commands. No `generate` yet; `convert` writes .pmd only (PMD → PMX comes with the model view).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
 #include "cli/format_ops.hpp"
+#include "mmdkit/core/number.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmd_json.hpp"
 
 namespace mmdkit::cli {
+namespace {
+
+pmd::ReadOptions read_options(const ReadFlags& f) { return pmd::ReadOptions{f.encoding, f.strict}; }
+
+// "Pmd" followed by the version float. A file cut inside the signature or version is still routed
+// here so that it gets a "truncated" error rather than "unknown format".
+bool sniff(ByteSpan bytes) {
+  if (bytes.size() < 3 || std::memcmp(bytes.data(), "Pmd", 3) != 0) return false;
+  if (bytes.size() < 7) return true;
+  float version;
+  std::memcpy(&version, bytes.data() + 3, 4);
+  return std::isfinite(version) && version > 0.0f && version < 100.0f;
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string first_line(const std::string& s) {
+  std::size_t end = s.find_first_of("\r\n");
+  return end == std::string::npos ? s : s.substr(0, end);
+}
+
+Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
+  auto r = pmd::read(bytes, read_options(flags));
+  if (!r) return std::unexpected(r.error());
+  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  const pmd::Model& m = r->model;
+  std::size_t links = 0, offsets = 0;
+  for (const pmd::IkChain& k : m.ik_chains) links += k.links.size();
+  for (const pmd::Morph& x : m.morphs) offsets += x.offsets.size();
+  const bool toon = m.tail >= pmd::Tail::toon_textures, rigid = m.tail >= pmd::Tail::rigid_bodies,
+             joints = m.tail >= pmd::Tail::joints;
+  struct Count {
+    const char* key;
+    std::size_t n;
+  };
+  const Count counts[] = {{"vertices", m.vertices.size()},
+                          {"face_indices", m.indices.size()},
+                          {"triangles", m.indices.size() / 3},
+                          {"materials", m.materials.size()},
+                          {"bones", m.bones.size()},
+                          {"ik_chains", m.ik_chains.size()},
+                          {"ik_links", links},
+                          {"morphs", m.morphs.size()},
+                          {"morph_offsets", offsets},
+                          {"morph_display", m.morph_display.size()},
+                          {"bone_frames", m.bone_frames.size()},
+                          {"bone_display", m.bone_display.size()},
+                          {"rigid_bodies", m.rigid_bodies.size()},
+                          {"joints", m.joints.size()}};
+  std::string out;
+  if (flags.json) {
+    out += "{\n  \"format\": \"pmd\",\n  \"version\": " + format_float_json(m.version) +
+           ",\n  \"name\": " + json_string(m.name.text) + ",\n  \"comment\": " + json_string(m.comment.text) +
+           ",\n  \"encoding\": " + json_string(encoding_name(m.encoding)) +
+           ",\n  \"file_bytes\": " + std::to_string(bytes.size()) + ",\n  \"counts\": {";
+    bool first = true;
+    for (const Count& c : counts) {
+      out += std::string(first ? "" : ", ") + "\"" + c.key + "\": " + std::to_string(c.n);
+      first = false;
+    }
+    out += "},\n  \"tail\": " + json_string(pmd::tail_name(m.tail)) + ",\n  \"parts\": {\"english\": " +
+           (m.english ? "true" : "false") + ", \"toon_textures\": " + (toon ? "true" : "false") +
+           ", \"rigid_bodies\": " + (rigid ? "true" : "false") + ", \"joints\": " + (joints ? "true" : "false") +
+           "},\n  \"trailing_bytes\": " + std::to_string(m.trailing.size()) +
+           ",\n  \"trailing_offset\": " + std::to_string(m.trailing_offset) + "\n}\n";
+    return out;
+  }
+  const std::string version = format_float(m.version);
+  out += "format: pmd (model)\n";
+  out += "version: " + std::string(version) + "\n";
+  out += "name: " + m.name.text + "\n";
+  out += "comment: " + first_line(m.comment.text) + "\n";
+  if (m.english) out += "english name: " + m.english->name.text + "\n";
+  out += "encoding: " + std::string(encoding_name(m.encoding)) + "\n";
+  out += "file bytes: " + std::to_string(bytes.size()) + "\n";
+  out += "vertices: " + std::to_string(m.vertices.size()) + "\n";
+  out += "face indices: " + std::to_string(m.indices.size()) + " (" + std::to_string(m.indices.size() / 3) +
+         " triangles)\n";
+  out += "materials: " + std::to_string(m.materials.size()) + "\n";
+  out += "bones: " + std::to_string(m.bones.size()) + "\n";
+  out += "IK chains: " + std::to_string(m.ik_chains.size()) + " (" + std::to_string(links) + " links)\n";
+  out += "morphs: " + std::to_string(m.morphs.size()) + " (" + std::to_string(offsets) + " offsets)\n";
+  out += "morph display: " + std::to_string(m.morph_display.size()) + "\n";
+  out += "bone frames: " + std::to_string(m.bone_frames.size()) + "\n";
+  out += "bone display: " + std::to_string(m.bone_display.size()) + "\n";
+  out += "optional parts: english " + std::string(m.english ? "yes" : (m.tail >= pmd::Tail::english ? "no (flag 0)" : "no")) +
+         ", toon textures " + (toon ? "yes" : "no") + ", rigid bodies " +
+         (rigid ? std::to_string(m.rigid_bodies.size()) : std::string("absent")) + ", joints " +
+         (joints ? std::to_string(m.joints.size()) : std::string("absent")) + "\n";
+  out += "trailing bytes: " + std::to_string(m.trailing.size());
+  if (!m.trailing.empty()) out += " at byte " + std::to_string(m.trailing_offset);
+  out += "\n";
+  return out;
+}
+
+Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
+  auto r = pmd::read(bytes, read_options(flags));
+  if (!r) return std::unexpected(r.error());
+  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  return pmd::to_json(r->model);
+}
+
+Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
+  auto m = pmd::from_json(json);
+  if (!m) return std::unexpected(m.error());
+  return pmd::write(*m);
+}
+
+Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
+                                          std::vector<Warning>& warnings) {
+  if (target != "pmd")
+    return make_error(ErrorCode::unsupported, "PMD to ." + std::string(target) +
+                                                  " is not available yet (PMD converts to .pmd or .json; .pmx "
+                                                  "arrives with the model view)");
+  auto r = pmd::read(bytes, read_options(flags));
+  if (!r) return std::unexpected(r.error());
+  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  return pmd::write(r->model);
+}
+
+}  // namespace
 
 const FormatOps& pmd_ops() {
-  static const FormatOps ops{.name = "pmd", .extension = ".pmd"};
+  static const FormatOps ops{.name = "pmd",
+                             .extension = ".pmd",
+                             .sniff = sniff,
+                             .info = info,
+                             .to_json = to_json,
+                             .from_json = from_json,
+                             .convert = convert,
+                             .generate = nullptr,
+                             .check = nullptr};
   return ops;
 }
 
