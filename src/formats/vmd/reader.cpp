@@ -206,14 +206,14 @@ class Parser {
     const std::uint8_t* p = r_.cursor();
     if constexpr (Full) {
       auto& keys = motion.bone_keys;
-      keys.resize(*n);
-      BoneKey* k = keys.data();
-      for (std::uint32_t i = 0; i < *n; ++i, p += kBoneKeySize, ++k) {
-        k->name = bone_names.intern(p);
-        std::memcpy(&k->frame, p + 15, 4);
-        std::memcpy(k->position.data(), p + 19, 12);
-        std::memcpy(k->rotation.data(), p + 31, 16);
-        std::memcpy(k->interpolation.data(), p + 47, 64);
+      keys.reserve(*n);  // exact; constructing in place lets the compiler drop the default stores
+      for (std::uint32_t i = 0; i < *n; ++i, p += kBoneKeySize) {
+        BoneKey& k = keys.emplace_back();
+        k.name = bone_names.intern(p);
+        std::memcpy(&k.frame, p + 15, 4);
+        std::memcpy(k.position.data(), p + 19, 12);
+        std::memcpy(k.rotation.data(), p + 31, 16);
+        std::memcpy(k.interpolation.data(), p + 47, 64);
       }
     } else {
       for (std::uint32_t i = 0; i < *n; ++i, p += kBoneKeySize) {
@@ -232,12 +232,12 @@ class Parser {
     const std::uint8_t* p = r_.cursor();
     if constexpr (Full) {
       auto& keys = motion.morph_keys;
-      keys.resize(*n);
-      MorphKey* k = keys.data();
-      for (std::uint32_t i = 0; i < *n; ++i, p += kMorphKeySize, ++k) {
-        k->name = morph_names.intern(p);
-        std::memcpy(&k->frame, p + 15, 4);
-        std::memcpy(&k->weight, p + 19, 4);
+      keys.reserve(*n);
+      for (std::uint32_t i = 0; i < *n; ++i, p += kMorphKeySize) {
+        MorphKey& k = keys.emplace_back();
+        k.name = morph_names.intern(p);
+        std::memcpy(&k.frame, p + 15, 4);
+        std::memcpy(&k.weight, p + 19, 4);
       }
     } else {
       for (std::uint32_t i = 0; i < *n; ++i, p += kMorphKeySize) {
