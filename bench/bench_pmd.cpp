@@ -1,0 +1,114 @@
+// PMD parse / write / JSON throughput next to memcpy of the same bytes, on the corpus miku_v2.pmd
+// (712,126 bytes: 12,354 vertices, 68,883 face indices, 140 bones, 31 morphs, 45 rigid bodies).
+// Corpus folder: $MMDKIT_CORPUS, else the CMake value MMDKIT_DEFAULT_CORPUS_DIR.
+// Peer comparison: node /tmp/mmd-peers/bench_parse.mjs --lib all -n 20 <the same file>.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmd_json.hpp"
+
+namespace {
+
+const std::vector<std::uint8_t>& miku() {
+  static const std::vector<std::uint8_t> bytes = [] {
+    const char* env = std::getenv("MMDKIT_CORPUS");
+    std::filesystem::path dir = env && *env ? env : MMDKIT_DEFAULT_CORPUS_DIR;
+    auto r = mmdkit::read_file(dir / "jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
+    return r ? std::move(*r) : std::vector<std::uint8_t>{};
+  }();
+  return bytes;
+}
+
+bool ready(benchmark::State& state, const std::vector<std::uint8_t>& b) {
+  if (!b.empty()) return true;
+  state.SkipWithError("corpus file miku_v2.pmd not found (set MMDKIT_CORPUS)");
+  return false;
+}
+
+void BM_Memcpy(benchmark::State& state) {
+  const auto& b = miku();
+  if (!ready(state, b)) return;
+  std::vector<std::uint8_t> dst(b.size());
+  for (auto _ : state) {
+    std::memcpy(dst.data(), b.data(), b.size());
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+void BM_Parse(benchmark::State& state) {
+  const auto& b = miku();
+  if (!ready(state, b)) return;
+  for (auto _ : state) {
+    auto r = mmdkit::pmd::read(b);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+// Parse with the encoding given (skips detection).
+void BM_ParseForcedEncoding(benchmark::State& state) {
+  const auto& b = miku();
+  if (!ready(state, b)) return;
+  mmdkit::pmd::ReadOptions o;
+  o.encoding = mmdkit::Encoding::cp932;
+  for (auto _ : state) {
+    auto r = mmdkit::pmd::read(b, o);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+void BM_Write(benchmark::State& state) {
+  const auto& b = miku();
+  if (!ready(state, b)) return;
+  auto m = mmdkit::pmd::read(b);
+  if (!m) return state.SkipWithError("parse failed");
+  for (auto _ : state) {
+    auto w = mmdkit::pmd::write(m->model);
+    benchmark::DoNotOptimize(w);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+void BM_ToJson(benchmark::State& state) {
+  const auto& b = miku();
+  if (!ready(state, b)) return;
+  auto m = mmdkit::pmd::read(b);
+  if (!m) return state.SkipWithError("parse failed");
+  for (auto _ : state) {
+    auto j = mmdkit::pmd::to_json(m->model);
+    benchmark::DoNotOptimize(j);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+void BM_FromJson(benchmark::State& state) {
+  const auto& b = miku();
+  if (!ready(state, b)) return;
+  auto m = mmdkit::pmd::read(b);
+  if (!m) return state.SkipWithError("parse failed");
+  const std::string json = mmdkit::pmd::to_json(m->model);
+  for (auto _ : state) {
+    auto r = mmdkit::pmd::from_json(json);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+BENCHMARK(BM_Memcpy);
+BENCHMARK(BM_Parse);
+BENCHMARK(BM_ParseForcedEncoding);
+BENCHMARK(BM_Write);
+BENCHMARK(BM_ToJson);
+BENCHMARK(BM_FromJson);
+
+}  // namespace
+
+BENCHMARK_MAIN();
