@@ -60,25 +60,6 @@ bool name_is_canonical(const std::vector<std::uint8_t>& raw, const std::string& 
   return c && *c == raw;
 }
 
-/// The curves and toggle bytes of a 64-byte bone block. Curve c is read from row c, where row c is
-/// row 0 shifted left by c bytes: bytes 16c + {0, 4, 8, 12} = (x1, y1, x2, y2) (FORMAT-NOTES "Bone
-/// interpolation block"; the inverse of encode_bone_interpolation). Done here rather than with
-/// vmd::decode_bone_interpolation, which at the time of writing reads 16c + c + {0, 4, 8, 12}
-/// (row 0's bytes 4k + 2c: the Z curve for Y, garbage for Z and rotation).
-BoneInterpolation bone_curves(const std::array<std::uint8_t, 64>& raw) {
-  auto curve = [&](std::size_t c) {
-    const std::size_t base = 16 * c;
-    return Curve{raw[base], raw[base + 4], raw[base + 8], raw[base + 12]};
-  };
-  BoneInterpolation b;
-  b.x = curve(0);
-  b.y = curve(1);
-  b.z = curve(2);
-  b.rotation = curve(3);
-  b.toggle_bytes = {raw[2], raw[3]};
-  return b;
-}
-
 /// The 3 bytes shifted into rows 1-3 (row r ends with the first r of them): every row of a bone
 /// block is a 16-byte window of one 19-byte sequence, row 0 + these 3 bytes. MMD's notes and
 /// encode_bone_interpolation use 01 00 00; newer MMD writes 00 00 00, some files leftovers.
@@ -281,7 +262,7 @@ struct Writer {
       o.raw(",\"euler\":");
       o.floats(e.data(), 3);
     }
-    const BoneInterpolation b = bone_curves(k.interpolation);
+    const BoneInterpolation b = decode_bone_interpolation(k.interpolation);
     const Curve* curves[4] = {&b.x, &b.y, &b.z, &b.rotation};
     static constexpr const char* names4[4] = {"x", "y", "z", "rotation"};
     bool any = false;
