@@ -1,0 +1,84 @@
+// mmdkit — model view: findings, binding keys, lookups, load (stub builders until implemented).
+#include "mmdkit/model/model.hpp"
+
+#include <string>
+
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
+
+namespace mmdkit::model {
+
+std::string_view finding_kind_name(FindingKind kind) noexcept {
+  switch (kind) {
+    case FindingKind::index_out_of_range: return "index_out_of_range";
+    case FindingKind::bone_parent_loop: return "bone_parent_loop";
+    case FindingKind::ik_link_not_ancestor: return "ik_link_not_ancestor";
+    case FindingKind::ik_invalid: return "ik_invalid";
+    case FindingKind::group_morph_nested: return "group_morph_nested";
+    case FindingKind::group_morph_loop: return "group_morph_loop";
+    case FindingKind::non_finite: return "non_finite";
+    case FindingKind::face_count_not_triangles: return "face_count_not_triangles";
+    case FindingKind::material_face_sum: return "material_face_sum";
+    case FindingKind::weights_not_normalized: return "weights_not_normalized";
+    case FindingKind::texture_missing: return "texture_missing";
+    case FindingKind::texture_escapes: return "texture_escapes";
+    case FindingKind::name_not_cp932: return "name_not_cp932";
+    case FindingKind::reader_warning: return "reader_warning";
+  }
+  return "?";
+}
+
+std::string Finding::to_string() const {
+  std::string s = severity == Severity::error ? "error " : "warning ";
+  s += finding_kind_name(kind);
+  s += ":";
+  if (!section.empty()) s += " section '" + section + "',";
+  if (record >= 0) s += " record " + std::to_string(record) + ",";
+  if (!field.empty()) s += " field " + field + ",";
+  if (s.back() == ',') s.back() = ':';
+  s += " " + message;
+  return s;
+}
+
+Result<Model> from_pmx(const pmx::Model&) {
+  return make_error(ErrorCode::unsupported, "model view from PMX not implemented yet");
+}
+
+Result<Model> from_pmd(const pmd::Model&) {
+  return make_error(ErrorCode::unsupported, "model view from PMD not implemented yet");
+}
+
+Result<Model> load(ByteSpan, const LoadOptions&) {
+  return make_error(ErrorCode::unsupported, "model load not implemented yet");
+}
+
+Result<Model> load_file(const std::filesystem::path&, const LoadOptions&) {
+  return make_error(ErrorCode::unsupported, "model load not implemented yet");
+}
+
+std::int32_t find_bone(const Model& model, std::string_view name) noexcept {
+  for (std::size_t i = 0; i < model.bones.size(); ++i)
+    if (model.bones[i].name == name) return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+std::int32_t find_morph(const Model& model, std::string_view name) noexcept {
+  for (std::size_t i = 0; i < model.morphs.size(); ++i)
+    if (model.morphs[i].name == name) return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+std::vector<std::uint8_t> binding_key_raw(ByteSpan raw) {
+  ByteSpan s = until_nul(raw);
+  if (s.size() > 15) s = s.first(15);
+  return {s.begin(), s.end()};
+}
+
+std::optional<std::vector<std::uint8_t>> binding_key_utf8(std::string_view utf8) {
+  auto bytes = encode_text(utf8, Encoding::cp932);
+  if (!bytes) return std::nullopt;
+  if (bytes->size() > 15) bytes->resize(15);
+  return std::move(*bytes);
+}
+
+}  // namespace mmdkit::model
