@@ -18,6 +18,7 @@
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
+#include "support/corpus.hpp"
 
 namespace mmdkit::vmd {
 namespace {
@@ -587,6 +588,79 @@ TEST(VmdJson, SyntaxErrorsGiveByteOffset) {
   auto e = from_json("");
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().code, ErrorCode::json_syntax);
+}
+
+}  // namespace
+}  // namespace mmdkit::vmd
+
+namespace mmdkit::vmd {
+namespace {
+
+TEST(VmdJson, DocumentationExamplesImport) {
+  // The two examples of docs/formats/vmd-json.md.
+  auto full = from_json(R"({"format": "vmd",
+  "version":2,
+  "signature_hex":"566f63616c6f6964204d6f74696f6e20446174612030303032004a4b4c4d",
+  "encoding":"cp932",
+  "model_name":"初音ミク",
+  "model_name_hex":"8f8989b9837e834e00fdfdfdfdfdfdfdfdfdfdfd",
+  "sections_present":6,
+  "bone_names":[
+    {"name":"センター","name_hex":"835a8393835e815b00fdfdfdfdfdfd"}
+  ],
+  "bone_keys":[
+    {"frame":0,"name":"センター","position":[0,0,0],"rotation":[0,0,0,1]},
+    {"frame":10,"name":"センター","position":[0,1.5,0],"rotation":[0,0.13052619,0,0.9914449],"interpolation":{"rotation":[64,0,64,127]},"physics_off":false,"pad":[0,0,0]}
+  ],
+  "morph_keys":[
+    {"frame":0,"name":"あ","weight":0.5}
+  ],
+  "camera_keys":[],
+  "light_keys":[],
+  "self_shadow_keys":[],
+  "property_keys":[
+    {"frame":0,"visible":1,"ik":[{"name":"左足ＩＫ","enabled":1},{"name":"右足ＩＫ","enabled":1}]}
+  ]
+})");
+  ASSERT_TRUE(full) << full.error().to_string();
+  EXPECT_EQ(full->bone_names.size(), 1u);
+  EXPECT_EQ(full->bone_keys.size(), 2u);
+  EXPECT_EQ(full->bone_keys[1].interpolation[15], 127);  // row 0 byte 15 = R.y2
+  EXPECT_EQ(full->bone_keys[1].interpolation[31], 0);    // pad 00
+  EXPECT_EQ(full->property_keys[0].ik.size(), 2u);
+  auto minimal = from_json(R"({"format": "vmd", "model_name": "初音ミク",
+ "bone_keys": [{"frame": 0, "name": "頭", "euler": [0, 30, 0]}]})");
+  ASSERT_TRUE(minimal) << minimal.error().to_string();
+  // UI Y = 30 is -30 degrees about +Y: (0, -sin 15, 0, cos 15).
+  EXPECT_NEAR(minimal->bone_keys[0].rotation[1], -0.25881904, 1e-7);
+  EXPECT_NEAR(minimal->bone_keys[0].rotation[3], 0.96592583, 1e-7);
+  EXPECT_EQ(minimal->model_name.raw.size(), 20u);
+}
+
+TEST(VmdJson, EulerMatchesMmdPanelValuesQuotedByMlibGo) {
+  // miu200521358/mlib_go pkg/vmd/vmd_reader_test.go lists 左足ＩＫ of its サンプルモーション.vmd at
+  // position (-1.63, 0.05, 2.58) with degrees (-1.4, 6.7, -5.2), in MMD's one-decimal display. The
+  // corpus pose サンプルモーション_0046.vmd has 左足ＩＫ at that position.
+  MMDKIT_REQUIRE_CORPUS();
+  auto f = mmdkit::test::corpus_file("miu200521358__mlib_go/test_resources/サンプルモーション_0046.vmd");
+  ASSERT_TRUE(f);
+  auto bytes = mmdkit::test::read_bytes(f->path);
+  auto r = read(bytes);
+  ASSERT_TRUE(r);
+  const Motion& m = r->motion;
+  int found = 0;
+  for (const auto& k : m.bone_keys) {
+    if (m.bone_names[k.name].text != "左足ＩＫ") continue;
+    ++found;
+    EXPECT_NEAR(k.position[0], -1.63, 0.005);
+    EXPECT_NEAR(k.position[1], 0.05, 0.005);
+    EXPECT_NEAR(k.position[2], 2.58, 0.005);
+    auto e = quaternion_to_euler_degrees(k.rotation);
+    EXPECT_NEAR(e[0], -1.4, 0.05);
+    EXPECT_NEAR(e[1], 6.7, 0.05);
+    EXPECT_NEAR(e[2], -5.2, 0.05);
+  }
+  EXPECT_EQ(found, 1);
 }
 
 }  // namespace
