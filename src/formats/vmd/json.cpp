@@ -491,6 +491,7 @@ struct MarkingGenerator {
     rapidjson::Reader reader;
     Forward f{d, scratch};
     result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag |
+                          rapidjson::kParseIterativeFlag |
                           rapidjson::kParseStopWhenDoneFlag>(ms, f);
     if (!result) return false;
     // Only whitespace may follow the document.

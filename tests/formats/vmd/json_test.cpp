@@ -665,3 +665,46 @@ TEST(VmdJson, EulerMatchesMmdPanelValuesQuotedByMlibGo) {
 
 }  // namespace
 }  // namespace mmdkit::vmd
+
+namespace mmdkit::vmd {
+namespace {
+
+TEST(VmdJson, DeepNestingIsAnErrorNotACrash) {
+  // 200,000 nested arrays: the parser is iterative, and the schema walk never descends into
+  // values it does not expect.
+  std::string deep = R"({"format": "vmd", "bone_keys": )" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  auto r = from_json(deep);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::json_schema);
+  EXPECT_EQ(r.error().section, "bone_keys[0]");
+}
+
+TEST(VmdJson, MutatedDocumentsNeverCrash) {
+  // Random byte edits and truncations of a valid document: every result is a motion or an error.
+  Motion m = rich_motion();
+  const std::string base = to_json(m);
+  std::uint32_t state = 12345;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  std::size_t ok = 0, failed = 0;
+  const char alphabet[] = "{}[],:\"0123456789-.eE \\ntfna";
+  for (int i = 0; i < 3000; ++i) {
+    std::string s = base;
+    int edits = 1 + static_cast<int>(next() % 4);
+    for (int e = 0; e < edits; ++e) {
+      std::size_t at = next() % s.size();
+      switch (next() % 3) {
+        case 0: s[at] = alphabet[next() % (sizeof alphabet - 1)]; break;
+        case 1: s.erase(at, 1 + next() % 8); break;
+        default: s.resize(at); break;
+      }
+      if (s.empty()) s = "{";
+    }
+    auto r = from_json(s);
+    (r ? ok : failed)++;
+  }
+  EXPECT_EQ(ok + failed, 3000u);
+  EXPECT_GT(failed, 0u);
+}
+
+}  // namespace
+}  // namespace mmdkit::vmd
