@@ -28,7 +28,7 @@ Result<void> name_field(const FixedName<N>& name, std::size_t size, Encoding enc
                 (e.message.empty() ? "" : ": " + e.message);
     return std::unexpected(std::move(e));
   }
-  std::memcpy(out, bytes->data(), std::min(size, bytes->size()));
+  if (!bytes->empty()) std::memcpy(out, bytes->data(), std::min(size, bytes->size()));
   return {};
 }
 
