@@ -1,8 +1,9 @@
-// mmdkit — model view: findings, binding keys, lookups, load (stub builders until implemented).
+// mmdkit — model view: findings, binding keys, lookups, load load.
 #include "mmdkit/model/model.hpp"
 
 #include <string>
 
+#include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
 
@@ -40,20 +41,45 @@ std::string Finding::to_string() const {
   return s;
 }
 
-Result<Model> from_pmx(const pmx::Model&) {
-  return make_error(ErrorCode::unsupported, "model view from PMX not implemented yet");
+namespace {
+
+void add_reader_warnings(Model& m, const std::vector<Warning>& warnings) {
+  for (const Warning& w : warnings)
+    m.findings.push_back(Finding{Severity::warning, FindingKind::reader_warning, w.section, w.record,
+                                 w.offset >= 0 ? "byte " + std::to_string(w.offset) : std::string(), w.message});
 }
 
-Result<Model> from_pmd(const pmd::Model&) {
-  return make_error(ErrorCode::unsupported, "model view from PMD not implemented yet");
+}  // namespace
+
+Result<Model> load(ByteSpan bytes, const LoadOptions& options) {
+  if (bytes.empty()) return make_error(ErrorCode::empty_input, "no bytes to read a model from", "header", -1, 0);
+  if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'M' && bytes[2] == 'X' && bytes[3] == ' ') {
+    auto r = pmx::read(bytes, pmx::ReadOptions{.strict = options.strict, .skip_geometry = false});
+    if (!r) return std::unexpected(r.error());
+    auto m = from_pmx(r->model);
+    if (m) add_reader_warnings(*m, r->warnings);
+    return m;
+  }
+  if (bytes.size() >= 3 && bytes[0] == 'P' && bytes[1] == 'm' && bytes[2] == 'd') {
+    auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = options.encoding, .strict = options.strict});
+    if (!r) return std::unexpected(r.error());
+    auto m = from_pmd(r->model);
+    if (m) add_reader_warnings(*m, r->warnings);
+    return m;
+  }
+  return make_error(ErrorCode::bad_signature, "neither a PMD (\"Pmd\") nor a PMX (\"PMX \") model", "header", -1, 0);
 }
 
-Result<Model> load(ByteSpan, const LoadOptions&) {
-  return make_error(ErrorCode::unsupported, "model load not implemented yet");
-}
-
-Result<Model> load_file(const std::filesystem::path&, const LoadOptions&) {
-  return make_error(ErrorCode::unsupported, "model load not implemented yet");
+Result<Model> load_file(const std::filesystem::path& path, const LoadOptions& options) {
+  auto bytes = mmdkit::read_file(path);
+  if (!bytes) return std::unexpected(bytes.error());
+  auto m = load(*bytes, options);
+  if (!m) {
+    Error e = m.error();
+    e.file = path.string();
+    return std::unexpected(std::move(e));
+  }
+  return m;
 }
 
 std::int32_t find_bone(const Model& model, std::string_view name) noexcept {

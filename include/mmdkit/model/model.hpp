@@ -211,6 +211,8 @@ struct IkChain {
   /// caps a link's rotation at unit_angle × (link index + 1)).
   float unit_angle = 0;
   std::vector<IkLink> links;   ///< from the effector's parent upwards
+  /// Where the chain came from: PMD: its index in the file's IK list; PMX: the IK bone's index.
+  std::int32_t source_index = -1;
 };
 
 /// Morph types (PMX numbering).
@@ -260,7 +262,9 @@ struct Morph {
   std::vector<std::uint8_t> binding_key;  ///< as Bone::binding_key, for VMD morph tracks
   std::uint8_t panel = 4;     ///< 0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other
   MorphType type = MorphType::vertex;
-  std::vector<GroupOffset> group_offsets;        ///< group
+  /// Group: children (never a group or flip morph: such entries are dropped with a finding,
+  /// as MMD applies one level only). Flip likewise.
+  std::vector<GroupOffset> group_offsets;
   std::vector<VertexOffset> vertex_offsets;      ///< vertex (PMD morphs: absolute vertex indices)
   std::vector<BoneOffset> bone_offsets;          ///< bone
   std::vector<UvOffset> uv_offsets;              ///< uv, additional_uv1..4
@@ -334,6 +338,8 @@ struct Model {
   /// PMX: in IK bone index order. PMD: in file order.
   std::vector<IkChain> ik_chains;
   std::vector<Morph> morphs;              ///< PMD: without the base morph (as PmxEditor)
+  /// PMD: the file's morph 0 is the base morph, dropped here (file morph = view morph + 1).
+  bool pmd_base_morph = false;
   std::vector<DisplayFrame> display_frames;
   std::vector<RigidBody> rigid_bodies;
   std::vector<Joint> joints;

@@ -1,0 +1,138 @@
+// mmdkit — helpers shared by the view builders and check.
+#include "build_internal.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace mmdkit::model::detail {
+
+void build_faces(Model& m, const std::vector<std::uint32_t>& raw, const std::vector<std::uint32_t>& counts,
+                 const char* faces_section, const char* materials_section) {
+  const std::size_t total = raw.size();
+  const std::size_t usable = total - total % 3;
+  const std::size_t nv = m.vertices.size();
+  if (total % 3 != 0)
+    add(m.findings, FindingKind::face_count_not_triangles, faces_section, -1, "count",
+        std::to_string(total) + " face indices is not a multiple of 3; the last " + std::to_string(total % 3) +
+            " are ignored");
+  std::uint64_t sum = 0;
+  for (std::uint32_t c : counts) sum += c;
+  if (sum != total)
+    add(m.findings, FindingKind::material_face_sum, materials_section, -1, "face_count",
+        "material face counts sum to " + std::to_string(sum) + ", the model has " + std::to_string(total) +
+            " face indices");
+  m.faces.clear();
+  m.faces.reserve(usable);
+  auto take = [&](std::size_t begin, std::size_t end) {  // triangles [begin, end) of raw, end <= usable
+    for (std::size_t t = begin; t + 3 <= end; t += 3) {
+      bool ok = true;
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (raw[t + k] >= nv) {
+          ok = false;
+          add(m.findings, FindingKind::index_out_of_range, faces_section, static_cast<std::int64_t>(t / 3),
+              "vertex " + std::to_string(k),
+              out_of_range(raw[t + k], nv, "vertices") + "; the triangle is dropped");
+        }
+      }
+      if (ok) m.faces.insert(m.faces.end(), raw.begin() + static_cast<std::ptrdiff_t>(t),
+                             raw.begin() + static_cast<std::ptrdiff_t>(t + 3));
+    }
+  };
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < m.materials.size() && i < counts.size(); ++i) {
+    Material& mat = m.materials[i];
+    const std::uint32_t c = counts[i];
+    if (c % 3 != 0)
+      add(m.findings, FindingKind::face_count_not_triangles, materials_section, static_cast<std::int64_t>(i),
+          "face_count", std::to_string(c) + " face indices is not a multiple of 3");
+    std::size_t begin = std::min(pos, usable);
+    std::size_t end = std::min(pos + static_cast<std::size_t>(c), usable);
+    mat.first_index = static_cast<std::uint32_t>(m.faces.size());
+    take(begin, end);
+    mat.index_count = static_cast<std::uint32_t>(m.faces.size() - mat.first_index);
+    pos += c;
+  }
+  if (pos < usable) take(pos, usable);  // faces no material draws: kept after the last range
+}
+
+void break_parent_loops(Model& m, const char* section) {
+  const std::size_t n = m.bones.size();
+  std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the current path, 2 done
+  std::vector<std::size_t> path;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (state[i]) continue;
+    path.clear();
+    std::size_t c = i;
+    for (;;) {
+      state[c] = 1;
+      path.push_back(c);
+      std::int32_t p = m.bones[c].parent;
+      if (p < 0) break;
+      auto pu = static_cast<std::size_t>(p);
+      if (state[pu] == 2) break;
+      if (state[pu] == 1) {  // c's parent closes a loop
+        add(m.findings, FindingKind::bone_parent_loop, section, static_cast<std::int64_t>(c), "parent",
+            pu == c ? "bone is its own parent; parent set to none"
+                    : "parent " + std::to_string(p) + " leads back to this bone; parent set to none");
+        m.bones[c].parent = -1;
+        break;
+      }
+      c = pu;
+    }
+    for (std::size_t b : path) state[b] = 2;
+  }
+}
+
+void compute_bone_order(Model& m) {
+  m.bone_order.resize(m.bones.size());
+  std::iota(m.bone_order.begin(), m.bone_order.end(), 0);
+  if (m.transform_order == TransformOrder::pmd) return;
+  std::stable_sort(m.bone_order.begin(), m.bone_order.end(), [&](std::int32_t a, std::int32_t b) {
+    const Bone& x = m.bones[static_cast<std::size_t>(a)];
+    const Bone& y = m.bones[static_cast<std::size_t>(b)];
+    if (x.after_physics != y.after_physics) return !x.after_physics;
+    return x.deform_layer < y.deform_layer;
+  });
+}
+
+void check_ik_ancestry(const Model& m, std::vector<Finding>& out, bool pmd) {
+  std::vector<std::int32_t> ancestors;
+  for (const IkChain& c : m.ik_chains) {
+    ancestors.clear();
+    for (std::int32_t b = m.bones[static_cast<std::size_t>(c.effector)].parent;
+         b >= 0 && ancestors.size() <= m.bones.size(); b = m.bones[static_cast<std::size_t>(b)].parent)
+      ancestors.push_back(b);
+    for (std::size_t k = 0; k < c.links.size(); ++k) {
+      if (std::find(ancestors.begin(), ancestors.end(), c.links[k].bone) != ancestors.end()) continue;
+      add(out, FindingKind::ik_link_not_ancestor, pmd ? "ik chains" : "bones", c.source_index,
+          pmd ? "links[" + std::to_string(k) + "]" : "ik_links[" + std::to_string(k) + "].bone",
+          "link bone " + std::to_string(c.links[k].bone) + " is not an ancestor of the effector " +
+              std::to_string(c.effector));
+    }
+  }
+}
+
+void utf8_binding_keys(Model& m) {
+  for (std::size_t i = 0; i < m.bones.size(); ++i) {
+    auto k = binding_key_utf8(m.bones[i].name);
+    if (k) {
+      m.bones[i].binding_key = std::move(*k);
+    } else {
+      add(m.findings, FindingKind::name_not_cp932, "bones", static_cast<std::int64_t>(i), "name",
+          "name \"" + m.bones[i].name + "\" has no CP932 form: VMD bone tracks cannot drive this bone",
+          Severity::warning);
+    }
+  }
+  for (std::size_t i = 0; i < m.morphs.size(); ++i) {
+    auto k = binding_key_utf8(m.morphs[i].name);
+    if (k) {
+      m.morphs[i].binding_key = std::move(*k);
+    } else {
+      add(m.findings, FindingKind::name_not_cp932, "morphs", static_cast<std::int64_t>(i), "name",
+          "name \"" + m.morphs[i].name + "\" has no CP932 form: VMD morph tracks cannot drive this morph",
+          Severity::warning);
+    }
+  }
+}
+
+}  // namespace mmdkit::model::detail
