@@ -201,7 +201,8 @@ Result<void> Reader::vertices_impl(std::uint32_t n) {
   const bool store = !opt_.skip_geometry;
   const std::size_t fixed = 32 + 16 * auv_ + 1;
   if (store) {
-    m.vertices.resize(n);
+    // reserve + push_back: each page is written once (resize would zero it first).
+    m.vertices.reserve(n);
     if (auv_) m.additional_uvs.resize(static_cast<std::size_t>(n) * auv_);
   }
   const std::uint8_t* base = r_.data().data();
@@ -226,7 +227,7 @@ Result<void> Reader::vertices_impl(std::uint32_t n) {
     }
     const std::uint8_t* d = p + fixed;
     if (store) {
-      Vertex& v = m.vertices[i];
+      Vertex v;
       load_floats(p, v.position.data(), 3);
       load_floats(p + 12, v.normal.data(), 3);
       load_floats(p + 24, v.uv.data(), 2);
@@ -263,6 +264,7 @@ Result<void> Reader::vertices_impl(std::uint32_t n) {
         }
       }
       v.edge_scale = load_le<float>(d + dsize);
+      m.vertices.push_back(v);
     } else if (type == 3) {
       ++sdef_count;
     }
@@ -299,15 +301,17 @@ Result<void> Reader::faces() {
   const std::uint8_t* p = r_.cursor();
   if (!opt_.skip_geometry) {
     auto& f = out_.model.faces;
-    f.resize(*n);
+    f.reserve(*n);
     switch (vi_) {
       case 1:
-        for (std::uint32_t i = 0; i < *n; ++i) f[i] = p[i];
+        f.assign(p, p + *n);
         break;
       case 2:
-        for (std::uint32_t i = 0; i < *n; ++i) f[i] = load_le<std::uint16_t>(p + 2 * i);
+        for (std::uint32_t i = 0; i < *n; ++i) f.push_back(load_le<std::uint16_t>(p + 2 * i));
         break;
-      default: std::memcpy(f.data(), p, static_cast<std::size_t>(*n) * 4); break;
+      default:
+        for (std::uint32_t i = 0; i < *n; ++i) f.push_back(load_le<std::uint32_t>(p + 4 * i));
+        break;
     }
   }
   r_.skip(static_cast<std::size_t>(*n) * vi_);
