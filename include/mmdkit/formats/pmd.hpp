@@ -288,6 +288,23 @@ Result<ReadResult> read_file(const std::filesystem::path& path, const ReadOption
 /// links; English name counts that do not match bones / morphs − 1 / bone frames).
 Result<std::vector<std::uint8_t>> write(const Model& model);
 
+/// A structural finding of `check`.
+struct CheckFinding {
+  bool error = false;  ///< true = error (MMD would misbehave or refuse), false = warning
+  Error where;         ///< code (invalid_value), message, section, record index and byte offset
+};
+
+/// Structural checks of a model (offsets assume the layout `write` produces, which is the file's
+/// own layout for a model read unchanged). Errors: face index count not a multiple of 3, a face
+/// index ≥ vertex count, material face counts not summing to the face index count, a vertex /
+/// bone parent / IK / display / rigid body bone index out of range (0xFFFF allowed where it means
+/// none), a bone parent cycle, a base-morph vertex out of range, a morph offset index beyond the
+/// base morph, a joint rigid body out of range. Warnings: weight > 100, toon index not 0..9 or
+/// 0xFF, unknown bone / morph / shape / mode values, a first morph that is not the base (type 0),
+/// a display entry naming the base morph or a frame outside 1..frames. At most `max_per_kind`
+/// findings of each kind are listed, then one summary finding with the number left out.
+std::vector<CheckFinding> check(const Model& model, std::size_t max_per_kind = 20);
+
 /// Sets `field.text` and re-encodes `field.raw` (NUL-padded to N) in `enc`. Errors: encoding_error,
 /// invalid_argument (longer than N bytes once encoded).
 template <std::size_t N>
