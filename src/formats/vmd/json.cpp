@@ -178,7 +178,8 @@ std::string name_members(const FixedName<N>& n, bool with_hex) {
 /// come from the name table ("bone_names" / "morph_names"), which is written only when the keys
 /// alone do not give the motion's table back: a name whose raw bytes are not its canonical
 /// encoding, an unused name, or an order other than first appearance. A key repeats the raw hex
-/// only when its text is shared by several raw names (then the text alone is ambiguous).
+/// only when its text is shared by several raw names (then the text alone is ambiguous); a key of
+/// a name whose raw bytes repeat an earlier table entry uses "name_index".
 struct NameTable {
   std::vector<std::string> key_members;    ///< per name index: members written in each key
   std::vector<std::string> table_members;  ///< per name index: members written in the table
@@ -190,13 +191,24 @@ NameTable prepare_names(const std::vector<TrackName>& names, const std::vector<K
   NameTable t;
   std::unordered_map<std::string_view, std::uint32_t> text_count;
   for (const auto& n : names) ++text_count[n.text];
+  // A table built in code may list the same raw bytes twice; keys of a later copy can only be
+  // told apart by index.
+  std::unordered_map<std::string_view, std::uint32_t> first_raw;
   t.key_members.reserve(names.size());
   t.table_members.reserve(names.size());
-  for (const auto& n : names) {
+  for (std::uint32_t i = 0; i < names.size(); ++i) {
+    const auto& n = names[i];
     const bool canonical = name_is_canonical(n.raw, n.text, enc, kTrackNameSize);
     if (!canonical) t.write_table = true;
     t.table_members.push_back(name_members(n, !canonical));
-    t.key_members.push_back(name_members(n, text_count[n.text] > 1));
+    auto [it, fresh] = first_raw.try_emplace(
+        std::string_view(reinterpret_cast<const char*>(n.raw.data()), n.raw.size()), i);
+    if (!fresh) {
+      t.write_table = true;
+      t.key_members.push_back("\"name_index\":" + std::to_string(i));
+    } else {
+      t.key_members.push_back(name_members(n, text_count[n.text] > 1));
+    }
   }
   // The reader's table lists each distinct raw name once, in order of first appearance.
   std::vector<char> seen(names.size(), 0);

@@ -737,3 +737,26 @@ TEST(VmdJson, CorpusMotionsComeBackFieldByField) {
 
 }  // namespace
 }  // namespace mmdkit::vmd
+
+namespace mmdkit::vmd {
+namespace {
+
+TEST(VmdJson, DuplicateRawNamesInATableBuiltInCodeKeepTheirIndex) {
+  Motion m;
+  m.bone_names = {track("a", "a"), track("a", "a"), track("b", "b")};
+  auto lin = encode_bone_interpolation(kLinearCurve, kLinearCurve, kLinearCurve, kLinearCurve);
+  for (std::uint32_t n : {0u, 1u, 2u, 1u}) {
+    BoneKey k;
+    k.name = n;
+    k.frame = n;
+    k.interpolation = lin;
+    m.bone_keys.push_back(k);
+  }
+  std::string j = to_json(m);
+  EXPECT_NE(j.find("\"bone_names\""), std::string::npos);
+  EXPECT_NE(j.find("\"name_index\":1"), std::string::npos);
+  expect_motion_eq(m, round_trip(m));
+}
+
+}  // namespace
+}  // namespace mmdkit::vmd
