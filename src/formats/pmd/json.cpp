@@ -468,7 +468,8 @@ Result<Model> parse_model(const Value& d) {
   if (*enc) {
     if (!(*enc)->IsString()) return schema("encoding", "expected a string");
     auto e = parse_encoding_name((*enc)->GetString());
-    if (!e || (*e != Encoding::cp932 && *e != Encoding::gbk)) return schema("encoding", "expected \"cp932\" or \"gbk\"");
+    // Normally cp932 or gbk; any encoding a read can be forced to is accepted so that output round-trips.
+    if (!e) return schema("encoding", "expected \"cp932\" or \"gbk\"");
     m.encoding = *e;
   }
   const Encoding E = m.encoding;

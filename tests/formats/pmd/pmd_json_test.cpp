@@ -151,3 +151,22 @@ TEST(PmdJson, HandWrittenMinimalModel) {
 
 }  // namespace
 }  // namespace mmdkit::pmd
+
+namespace mmdkit::pmd {
+namespace {
+
+// A read forced to an unusual encoding (--encoding utf-8) still round-trips through JSON.
+TEST(PmdJson, ForcedUtf8ReadRoundTrips) {
+  auto b = write(test::sample_model());
+  ASSERT_TRUE(b);
+  auto r = read(*b, ReadOptions{.encoding = Encoding::utf8, .strict = false});
+  ASSERT_TRUE(r);
+  std::string json = to_json(r->model);
+  EXPECT_NE(json.find("\"encoding\": \"utf-8\""), std::string::npos);
+  auto back = from_json(json);
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(*write(*back), *b);
+}
+
+}  // namespace
+}  // namespace mmdkit::pmd
