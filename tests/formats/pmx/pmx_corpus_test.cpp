@@ -140,7 +140,7 @@ TEST(PmxCorpus, EveryPrefixOfSmallFilesIsACleanError) {
   MMDKIT_REQUIRE_CORPUS();
   int tested = 0;
   for (const auto& f : test::corpus_files("pmx")) {
-    if (f.bytes > 12000) continue;
+    if (f.bytes > 10000) continue;  // 35 files up to nanoem's test.pmx (9631 bytes)
     SCOPED_TRACE(f.local_path);
     auto bytes = test::read_bytes(f.path);
     expect_all_prefixes_fail(bytes);
@@ -156,8 +156,8 @@ TEST(PmxCorpus, SampledPrefixesOfTheLargestFileAreCleanErrors) {
     if (!big || f.bytes > big->bytes) big = f;
   ASSERT_TRUE(big);
   auto bytes = test::read_bytes(big->path);
-  // ~1000 prefixes spread over the file, plus every prefix of the first 4 KiB and the last 300 bytes.
-  expect_all_prefixes_fail(bytes, bytes.size() / 1000 + 1);
+  // ~300 prefixes spread over the file, plus every prefix of the first 4 KiB and the last 300 bytes.
+  expect_all_prefixes_fail(bytes, bytes.size() / 300 + 1);
   for (std::size_t n = 0; n < 4096; ++n) ASSERT_FALSE(read(ByteSpan(bytes.data(), n)).has_value());
   for (std::size_t n = bytes.size() - 300; n < bytes.size(); ++n)
     ASSERT_FALSE(read(ByteSpan(bytes.data(), n)).has_value()) << n;
