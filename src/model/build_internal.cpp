@@ -83,10 +83,44 @@ void break_parent_loops(Model& m, const char* section) {
   }
 }
 
+std::vector<std::int32_t> pmd_layers(const Model& m) {
+  const std::size_t n = m.bones.size();
+  std::vector<std::int32_t> layer(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m.bones[i].is_ik) layer[i] = 1;
+    if (m.bones[i].append_rotation || m.bones[i].append_translation) layer[i] = 2;
+  }
+  // Descendants inherit a higher parent layer (parents are loop-free in the view).
+  std::vector<std::uint8_t> done(n, 0);
+  std::vector<std::size_t> path;
+  for (std::size_t i = 0; i < n; ++i) {
+    path.clear();
+    std::size_t c = i;
+    while (!done[c]) {
+      path.push_back(c);
+      std::int32_t p = m.bones[c].parent;
+      if (p < 0) break;
+      c = static_cast<std::size_t>(p);
+    }
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      std::int32_t p = m.bones[*it].parent;
+      if (p >= 0) layer[*it] = std::max(layer[*it], layer[static_cast<std::size_t>(p)]);
+      done[*it] = 1;
+    }
+  }
+  return layer;
+}
+
 void compute_bone_order(Model& m) {
   m.bone_order.resize(m.bones.size());
   std::iota(m.bone_order.begin(), m.bone_order.end(), 0);
-  if (m.transform_order == TransformOrder::pmd) return;
+  if (m.transform_order == TransformOrder::pmd) {
+    std::vector<std::int32_t> layer = pmd_layers(m);
+    std::stable_sort(m.bone_order.begin(), m.bone_order.end(), [&](std::int32_t a, std::int32_t b) {
+      return layer[static_cast<std::size_t>(a)] < layer[static_cast<std::size_t>(b)];
+    });
+    return;
+  }
   std::stable_sort(m.bone_order.begin(), m.bone_order.end(), [&](std::int32_t a, std::int32_t b) {
     const Bone& x = m.bones[static_cast<std::size_t>(a)];
     const Bone& y = m.bones[static_cast<std::size_t>(b)];

@@ -30,7 +30,11 @@ void build_faces(Model& m, const std::vector<std::uint32_t>& raw_faces, const st
 /// Replaces a parent that closes a loop by -1 (finding on that bone, field "parent").
 void break_parent_loops(Model& m, const char* section);
 
-/// Sets m.bone_order for m.transform_order.
+/// PMD evaluation stages as layers: 0 forward kinematics, 1 IK bones, 2 append (type 5 / 9
+/// follow) bones; a bone below a higher-layer parent inherits the parent's layer.
+std::vector<std::int32_t> pmd_layers(const Model& m);
+
+/// Sets m.bone_order for m.transform_order (PMD: stable sort by pmd_layers).
 void compute_bone_order(Model& m);
 
 /// Drops group / flip entries that point at group or flip morphs (nested → group_morph_nested,

@@ -241,6 +241,12 @@ Result<Model> from_pmx(const pmx::Model& p) {
       if (o.bone < 0 || static_cast<std::size_t>(o.bone) >= nb) { drop("offsets", k, "bone", o.bone, nb, "bones"); continue; }
       d.bone_offsets.push_back({o.bone, o.translation, o.rotation});
     }
+    const auto ti = static_cast<std::uint8_t>(s.type);
+    if (ti >= 4 && ti <= 7 && ti - 3 > p.header.additional_uv_count && !s.uv_offsets.empty()) {
+      add(F, FindingKind::index_out_of_range, "morphs", static_cast<std::int64_t>(i), "type",
+          "additional UV " + std::to_string(ti - 3) + " morph, the model has " +
+              std::to_string(p.header.additional_uv_count) + " additional UVs; its offsets are dropped");
+    } else
     for (std::size_t k = 0; k < s.uv_offsets.size(); ++k) {
       const auto& o = s.uv_offsets[k];
       if (o.vertex >= nv) { drop("offsets", k, "vertex", o.vertex, nv, "vertices"); continue; }

@@ -110,7 +110,8 @@ TEST(ViewPmd, VerticesMaterialsMorphsFramesBodies) {
   // Rigid body on bone 2 (0.5, 6, 0) at offset (0, 1, 0) → (0.5, 7, 0).
   EXPECT_FLOAT_EQ(v->rigid_bodies[0].position[0], 0.5f);
   EXPECT_FLOAT_EQ(v->rigid_bodies[0].position[1], 7.0f);
-  EXPECT_EQ(v->bone_order, (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  // Stages: ordinary bones, then the IK bone 4, then the follow bones 6 (type 5) and 9 (type 9).
+  EXPECT_EQ(v->bone_order, (std::vector<std::int32_t>{0, 1, 2, 3, 5, 7, 8, 4, 6, 9}));
 }
 
 TEST(ViewPmd, AlphaBelowOneIsDoubleSidedAndPoint98HasNoSelfShadow) {

@@ -315,9 +315,13 @@ enum class TransformOrder : std::uint8_t {
   /// bone: local → global, append, then its IK chain if it is an IK bone. Physics between the
   /// two after_physics groups.
   pmx,
-  /// PMD (MMD's PMD runtime, FORMAT-NOTES "Evaluation"): forward kinematics for all bones in index
-  /// order, then the IK chains in Model::ik_chains order (PMD file order), then the append (type 5
-  /// / 9 follow) bones in index order. deform_layer is 0 everywhere.
+  /// PMD (MMD's PMD runtime, FORMAT-NOTES "Evaluation"): forward kinematics for all bones, then
+  /// the IK chains in Model::ik_chains order (PMD file order), then the append (type 5 / 9 follow)
+  /// bones. deform_layer is 0 everywhere (as PmxEditor); instead bone_order lists the stages:
+  /// ordinary bones, then IK bones (and their descendants), then follow bones (and descendants),
+  /// each stage in index order — so a PMX-style loop over bone_order solves every IK chain after
+  /// the forward kinematics of all other bones and applies follow bones last. pmd_to_pmx writes
+  /// these stages as deform layers 0 / 1 / 2.
   pmd,
 };
 

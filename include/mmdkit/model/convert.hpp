@@ -1,0 +1,34 @@
+// mmdkit — PMD → PMX conversion (and any model view → PMX), the way PmxEditor converts PMD files.
+//
+// Choices (docs/MODEL.md "PMD → PMX"): PMX 2.0, UTF-16LE text, index sizes the smallest that fit
+// (pmx::fit_index_sizes), English names copied, material names "材質N" / "MaterialN" (PMD has
+// none), the texture field split into texture + sphere map with the mode from the extension,
+// toonNN.bmp → shared toon, other toon names → textures, PMD bone types → flags (+ append for
+// types 5 / 9, fixed axis for type 8), IK unit angle × 4, knee links limited to X [-180°, -0.5°],
+// base-relative morph indices → vertex indices (base morph dropped), rigid bodies made absolute,
+// display frames Root / 表情 / one per PMD bone frame. Deform layers: 0 ordinary bones, 1 IK bones,
+// 2 follow bones (and descendants of each), so that MMD's PMX evaluation runs the IK chains after
+// all forward kinematics and follow bones last, as MMD does for the PMD (PmxEditor writes 0
+// everywhere; babylon-mmd's PMD loader uses layer 1 for IK bones for the same reason).
+#pragma once
+
+#include <vector>
+
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/model/model.hpp"
+
+namespace mmdkit::model {
+
+/// Writes a model view as a PMX 2.0 model (UTF-16LE, minimal index sizes). Texture references
+/// become the texture table (one entry per distinct reference, first use order). For a PMD view the
+/// deform layers are the PMD stages (header comment). `warnings` (optional) receives what PMX
+/// cannot hold: a second IK chain on the same IK bone (dropped). Errors: limit_exceeded (counts
+/// beyond PMX's signed 32-bit indices).
+Result<pmx::Model> to_pmx(const Model& view, std::vector<Warning>* warnings = nullptr);
+
+/// from_pmd + to_pmx. Findings of the view builder (repaired indices) are added to `warnings`.
+Result<pmx::Model> pmd_to_pmx(const pmd::Model& pmd, std::vector<Warning>* warnings = nullptr);
+
+}  // namespace mmdkit::model
