@@ -11,6 +11,9 @@
 //     MQuaternion.ToMMDDegrees and its Python predecessor (vmd_sizing, toEulerAngles4MMD,
 //     "MMDの表記に合わせたオイラー角" = Euler angles matching MMD's display). Vmd2XML's XML uses
 //     the raw decomposition without the negation: its (20, 20, 20) is (20, −20, −20) here.
+//     Corroboration: mlib_go's reader test quotes 左足ＩＫ as (−1.4, 6.7, −5.2) in MMD's one-decimal
+//     display; the corpus pose miu200521358__mlib_go/test_resources/サンプルモーション_0046.vmd with
+//     the same 左足ＩＫ position gives (−1.36, 6.74, −5.24) here (tests/formats/vmd/json_test.cpp).
 //   * Ranges: X in [−90, 90], Y and Z in [−180, 180].
 //   * Gimbal lock: when |sin X| > 1 − 1e-6 (X within about 0.08° of ±90°), X is ±90 exactly, Z is 0
 //     and the whole remaining turn about the vertical is given to Y (as mlib_go does).
