@@ -1,0 +1,168 @@
+// mmdkit — posing a skeleton: bone local transforms → model-space transforms, with MMD's append
+// (付与) and CCD IK, over caller-owned buffers (no allocation per frame after set-up).
+//
+// Pipeline of one frame (docs/EVALUATION-BONES.md gives every rule with its source):
+//   1. inputs: per-bone local pose from a motion (MotionSampler over anim/binding.hpp, or a VPD
+//      pose), optional per-bone morph offsets (eval-skin's bone morphs), IK on/off per solver;
+//   2. evaluate_before_physics: every bone of the stage before physics, in the skeleton's schedule:
+//        animated rotation  Ra = morph_rotation · fixed_axis(key_rotation)
+//        animated offset    ta = key_translation + morph_translation
+//        append (付与)      R = Ra · slerp(identity, source, ratio), t = ta + ratio · source_t
+//                           (source = the source's own append result if it has one, else its
+//                           animated value, times its IK rotation; "local" append: the source's
+//                           model-space rotation and model-space displacement)
+//        local              rotation = IK_rotation · R, translation = bind offset + t
+//        model              M = M_parent · local
+//      IK bones solve their chain right after themselves (CCD, see ik section of the docs);
+//   3. (physics reads/writes model transforms of physics bones: set_model_transform);
+//   4. evaluate_after_physics: the after-physics bones the same way, then skinning matrices.
+// evaluate() = 2 + 4 without physics.
+//
+// Space: MMD's left-handed Y-up model space, MMD units; matrices 4×4 column-major with the
+// translation at elements 12..14 (docs/CONVENTIONS.md), rigid (rotation + translation, no scale).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/math.hpp"
+#include "mmdkit/anim/sampler.hpp"
+#include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/core/error.hpp"
+
+namespace mmdkit::vmd {
+struct Motion;
+}
+namespace mmdkit::vpd {
+struct Pose;
+}
+
+namespace mmdkit::anim {
+
+/// A bone morph's contribution to one bone, already weighted and summed over morphs by the caller
+/// (eval-skin): translation is ADDED to the key translation (parent space, MMD units), rotation is
+/// COMPOSED before the key rotation (morph · key, as babylon-mmd and MMD do). Identity = no morph.
+struct BoneMorphOffset {
+  Vec3 translation{};
+  Quat rotation = kIdentityQuat;
+};
+
+/// What one frame's evaluation reads. Spans may be shorter than the bone / solver count: the
+/// missing entries count as rest pose, no morph, IK on.
+struct PoseInput {
+  std::span<const BonePose> local;           ///< per bone: key translation + rotation (parent space)
+  std::span<const BoneMorphOffset> morph;    ///< per bone; empty = no bone morphs
+  std::span<const std::uint8_t> ik_enabled;  ///< per IK solver (Skeleton::solvers()); 0 = off
+};
+
+/// Buffers of one evaluation: created once for a skeleton (allocates), reused for every frame.
+/// Outputs are valid after evaluate / evaluate_after_physics (model transforms of before-physics
+/// bones already after evaluate_before_physics).
+class PoseWorkspace {
+ public:
+  PoseWorkspace() = default;
+  explicit PoseWorkspace(const Skeleton& skeleton) { reset(skeleton); }
+  /// Sizes every buffer for `skeleton` (allocates; call once).
+  void reset(const Skeleton& skeleton);
+  std::size_t bone_count() const noexcept { return model_rot_.size(); }
+
+  /// Model-space matrices (column-major, translation at 12..14), one per bone.
+  std::span<const Mat4> model_matrices() const noexcept { return model_mat_; }
+  /// Model-space rotation of each bone (unit quaternion).
+  std::span<const Quat> model_rotations() const noexcept { return model_rot_; }
+  /// Model-space position of each bone's head (MMD units).
+  std::span<const Vec3> model_positions() const noexcept { return model_pos_; }
+  /// Skinning matrices = model matrix × inverse bind matrix (the bind pose has no rotation, so the
+  /// inverse bind is a translation by −bind position). Vertex' = S · vertex (model space).
+  std::span<const Mat4> skinning_matrices() const noexcept { return skin_mat_; }
+  /// Final local rotation (IK · append · morph · key) and translation (bind offset + ...) per bone.
+  std::span<const Quat> local_rotations() const noexcept { return local_rot_; }
+  std::span<const Vec3> local_translations() const noexcept { return local_pos_; }
+  /// The IK rotation of each bone (identity for bones no enabled IK moved), parent space.
+  std::span<const Quat> ik_rotations() const noexcept { return ik_rot_; }
+
+  /// Physics hook: overwrite one bone's model transform between evaluate_before_physics and
+  /// evaluate_after_physics (its model matrix is rebuilt; out-of-range bones are ignored).
+  void set_model_transform(std::size_t bone, const Quat& rotation, const Vec3& position) noexcept;
+
+ private:
+  friend struct PoseEvaluator;
+  std::vector<Quat> anim_rot_;    // animated rotation (morph · fixed-axis key)
+  std::vector<Vec3> anim_pos_;    // animated offset (key + morph)
+  std::vector<Quat> append_rot_;  // rotation after append (= anim_rot_ without append rotation)
+  std::vector<Vec3> append_pos_;  // offset after append
+  std::vector<Quat> ik_rot_;
+  std::vector<Quat> local_rot_;
+  std::vector<Vec3> local_pos_;
+  std::vector<Quat> model_rot_;
+  std::vector<Vec3> model_pos_;
+  std::vector<Mat4> model_mat_;
+  std::vector<Mat4> skin_mat_;
+  std::vector<std::uint8_t> stage_;  // per bone: 0 before physics, 1 after
+};
+
+/// Stage before physics: resets every model transform to identity (as babylon-mmd does each
+/// frame, so a bone sorted before its parent sees an identity parent), then runs the
+/// before-physics schedule. Does nothing when the workspace was not built for this skeleton.
+/// Never allocates.
+void evaluate_before_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws) noexcept;
+
+/// Stage after physics: runs the after-physics schedule, then fills model matrices of all bones
+/// and the skinning matrices. Never allocates.
+void evaluate_after_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws) noexcept;
+
+/// Both stages without physics.
+void evaluate(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws) noexcept;
+
+/// Key rotation projected onto a fixed axis (PMX 0x400 / PMD twist): the rotation's angle about
+/// its own axis, signed by the axis' direction relative to `axis`, applied about `axis`
+/// (babylon-mmd MmdRuntimeBone; MMD does this when loading the motion). A zero axis gives identity.
+Quat project_to_axis(const Quat& rotation, const Vec3& axis) noexcept;
+
+/// One or several VMD motions bound to a skeleton, sampled per frame without allocation:
+/// bone tracks (binding.hpp, keys merged; the later motion wins at equal frames) and IK on/off
+/// from property keys (stepped: the last key at or before the frame holds; before the first key
+/// the first key's states; IK bones a motion never mentions stay on). IK names are matched by
+/// bytes: the model bone name's match bytes against the 20-byte VMD field up to its first NUL.
+class MotionSampler {
+ public:
+  MotionSampler() = default;
+  /// Binds `motions` (nulls skipped) to `skeleton`'s bones and IK solvers. Errors: from
+  /// bind_motions.
+  static Result<MotionSampler> create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions);
+
+  /// Samples bone poses into `local` (size ≥ bone count; extra ignored) and IK states into
+  /// `ik_enabled` (size ≥ solver count). Never allocates.
+  void sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept;
+
+  const BoundMotion& bound() const noexcept { return bound_; }
+  /// Last key frame over all bone, morph and property tracks (0 if none).
+  std::uint32_t last_frame() const noexcept { return last_frame_; }
+
+ private:
+  struct IkKey {
+    std::uint32_t frame;
+    std::uint8_t enabled;
+  };
+  BoundMotion bound_;
+  std::vector<std::uint32_t> cursors_;
+  std::vector<std::vector<IkKey>> ik_tracks_;  // per solver
+  std::vector<std::uint32_t> ik_cursors_;
+  std::uint32_t last_frame_ = 0;
+};
+
+/// Per-bone local poses from a VPD pose: bones matched by name bytes (VPD names are CP932 like
+/// the model's match bytes, cut to 15 bytes as for VMD), translation and rotation (normalized)
+/// as stored; unmatched bones at rest. `unmatched` (optional) receives the indices of VPD bones
+/// that matched no model bone.
+std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose,
+                                    std::vector<std::size_t>* unmatched = nullptr);
+
+/// Builds the 4×4 column-major matrix of a rigid transform (rotation then translation).
+Mat4 rigid_matrix(const Quat& rotation, const Vec3& translation) noexcept;
+
+}  // namespace mmdkit::anim

@@ -1,0 +1,202 @@
+// mmdkit — the runtime skeleton: a model's bones prepared once for evaluation (ozz style).
+//
+// A Skeleton is built once from a format-neutral bone list (BoneDesc, filled from a PMX or PMD
+// model) and never changes afterwards. It holds what evaluation needs in flat arrays: parents, bind
+// offsets, append (付与) sources, fixed axes, IK solvers with their links and limits, and the
+// evaluation SCHEDULE — the order in which MMD transforms bones and solves IK. Evaluation itself
+// (pose.hpp) runs over caller-owned buffers and never allocates.
+//
+// Space and units: MMD's left-handed, Y-up model space (model faces −Z), MMD units, radians,
+// quaternions x, y, z, w (docs/CONVENTIONS.md). Rules and their sources: docs/EVALUATION-BONES.md.
+//
+// Evaluation order (FORMAT-NOTES "Evaluation"; babylon-mmd MmdModel._update):
+//  - PMX (OrderRule::pmx): bones sorted stably by (after-physics flag, deform layer, index); the
+//    bones without the after-physics flag form the stage before physics, the others the stage after.
+//    Each bone in that order: local transform → model transform (append applied); if the bone is an
+//    IK bone, its chain is solved right after it (then the bones already evaluated below the chain
+//    links are evaluated again so that they follow).
+//  - PMD (OrderRule::pmd): every bone in parent-first order (stable by index), then the IK chains in
+//    file order, then the bones that follow others (type 5 / 9, given as append rotations) and their
+//    descendants once more, so they see the solved chains. (babylon-mmd instead puts IK bones last
+//    and updates their children before them: a known fault, see peers/README.md.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/error.hpp"
+
+namespace mmdkit::pmx {
+struct Model;
+}
+namespace mmdkit::pmd {
+struct Model;
+}
+
+namespace mmdkit::anim {
+
+/// "No bone" in every bone index field.
+inline constexpr std::int32_t kNoBone = -1;
+
+/// Largest CCD iteration count used (babylon-mmd caps at 256 too; real models use 1..255).
+inline constexpr std::uint32_t kMaxIkIterations = 256;
+
+/// Which order rules apply (see the file comment).
+enum class OrderRule : std::uint8_t { pmx, pmd };
+
+/// One IK link as the model gives it.
+struct IkLinkDesc {
+  std::int32_t bone = kNoBone;  ///< link bone index; links go from the effector's parent upward
+  bool has_limits = false;      ///< per-axis Euler limits present
+  Vec3 lower{};                 ///< radians, per axis, Euler angles in the link's parent space
+  Vec3 upper{};                 ///< radians (lower/upper are swapped per axis where reversed)
+};
+
+/// One bone, format-neutral: everything evaluation needs, nothing about drawing.
+struct BoneDesc {
+  std::string name;                 ///< UTF-8 (for output and lookup only)
+  /// The name's CP932 bytes (PMD: as stored up to the NUL; PMX: encoded). VMD tracks match their
+  /// first 15 bytes (binding.hpp), VMD IK switches their first 20, VPD bones all of them. Empty =
+  /// matches nothing.
+  std::vector<std::uint8_t> name_bytes;
+  Vec3 position{};                  ///< bind-pose head, model space, MMD units
+  std::int32_t parent = kNoBone;    ///< parent bone index
+  std::int32_t deform_layer = 0;    ///< PMX transform layer (lower first); PMD: 0
+  bool after_physics = false;       ///< PMX flag 0x1000: transformed after physics
+
+  // Append (付与): this bone adds `append_ratio` of the source bone's rotation and/or translation.
+  std::int32_t append_source = kNoBone;
+  float append_ratio = 0.0f;        ///< may be negative (mirrors); 1 = full
+  bool append_rotation = false;     ///< PMX 0x100 (PMD type 5 / 9 follow bones)
+  bool append_translation = false;  ///< PMX 0x200
+  bool append_local = false;        ///< PMX 0x80: use the source's model-space transform (see pose.hpp)
+
+  // Fixed axis (PMX 0x400, PMD type 8 twist bones): key rotations are projected onto this axis.
+  bool has_fixed_axis = false;
+  Vec3 fixed_axis{};                ///< direction in the parent space (need not be unit length)
+
+  // IK (PMX 0x20, PMD IK chains): this bone is the goal; `ik_effector` is moved onto it.
+  std::int32_t ik_effector = kNoBone;  ///< kNoBone = not an IK bone
+  std::uint32_t ik_iterations = 0;     ///< CCD loop count (capped at kMaxIkIterations)
+  float ik_unit_angle = 0.0f;          ///< radians: max rotation of link i per step is unit × (i + 1)
+  std::vector<IkLinkDesc> ik_links;
+  /// PMD: position of this IK chain in the file's IK list (solve order); -1 = by bone order.
+  std::int32_t ik_file_order = -1;
+};
+
+/// The input of build_skeleton.
+struct SkeletonDesc {
+  OrderRule rule = OrderRule::pmx;
+  std::vector<BoneDesc> bones;
+};
+
+/// Per-axis solve mode of an IK link (babylon-mmd IkChain, from saba): links whose limits allow
+/// one axis only rotate about that axis in the first half of the iterations.
+enum class IkSolveAxis : std::uint8_t { none, fixed, x, y, z };
+/// Euler decomposition used for a link's limits: the first order whose middle angle's limits lie
+/// inside (−90°, 90°) — YXZ if X's do, else ZYX if Y's do, else XZY (babylon-mmd).
+enum class IkEulerOrder : std::uint8_t { yxz, zyx, xzy };
+
+/// One IK link prepared for solving.
+struct IkLink {
+  std::uint32_t bone = 0;
+  bool has_limits = false;
+  Vec3 lower{};  ///< radians, min ≤ max per axis
+  Vec3 upper{};
+  IkSolveAxis axis = IkSolveAxis::none;
+  IkEulerOrder order = IkEulerOrder::xzy;
+};
+
+/// One IK solver prepared for solving.
+struct IkSolver {
+  std::uint32_t bone = 0;      ///< the IK bone (goal position)
+  std::uint32_t effector = 0;  ///< moved onto the goal
+  std::uint32_t iterations = 0;
+  float unit_angle = 0.0f;     ///< radians
+  std::uint32_t link_begin = 0, link_end = 0;    ///< range in Skeleton::ik_links()
+  std::uint32_t path_begin = 0, path_end = 0;    ///< bones from the top link down to the effector (parent-first)
+  std::uint32_t refresh_begin = 0, refresh_end = 0;  ///< bones evaluated again after the solve
+};
+
+/// One step of the evaluation schedule.
+struct ScheduleStep {
+  enum Kind : std::uint8_t { bone, ik } kind = bone;
+  std::uint32_t index = 0;  ///< bone index or IK solver index
+};
+
+/// The immutable runtime skeleton.
+class Skeleton {
+ public:
+  Skeleton() = default;
+
+  std::size_t bone_count() const noexcept { return parent_.size(); }
+  std::size_t ik_count() const noexcept { return solvers_.size(); }
+
+  std::span<const std::int32_t> parents() const noexcept { return parent_; }
+  /// Bind head position, model space.
+  std::span<const Vec3> bind_positions() const noexcept { return bind_; }
+  /// Bind offset from the parent's head (= position − parent position; the position for roots).
+  std::span<const Vec3> bind_offsets() const noexcept { return offset_; }
+  std::span<const std::string> names() const noexcept { return names_; }
+  /// Per bone: the VMD track match key (name bytes cut to 15, track_match_key).
+  std::span<const std::vector<std::uint8_t>> match_keys() const noexcept { return keys_; }
+  const BoneDesc& desc(std::size_t bone) const noexcept { return desc_[bone]; }
+  /// IK solver of a bone (index into solvers()), −1 if it is not an IK bone.
+  std::int32_t ik_of_bone(std::size_t bone) const noexcept { return ik_of_bone_[bone]; }
+  std::span<const IkSolver> solvers() const noexcept { return solvers_; }
+  std::span<const IkLink> ik_links() const noexcept { return links_; }
+  /// Bone lists referenced by IkSolver path / refresh ranges.
+  std::span<const std::uint32_t> ik_bone_lists() const noexcept { return lists_; }
+  /// Steps before physics, then after physics.
+  std::span<const ScheduleStep> schedule_before_physics() const noexcept { return before_; }
+  std::span<const ScheduleStep> schedule_after_physics() const noexcept { return after_; }
+  /// The bones in evaluation order (both stages, each bone once).
+  std::span<const std::uint32_t> order() const noexcept { return order_; }
+  OrderRule rule() const noexcept { return rule_; }
+  /// Index of the bone with this UTF-8 name, −1 if none (first match).
+  std::int32_t find(std::string_view name) const noexcept;
+
+ private:
+  friend Result<Skeleton> build_skeleton(SkeletonDesc desc);
+  OrderRule rule_ = OrderRule::pmx;
+  std::vector<BoneDesc> desc_;
+  std::vector<std::int32_t> parent_;
+  std::vector<Vec3> bind_, offset_;
+  std::vector<std::string> names_;
+  std::vector<std::vector<std::uint8_t>> keys_;
+  std::vector<std::int32_t> ik_of_bone_;
+  std::vector<IkSolver> solvers_;
+  std::vector<IkLink> links_;
+  std::vector<std::uint32_t> lists_;
+  std::vector<ScheduleStep> before_, after_;
+  std::vector<std::uint32_t> order_;
+};
+
+/// Builds the skeleton. Checks: every bone index (parent, append source, IK effector, IK link) is
+/// −1 or in range — an out-of-range or self append source / parent is an error (invalid_value,
+/// section "bones", record = bone index); parent chains must not loop (invalid_value). IK bones
+/// whose effector is missing, and links that are not ancestors of the effector, are kept as MMD
+/// does (they simply do not move the effector). Cost: O(bones × depth).
+Result<Skeleton> build_skeleton(SkeletonDesc desc);
+
+/// The SkeletonDesc of a PMX model: bones as stored (flags, layers, append, fixed axis, IK with
+/// limits); match keys = names encoded to CP932 and cut to 15 bytes (binding.hpp; a name CP932
+/// cannot encode gets an empty key and matches no track).
+Result<SkeletonDesc> skeleton_desc_from_pmx(const pmx::Model& model);
+
+/// The SkeletonDesc of a PMD model with MMD's PMD rules (docs/EVALUATION-BONES.md):
+/// - IK chains become IK bones in file order (ik_file_order); unit angle × 4 (PMD stores rad / 4);
+/// - links named 左ひざ / 右ひざ get the knee limit X ∈ [−π, −0.5°·π/180], Y = Z = 0 (radians; the
+///   limit babylon-mmd passes in degrees by mistake);
+/// - type 5 (回転影響下, eyes): append rotation of ik_parent (両目), ratio 1; type 9 (回転連動,
+///   腕捩1..3): append rotation of the TAIL bone, ratio ik_parent × 0.01 (checked on miku_v2 and
+///   mei: tail = 腕捩, ik_parent = 25 / 50 / 75);
+/// - type 8 (twist): fixed axis = tail bone head − bone head.
+/// Match keys are the stored name bytes cut to 15.
+Result<SkeletonDesc> skeleton_desc_from_pmd(const pmd::Model& model);
+
+}  // namespace mmdkit::anim

@@ -1,0 +1,224 @@
+// Bone evaluation over caller-owned buffers (pose.hpp): prepass, schedule, matrices, samplers.
+#include "mmdkit/anim/pose.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "anim/pose_internal.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+
+namespace mmdkit::anim {
+
+void PoseWorkspace::reset(const Skeleton& skeleton) {
+  const std::size_t n = skeleton.bone_count();
+  anim_rot_.assign(n, kIdentityQuat);
+  anim_pos_.assign(n, Vec3{});
+  append_rot_.assign(n, kIdentityQuat);
+  append_pos_.assign(n, Vec3{});
+  ik_rot_.assign(n, kIdentityQuat);
+  local_rot_.assign(n, kIdentityQuat);
+  local_pos_.assign(n, Vec3{});
+  model_rot_.assign(n, kIdentityQuat);
+  model_pos_.assign(n, Vec3{});
+  model_mat_.assign(n, rigid_matrix(kIdentityQuat, Vec3{}));
+  skin_mat_.assign(n, rigid_matrix(kIdentityQuat, Vec3{}));
+  stage_.assign(n, 0);
+  for (const ScheduleStep& st : skeleton.schedule_after_physics())
+    if (st.kind == ScheduleStep::bone) stage_[st.index] = 1;
+}
+
+void PoseWorkspace::set_model_transform(std::size_t bone, const Quat& rotation, const Vec3& position) noexcept {
+  if (bone >= model_rot_.size()) return;
+  model_rot_[bone] = quat_normalize(rotation);
+  model_pos_[bone] = position;
+  model_mat_[bone] = rigid_matrix(model_rot_[bone], position);
+}
+
+Mat4 rigid_matrix(const Quat& q, const Vec3& t) noexcept {
+  const float x = q[0], y = q[1], z = q[2], w = q[3];
+  const float xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y,
+              wz = w * z;
+  return {1.0f - 2.0f * (yy + zz), 2.0f * (xy + wz),        2.0f * (xz - wy),        0.0f,
+          2.0f * (xy - wz),        1.0f - 2.0f * (xx + zz), 2.0f * (yz + wx),        0.0f,
+          2.0f * (xz + wy),        2.0f * (yz - wx),        1.0f - 2.0f * (xx + yy), 0.0f,
+          t[0],                    t[1],                    t[2],                    1.0f};
+}
+
+Quat project_to_axis(const Quat& rotation, const Vec3& axis) noexcept {
+  const float al2 = pm::dot(axis, axis);
+  if (!(al2 > 0.0f) || !std::isfinite(al2)) return kIdentityQuat;
+  const Vec3 a = pm::scale(axis, 1.0f / std::sqrt(al2));
+  const Quat q = quat_normalize(rotation);
+  const Vec3 v{q[0], q[1], q[2]};
+  const float len = std::sqrt(pm::dot(v, v));
+  if (len < 1e-8f) return kIdentityQuat;
+  float angle = 2.0f * std::atan2(len, q[3]);
+  if (pm::dot(v, a) < 0.0f) angle = -angle;
+  return pm::axis_angle(a, angle);
+}
+
+void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  const std::size_t n = s.bone_count();
+  for (std::size_t i = 0; i < n; ++i) {
+    Quat r = kIdentityQuat;
+    Vec3 t{};
+    if (i < in.local.size()) {
+      r = in.local[i].rotation;
+      t = in.local[i].translation;
+    }
+    const BoneDesc& d = s.desc(i);
+    if (d.has_fixed_axis) r = project_to_axis(r, d.fixed_axis);
+    if (i < in.morph.size()) {
+      r = pm::mul(in.morph[i].rotation, r);
+      t = pm::add(t, in.morph[i].translation);
+    }
+    ws.anim_rot_[i] = r;
+    ws.anim_pos_[i] = t;
+    ws.append_rot_[i] = kIdentityQuat;
+    ws.append_pos_[i] = Vec3{};
+    ws.ik_rot_[i] = kIdentityQuat;
+    ws.local_rot_[i] = kIdentityQuat;
+    ws.local_pos_[i] = Vec3{};
+    ws.model_rot_[i] = kIdentityQuat;
+    ws.model_pos_[i] = Vec3{};
+  }
+}
+
+void PoseEvaluator::update_bone(const Skeleton& s, PoseWorkspace& ws, std::uint32_t i) noexcept {
+  Quat r = ws.anim_rot_[i];
+  Vec3 t = ws.anim_pos_[i];
+  const BoneDesc& d = s.desc(i);
+  if (d.append_rotation || d.append_translation) apply_append(s, ws, i, r, t);
+  ws.append_rot_[i] = r;
+  ws.append_pos_[i] = t;
+  ws.local_rot_[i] = pm::mul(ws.ik_rot_[i], r);
+  ws.local_pos_[i] = pm::add(s.bind_offsets()[i], t);
+  model_from_local(s, ws, i);
+}
+
+void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_t i) noexcept {
+  ws.local_rot_[i] = pm::mul(ws.ik_rot_[i], ws.append_rot_[i]);
+  model_from_local(s, ws, i);
+}
+
+void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
+                        PoseWorkspace& ws) noexcept {
+  for (const ScheduleStep& st : steps) {
+    if (st.kind == ScheduleStep::bone) {
+      update_bone(s, ws, st.index);
+    } else {
+      if (st.index < in.ik_enabled.size() && in.ik_enabled[st.index] == 0) continue;
+      solve_ik(s, ws, st.index);
+    }
+  }
+}
+
+void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
+  const std::size_t n = s.bone_count();
+  const auto bind = s.bind_positions();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Quat& q = ws.model_rot_[i];
+    const Vec3& p = ws.model_pos_[i];
+    ws.model_mat_[i] = rigid_matrix(q, p);
+    Mat4& sk = ws.skin_mat_[i];
+    sk = ws.model_mat_[i];
+    const Vec3 rb = pm::rotate(q, bind[i]);
+    sk[12] = p[0] - rb[0];
+    sk[13] = p[1] - rb[1];
+    sk[14] = p[2] - rb[2];
+  }
+}
+
+namespace {
+bool fits(const Skeleton& s, const PoseWorkspace& ws) { return ws.bone_count() == s.bone_count(); }
+}  // namespace
+
+void evaluate_before_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  if (!fits(s, ws)) return;
+  PoseEvaluator::prepass(s, in, ws);
+  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+}
+
+void evaluate_after_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  if (!fits(s, ws)) return;
+  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::finish(s, ws);
+}
+
+void evaluate(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  evaluate_before_physics(s, in, ws);
+  evaluate_after_physics(s, in, ws);
+}
+
+// --- motion sampling ------------------------------------------------------------------------
+
+Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions) {
+  MotionSampler m;
+  auto bound = bind_motions(motions, skeleton.match_keys(), {});
+  if (!bound) return std::unexpected(bound.error());
+  m.bound_ = std::move(*bound);
+  m.cursors_.assign(skeleton.bone_count(), 0);
+  m.ik_tracks_.resize(skeleton.ik_count());
+  m.ik_cursors_.assign(skeleton.ik_count(), 0);
+  for (const BoneTrackKey& k : m.bound_.bone_keys) m.last_frame_ = std::max(m.last_frame_, k.frame);
+  // IK names: the IK bone's name bytes cut to 20 against the VMD field up to its NUL.
+  std::vector<std::vector<std::uint8_t>> ik_keys(skeleton.ik_count());
+  for (std::size_t k = 0; k < skeleton.ik_count(); ++k) {
+    const auto& nb = skeleton.desc(skeleton.solvers()[k].bone).name_bytes;
+    ik_keys[k].assign(nb.begin(), nb.begin() + static_cast<std::ptrdiff_t>(std::min(nb.size(), vmd::kIkNameSize)));
+  }
+  for (const vmd::Motion* mo : motions) {
+    if (!mo) continue;
+    for (const vmd::PropertyKey& pk : mo->property_keys) {
+      m.last_frame_ = std::max(m.last_frame_, pk.frame);
+      for (const vmd::IkState& st : pk.ik) {
+        ByteSpan raw = until_nul(st.name.raw);
+        std::vector<std::uint8_t> key(raw.begin(), raw.end());
+        if (raw.empty() && !st.name.text.empty())
+          if (auto e = encode_text(st.name.text, mo->encoding)) key = std::move(*e);
+        if (key.empty()) continue;
+        for (std::size_t k = 0; k < ik_keys.size(); ++k)
+          if (ik_keys[k] == key) m.ik_tracks_[k].push_back({pk.frame, static_cast<std::uint8_t>(st.enabled != 0)});
+      }
+    }
+  }
+  for (auto& t : m.ik_tracks_) sort_and_dedupe(t);
+  return m;
+}
+
+void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {
+  sample_bones(bound_, frame, local, cursors_);
+  const std::size_t n = std::min(ik_enabled.size(), ik_tracks_.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto& t = ik_tracks_[k];
+    if (t.empty()) {
+      ik_enabled[k] = 1;
+      continue;
+    }
+    const Segment seg = find_segment(std::span<const IkKey>(t), frame, ik_cursors_[k]);
+    ik_enabled[k] = t[seg.first].enabled;
+  }
+}
+
+std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose, std::vector<std::size_t>* unmatched) {
+  std::vector<BonePose> out(skeleton.bone_count());
+  for (std::size_t b = 0; b < pose.bones.size(); ++b) {
+    const vpd::Bone& vb = pose.bones[b];
+    std::vector<std::uint8_t> key(vb.name_raw.begin(), vb.name_raw.end());
+    if (key.empty())
+      if (auto e = encode_text(vb.name, pose.encoding)) key = std::move(*e);
+    bool found = false;
+    for (std::size_t i = 0; i < skeleton.bone_count(); ++i) {
+      if (key.empty() || skeleton.desc(i).name_bytes != key) continue;
+      out[i].translation = vb.translation;
+      out[i].rotation = quat_normalize(vb.rotation);
+      found = true;
+    }
+    if (!found && unmatched) unmatched->push_back(b);
+  }
+  return out;
+}
+
+}  // namespace mmdkit::anim

@@ -1,0 +1,376 @@
+// Runtime skeleton: validation, evaluation order, schedule, IK solver preparation (skeleton.hpp).
+#include "mmdkit/anim/skeleton.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "mmdkit/anim/binding.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
+
+namespace mmdkit::anim {
+
+std::int32_t Skeleton::find(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (names_[i] == name) return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+namespace {
+
+bool in_range(std::int32_t i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; }
+
+IkLink prepare_link(const IkLinkDesc& d) {
+  IkLink l;
+  l.bone = static_cast<std::uint32_t>(d.bone);
+  l.has_limits = d.has_limits;
+  if (!d.has_limits) return l;
+  for (int a = 0; a < 3; ++a) {
+    l.lower[a] = std::min(d.lower[a], d.upper[a]);
+    l.upper[a] = std::max(d.lower[a], d.upper[a]);
+  }
+  // babylon-mmd IkChain (from saba MMDIkSolver): Euler order whose middle angle stays in (−90°, 90°).
+  const float half_pi = std::numbers::pi_v<float> * 0.5f;
+  if (-half_pi < l.lower[0] && l.upper[0] < half_pi)
+    l.order = IkEulerOrder::yxz;
+  else if (-half_pi < l.lower[1] && l.upper[1] < half_pi)
+    l.order = IkEulerOrder::zyx;
+  else
+    l.order = IkEulerOrder::xzy;
+  auto zero = [&](int a) { return l.lower[a] == 0.0f && l.upper[a] == 0.0f; };
+  if (zero(0) && zero(1) && zero(2))
+    l.axis = IkSolveAxis::fixed;
+  else if (zero(1) && zero(2))
+    l.axis = IkSolveAxis::x;
+  else if (zero(0) && zero(2))
+    l.axis = IkSolveAxis::y;
+  else if (zero(0) && zero(1))
+    l.axis = IkSolveAxis::z;
+  else
+    l.axis = IkSolveAxis::none;
+  return l;
+}
+
+}  // namespace
+
+Result<Skeleton> build_skeleton(SkeletonDesc desc) {
+  const std::size_t n = desc.bones.size();
+  if (n > 0x7FFFFFFF) return make_error(ErrorCode::limit_exceeded, "too many bones", "bones");
+  Skeleton s;
+  s.rule_ = desc.rule;
+  s.parent_.resize(n);
+  s.bind_.resize(n);
+  s.offset_.resize(n);
+  s.names_.resize(n);
+  s.keys_.resize(n);
+  s.ik_of_bone_.assign(n, -1);
+
+  // Validate indices.
+  for (std::size_t i = 0; i < n; ++i) {
+    BoneDesc& b = desc.bones[i];
+    const auto rec = static_cast<std::int64_t>(i);
+    if (b.parent != kNoBone && (!in_range(b.parent, n) || static_cast<std::size_t>(b.parent) == i))
+      return make_error(ErrorCode::invalid_value,
+                        "parent index " + std::to_string(b.parent) + " is out of range or the bone itself", "bones", rec);
+    if (b.append_rotation || b.append_translation) {
+      if (b.append_source == kNoBone) {
+        b.append_rotation = b.append_translation = false;  // nothing to follow
+      } else if (!in_range(b.append_source, n) || static_cast<std::size_t>(b.append_source) == i) {
+        return make_error(ErrorCode::invalid_value,
+                          "append source " + std::to_string(b.append_source) + " is out of range or the bone itself",
+                          "bones", rec);
+      }
+    }
+    if (!std::isfinite(b.append_ratio)) b.append_ratio = 0.0f;
+    if (b.ik_effector != kNoBone && !in_range(b.ik_effector, n))
+      return make_error(ErrorCode::invalid_value, "IK target (effector) " + std::to_string(b.ik_effector) + " is out of range",
+                        "bones", rec);
+    for (std::size_t k = 0; k < b.ik_links.size(); ++k)
+      if (!in_range(b.ik_links[k].bone, n))
+        return make_error(ErrorCode::invalid_value,
+                          "IK link " + std::to_string(k) + " names bone " + std::to_string(b.ik_links[k].bone) +
+                              ", out of range",
+                          "bones", rec);
+  }
+  // Parent loops: walk up at most n steps.
+  std::vector<std::uint32_t> depth(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int32_t p = desc.bones[i].parent;
+    std::uint32_t d = 0;
+    while (p != kNoBone) {
+      if (++d > n)
+        return make_error(ErrorCode::invalid_value, "the parent chain loops", "bones", static_cast<std::int64_t>(i));
+      p = desc.bones[static_cast<std::size_t>(p)].parent;
+    }
+    depth[i] = d;
+  }
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const BoneDesc& b = desc.bones[i];
+    s.parent_[i] = b.parent;
+    s.bind_[i] = b.position;
+    if (b.parent == kNoBone) {
+      s.offset_[i] = b.position;
+    } else {
+      const Vec3& pp = desc.bones[static_cast<std::size_t>(b.parent)].position;
+      s.offset_[i] = {b.position[0] - pp[0], b.position[1] - pp[1], b.position[2] - pp[2]};
+    }
+    s.names_[i] = b.name;
+    s.keys_[i] = track_match_key(b.name_bytes);
+  }
+
+  // Evaluation order.
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+  if (desc.rule == OrderRule::pmx) {
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const BoneDesc &ba = desc.bones[a], &bb = desc.bones[b];
+      if (ba.after_physics != bb.after_physics) return !ba.after_physics;
+      return ba.deform_layer < bb.deform_layer;
+    });
+  } else {
+    // Parent-first, otherwise index order: place each bone after its not-yet-placed ancestors.
+    std::vector<std::uint8_t> placed(n, 0);
+    std::vector<std::uint32_t> chain;
+    order.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      chain.clear();
+      for (std::int32_t b = static_cast<std::int32_t>(i); b != kNoBone && !placed[static_cast<std::size_t>(b)];
+           b = desc.bones[static_cast<std::size_t>(b)].parent)
+        chain.push_back(static_cast<std::uint32_t>(b));
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        placed[*it] = 1;
+        order.push_back(*it);
+      }
+    }
+  }
+  s.order_ = order;
+
+  // IK solvers, in the order they are solved.
+  std::vector<std::uint32_t> ik_bones;
+  for (std::uint32_t i : order)
+    if (desc.bones[i].ik_effector != kNoBone) ik_bones.push_back(i);
+  if (desc.rule == OrderRule::pmd)
+    std::stable_sort(ik_bones.begin(), ik_bones.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return desc.bones[a].ik_file_order < desc.bones[b].ik_file_order;
+    });
+
+  // Position of each bone in the order (for "evaluated before the IK step").
+  std::vector<std::uint32_t> pos_in_order(n);
+  for (std::size_t k = 0; k < n; ++k) pos_in_order[order[k]] = static_cast<std::uint32_t>(k);
+  auto is_ancestor_or_self = [&](std::uint32_t anc, std::uint32_t b) {
+    for (std::int32_t x = static_cast<std::int32_t>(b); x != kNoBone; x = desc.bones[static_cast<std::size_t>(x)].parent)
+      if (static_cast<std::uint32_t>(x) == anc) return true;
+    return false;
+  };
+
+  for (std::uint32_t ikb : ik_bones) {
+    const BoneDesc& b = desc.bones[ikb];
+    IkSolver sv;
+    sv.bone = ikb;
+    sv.effector = static_cast<std::uint32_t>(b.ik_effector);
+    sv.iterations = std::min<std::uint32_t>(b.ik_iterations, kMaxIkIterations);
+    sv.unit_angle = std::isfinite(b.ik_unit_angle) ? b.ik_unit_angle : 0.0f;
+    sv.link_begin = static_cast<std::uint32_t>(s.links_.size());
+    for (const IkLinkDesc& l : b.ik_links) s.links_.push_back(prepare_link(l));
+    sv.link_end = static_cast<std::uint32_t>(s.links_.size());
+
+    // Path: links, the effector, and the bones between a link and the effector, parent-first.
+    std::vector<std::uint32_t> path;
+    std::vector<std::uint8_t> on_path(n, 0);
+    auto add = [&](std::uint32_t x) {
+      if (!on_path[x]) {
+        on_path[x] = 1;
+        path.push_back(x);
+      }
+    };
+    for (std::uint32_t k = sv.link_begin; k < sv.link_end; ++k) {
+      const std::uint32_t lb = s.links_[k].bone;
+      add(lb);
+      if (is_ancestor_or_self(lb, sv.effector))
+        for (std::int32_t x = static_cast<std::int32_t>(sv.effector); x != static_cast<std::int32_t>(lb);
+             x = desc.bones[static_cast<std::size_t>(x)].parent)
+          add(static_cast<std::uint32_t>(x));
+    }
+    add(sv.effector);
+    std::stable_sort(path.begin(), path.end(), [&](std::uint32_t a, std::uint32_t c) {
+      return depth[a] != depth[c] ? depth[a] < depth[c] : a < c;
+    });
+    sv.path_begin = static_cast<std::uint32_t>(s.lists_.size());
+    s.lists_.insert(s.lists_.end(), path.begin(), path.end());
+    sv.path_end = static_cast<std::uint32_t>(s.lists_.size());
+
+    // Refresh: bones evaluated before this solve that depend on a link: descendants (PMX, as
+    // babylon-mmd's recursive child update), plus bones that append from them and their
+    // descendants (PMD: MMD updates follow bones after IK).
+    std::vector<std::uint8_t> dep(n, 0);
+    std::vector<std::uint8_t> is_link(n, 0);
+    for (std::uint32_t k = sv.link_begin; k < sv.link_end; ++k) is_link[s.links_[k].bone] = 1;
+    // In PMD all bones are evaluated before every IK step; in PMX those before the IK bone.
+    const bool pmd = desc.rule == OrderRule::pmd;
+    auto evaluated_before = [&](std::uint32_t x) { return pmd || pos_in_order[x] < pos_in_order[ikb]; };
+    bool changed = true;
+    for (std::uint32_t x : order) {  // descendants (order may not be parent-first in PMX: walk up)
+      if (is_link[x]) continue;
+      for (std::int32_t a = desc.bones[x].parent; a != kNoBone; a = desc.bones[static_cast<std::size_t>(a)].parent)
+        if (is_link[static_cast<std::size_t>(a)]) {
+          dep[x] = 1;
+          break;
+        }
+    }
+    while (pmd && changed) {  // follow bones of dependent bones, and their descendants
+      changed = false;
+      for (std::uint32_t x : order) {
+        if (dep[x] || is_link[x]) continue;
+        const BoneDesc& bx = desc.bones[x];
+        bool d = false;
+        if ((bx.append_rotation || bx.append_translation) && bx.append_source != kNoBone) {
+          const auto src = static_cast<std::size_t>(bx.append_source);
+          d = dep[src] || is_link[src];
+        }
+        if (!d && bx.parent != kNoBone) d = dep[static_cast<std::size_t>(bx.parent)] != 0;
+        if (d) {
+          dep[x] = 1;
+          changed = true;
+        }
+      }
+    }
+    sv.refresh_begin = static_cast<std::uint32_t>(s.lists_.size());
+    for (std::uint32_t x : order)
+      if (dep[x] && evaluated_before(x) && x != ikb) s.lists_.push_back(x);
+    sv.refresh_end = static_cast<std::uint32_t>(s.lists_.size());
+
+    s.ik_of_bone_[ikb] = static_cast<std::int32_t>(s.solvers_.size());
+    s.solvers_.push_back(sv);
+  }
+
+  // Schedule.
+  for (std::uint32_t i : order) {
+    auto& stage = desc.bones[i].after_physics && desc.rule == OrderRule::pmx ? s.after_ : s.before_;
+    stage.push_back({ScheduleStep::bone, i});
+    if (desc.rule == OrderRule::pmx && s.ik_of_bone_[i] >= 0)
+      stage.push_back({ScheduleStep::ik, static_cast<std::uint32_t>(s.ik_of_bone_[i])});
+  }
+  if (desc.rule == OrderRule::pmd)
+    for (std::size_t k = 0; k < s.solvers_.size(); ++k) s.before_.push_back({ScheduleStep::ik, static_cast<std::uint32_t>(k)});
+
+  s.desc_ = std::move(desc.bones);
+  return s;
+}
+
+// --- from file models ------------------------------------------------------------------------
+
+Result<SkeletonDesc> skeleton_desc_from_pmx(const pmx::Model& model) {
+  SkeletonDesc d;
+  d.rule = OrderRule::pmx;
+  const std::size_t n = model.bones.size();
+  d.bones.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const pmx::Bone& b = model.bones[i];
+    BoneDesc& o = d.bones[i];
+    o.name = b.name.text;
+    if (auto bytes = encode_text(b.name.text, Encoding::cp932)) o.name_bytes = std::move(*bytes);
+    o.position = {b.position[0], b.position[1], b.position[2]};
+    o.parent = b.parent < 0 ? kNoBone : b.parent;
+    o.deform_layer = b.deform_layer;
+    o.after_physics = b.has(pmx::kAfterPhysics);
+    if (b.has(pmx::kAppendRotation) || b.has(pmx::kAppendTranslation)) {
+      o.append_source = b.append_parent < 0 ? kNoBone : b.append_parent;
+      o.append_ratio = b.append_ratio;
+      o.append_rotation = b.has(pmx::kAppendRotation);
+      o.append_translation = b.has(pmx::kAppendTranslation);
+      o.append_local = b.has(pmx::kLocalAppend);
+    }
+    if (b.has(pmx::kFixedAxis)) {
+      o.has_fixed_axis = true;
+      o.fixed_axis = {b.fixed_axis[0], b.fixed_axis[1], b.fixed_axis[2]};
+    }
+    if (b.has(pmx::kIk) && b.ik_target >= 0) {
+      o.ik_effector = b.ik_target;
+      o.ik_iterations = b.ik_iterations < 0 ? 0u : static_cast<std::uint32_t>(b.ik_iterations);
+      o.ik_unit_angle = b.ik_limit_angle;
+      for (const pmx::IkLink& l : b.ik_links) {
+        IkLinkDesc ld;
+        ld.bone = l.bone;
+        ld.has_limits = l.has_limits != 0;
+        ld.lower = {l.lower[0], l.lower[1], l.lower[2]};
+        ld.upper = {l.upper[0], l.upper[1], l.upper[2]};
+        o.ik_links.push_back(ld);
+      }
+    }
+  }
+  return d;
+}
+
+Result<SkeletonDesc> skeleton_desc_from_pmd(const pmd::Model& model) {
+  SkeletonDesc d;
+  d.rule = OrderRule::pmd;
+  const std::size_t n = model.bones.size();
+  d.bones.resize(n);
+  auto idx = [&](std::uint16_t v) -> std::int32_t { return v < n ? static_cast<std::int32_t>(v) : kNoBone; };
+  // Knee names in CP932: 左ひざ / 右ひざ.
+  const auto left_knee = encode_text("左ひざ", Encoding::cp932);
+  const auto right_knee = encode_text("右ひざ", Encoding::cp932);
+  std::vector<std::vector<std::uint8_t>> names(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const pmd::Bone& b = model.bones[i];
+    BoneDesc& o = d.bones[i];
+    o.name = b.name.text;
+    ByteSpan raw = until_nul(b.name.raw);
+    if (!raw.empty() || b.name.text.empty())
+      o.name_bytes.assign(raw.begin(), raw.end());
+    else if (auto bytes = encode_text(b.name.text, model.encoding))
+      o.name_bytes = std::move(*bytes);
+    o.position = {b.position[0], b.position[1], b.position[2]};
+    o.parent = b.parent == pmd::kNoBone ? kNoBone : idx(b.parent);
+    if (b.type == 5) {  // 回転影響下 (eyes): copies the rotation of ik_parent (両目)
+      o.append_source = idx(b.ik_parent);
+      o.append_rotation = o.append_source != kNoBone;
+      o.append_ratio = 1.0f;
+    } else if (b.type == 9) {  // 回転連動 (腕捩1..3): source = tail bone, ratio = ik_parent × 0.01
+      o.append_source = idx(b.tail);
+      o.append_rotation = o.append_source != kNoBone;
+      o.append_ratio = static_cast<float>(b.ik_parent) * 0.01f;
+    }
+    if (b.type == 8) {  // twist: axis from head to tail bone
+      const std::int32_t t = idx(b.tail);
+      if (t != kNoBone && t != static_cast<std::int32_t>(i)) {
+        const auto& tp = model.bones[static_cast<std::size_t>(t)].position;
+        o.has_fixed_axis = true;
+        o.fixed_axis = {tp[0] - b.position[0], tp[1] - b.position[1], tp[2] - b.position[2]};
+      }
+    }
+  }
+  const float knee_lo = -std::numbers::pi_v<float>;
+  const float knee_hi = -0.5f * std::numbers::pi_v<float> / 180.0f;
+  for (std::size_t k = 0; k < model.ik_chains.size(); ++k) {
+    const pmd::IkChain& c = model.ik_chains[k];
+    const std::int32_t ikb = idx(c.target), eff = idx(c.effector);
+    if (ikb == kNoBone || eff == kNoBone) continue;
+    BoneDesc& o = d.bones[static_cast<std::size_t>(ikb)];
+    if (o.ik_effector != kNoBone) continue;  // a second chain on the same bone: MMD-era files rarely do this
+    o.ik_effector = eff;
+    o.ik_iterations = c.iterations;
+    o.ik_unit_angle = c.unit_angle * 4.0f;
+    o.ik_file_order = static_cast<std::int32_t>(k);
+    for (std::uint16_t lb : c.links) {
+      const std::int32_t li = idx(lb);
+      if (li == kNoBone) continue;
+      IkLinkDesc ld;
+      ld.bone = li;
+      const auto& nb = d.bones[static_cast<std::size_t>(li)].name_bytes;
+      if ((left_knee && nb == *left_knee) || (right_knee && nb == *right_knee)) {
+        ld.has_limits = true;
+        ld.lower = {knee_lo, 0.0f, 0.0f};
+        ld.upper = {knee_hi, 0.0f, 0.0f};
+      }
+      o.ik_links.push_back(ld);
+    }
+  }
+  return d;
+}
+
+}  // namespace mmdkit::anim
