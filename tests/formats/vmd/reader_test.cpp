@@ -316,6 +316,13 @@ TEST(VmdRead, Errors) {
   }
 }
 
+TEST(VmdRead, ReadFileNamesThePath) {
+  auto r = read_file("/nonexistent-dir/x.vmd");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::io_error);
+  EXPECT_EQ(r.error().file, "/nonexistent-dir/x.vmd");
+}
+
 TEST(VmdRead, SummaryMatchesFullRead) {
   auto bytes = full_v2();
   bytes.push_back(7);
