@@ -684,7 +684,9 @@ class Parser {
       return fail(path, "number " + std::string(number_text(v)) + " is not a binary32 value");
     }
     if (v.IsString()) {
-      auto f = parse_float(string_text(v));
+      // Exactly the forms of format_float_json (parse_float alone would also take "NaN", "infinity").
+      const std::string_view t = string_text(v);
+      auto f = (t == "inf" || t == "-inf" || t.starts_with("nan:")) ? parse_float(t) : std::nullopt;
       if (f && !std::isfinite(*f)) return *f;
       return fail(path, "must be a number, or \"inf\", \"-inf\", \"nan:XXXXXXXX\"; found \"" +
                             std::string(string_text(v)) + "\"");

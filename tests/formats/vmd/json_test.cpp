@@ -549,6 +549,25 @@ TEST(VmdJson, SchemaErrorsNameTheJsonPath) {
        ErrorCode::json_schema, "property_keys[0].ik[0].name", "21 bytes"},
       {R"({"format": "vmd", "model_name": "\u00e9\u00e9"})", ErrorCode::encoding_error, "model_name", "cp932"},
       {R"({"format": "vmd", "trailing_hex": "abc"})", ErrorCode::json_schema, "trailing_hex", "hex digits"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "physics_off": true, "toggle": [0, 0]}]})",
+       ErrorCode::json_schema, "bone_keys[0].toggle", "not both"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "toggle": [1]}]})", ErrorCode::json_schema,
+       "bone_keys[0].toggle", "2 integers"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "pad": [1, 0]}]})", ErrorCode::json_schema,
+       "bone_keys[0].pad", "3 integers"},
+      {R"({"format": "vmd", "bone_keys": [{"frame": 0, "name": "a", "pad": [1, 0, -1]}]})", ErrorCode::json_schema,
+       "bone_keys[0].pad[2]", "out of range"},
+      {R"({"format": "vmd", "bone_names": [{"name": "a"}], "bone_keys": [{"frame": 0, "name": "a", "name_index": 0}]})",
+       ErrorCode::json_schema, "bone_keys[0].name_index", "not both"},
+      {R"({"format": "vmd", "bone_names": [{"name": "a"}], "bone_keys": [{"frame": 0, "name_index": 1}]})",
+       ErrorCode::json_schema, "bone_keys[0].name_index", "out of range [0, 0]"},
+      {R"({"format": "vmd", "bone_names": [{"name": "a", "hex": "61"}]})", ErrorCode::json_schema,
+       "bone_names[0].hex", "unknown member"},
+      {R"({"format": "vmd", "camera_keys": [{"frame": 0, "interpolation_hex": "00"}]})", ErrorCode::json_schema,
+       "camera_keys[0].interpolation_hex", "24 bytes"},
+      {R"({"format": "vmd", "light_keys": [{"frame": 0, "color": ["-inf", "nan:7fc00000", "NaN"]}]})",
+       ErrorCode::json_schema, "light_keys[0].color[2]", "must be a number"},
+      {R"({"format": "vmd", "sections_present": 7})", ErrorCode::json_schema, "sections_present", "out of range"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.json);
@@ -756,6 +775,33 @@ TEST(VmdJson, DuplicateRawNamesInATableBuiltInCodeKeepTheirIndex) {
   EXPECT_NE(j.find("\"bone_names\""), std::string::npos);
   EXPECT_NE(j.find("\"name_index\":1"), std::string::npos);
   expect_motion_eq(m, round_trip(m));
+}
+
+}  // namespace
+}  // namespace mmdkit::vmd
+
+namespace mmdkit::vmd {
+namespace {
+
+TEST(VmdJson, NameIndexNonFiniteStringsAndCameraHexImport) {
+  auto m = from_json(R"({"format": "vmd",
+    "bone_names": [{"name": "a"}, {"name": "b", "name_hex": "62ff"}],
+    "bone_keys": [{"frame": 1, "name_index": 1, "position": ["inf", "-inf", "nan:7fc00001"]},
+                  {"frame": 2, "name": "a", "toggle": [5, 6], "pad": [7, 8, 9]}],
+    "camera_keys": [{"frame": 0, "interpolation_hex": "000102030405060708090a0b0c0d0e0f1011121314151617"}]})");
+  ASSERT_TRUE(m) << m.error().to_string();
+  ASSERT_EQ(m->bone_names.size(), 2u);
+  EXPECT_EQ(m->bone_names[1].raw, (std::vector<std::uint8_t>{0x62, 0xff}));
+  EXPECT_EQ(m->bone_keys[0].name, 1u);
+  EXPECT_EQ(bits(m->bone_keys[0].position[0]), 0x7f800000u);
+  EXPECT_EQ(bits(m->bone_keys[0].position[1]), 0xff800000u);
+  EXPECT_EQ(bits(m->bone_keys[0].position[2]), 0x7fc00001u);
+  EXPECT_EQ(m->bone_keys[1].name, 0u);
+  auto expected = block_by_hand({{kLin, kLin, kLin, kLin}}, 5, 6);
+  for (std::size_t r = 1; r < 4; ++r)
+    for (std::size_t i = 0; i < r; ++i) expected[16 * r + 16 - r + i] = static_cast<std::uint8_t>(7 + i);
+  EXPECT_EQ(m->bone_keys[1].interpolation, expected);
+  for (std::size_t i = 0; i < 24; ++i) EXPECT_EQ(m->camera_keys[0].interpolation[i], i);
 }
 
 }  // namespace
