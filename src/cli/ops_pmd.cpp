@@ -151,6 +151,15 @@ Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view targe
   return pmd::write(r->model);
 }
 
+Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
+  auto r = pmd::read(bytes, read_options(flags));
+  if (!r) return std::unexpected(r.error());
+  std::vector<Finding> out;
+  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
+  for (pmd::CheckFinding& f : pmd::check(r->model)) out.push_back(Finding{f.error, std::move(f.where)});
+  return out;
+}
+
 }  // namespace
 
 const FormatOps& pmd_ops() {
@@ -162,7 +171,7 @@ const FormatOps& pmd_ops() {
                              .from_json = from_json,
                              .convert = convert,
                              .generate = nullptr,
-                             .check = nullptr};
+                             .check = check};
   return ops;
 }
 
