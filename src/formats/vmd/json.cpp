@@ -579,7 +579,9 @@ class Parser {
       if (text && !is_text(*text)) return fail("model_name", std::string("must be a string, found ") + type_name(*text));
       m.model_name.text = text ? std::string(string_text(*text)) : std::string();
       if (const Value* h = find(root, "model_name_hex")) {
-        auto b = hex(*h, "model_name_hex", field, false);
+        // Up to the type's 20 bytes even for version 1 (a motion built in code may hold more
+        // than the 10 bytes the file field has; vmd::write decides what to do with them).
+        auto b = hex(*h, "model_name_hex", kModelNameSizeV2, false);
         if (!b) return std::unexpected(b.error());
         m.model_name.raw = std::move(*b);
       } else {

@@ -368,6 +368,11 @@ TEST(VmdJson, VersionOneHeaderUsesTenByteModelName) {
   EXPECT_NE(j.find("\"version\":1"), std::string::npos);
   EXPECT_EQ(j.find("_hex"), std::string::npos) << j;
   expect_motion_eq(m, round_trip(m));
+  // A 20-byte model name on a version 1 motion (built in code) still comes back as it was.
+  m.model_name = {bytes_of("abc", 20), "abc"};
+  j = to_json(m);
+  EXPECT_NE(j.find("\"model_name_hex\":\"6162630000000000000000000000000000000000\""), std::string::npos) << j;
+  expect_motion_eq(m, round_trip(m));
 }
 
 // Hand-written JSON (no raw fields, Euler instead of a quaternion) gives exactly the bytes of a
