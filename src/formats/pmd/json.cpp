@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <cstring>
@@ -63,7 +64,16 @@ class W {
   explicit W(Encoding enc) : enc_(enc) {}
   std::string out;
 
-  void f(float v) { out += format_float_json(v); }
+  // Same text as format_float_json (shortest round-trip form via to_chars), without a temporary.
+  void f(float v) {
+    if (!std::isfinite(v)) {
+      out += format_float_json(v);
+      return;
+    }
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+  }
   template <std::size_t K>
   void fa(const std::array<float, K>& a) {
     out.push_back('[');
@@ -73,7 +83,11 @@ class W {
     }
     out.push_back(']');
   }
-  void u(std::uint64_t v) { out += std::to_string(v); }
+  void u(std::uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+  }
   void key(const char* k) {
     out.push_back('"');
     out += k;
