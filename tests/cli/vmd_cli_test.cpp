@@ -197,6 +197,25 @@ TEST_F(VmdCli, ConvertCorpusFileIsByteExact) {
   EXPECT_NE(r.out.find("bone keys: 14160"), std::string::npos) << r.out;
 }
 
+TEST_F(VmdCli, JsonRoundTripAndEncodingFlag) {
+  std::string bytes = generated("--camera-keys 2 --light-keys 1") + "tail";
+  fs::path p = file("j.vmd", bytes), j = dir / "j.json", back = dir / "back.vmd";
+  Outcome r = run("convert " + quote(p.string()) + " " + quote(j.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning"), std::string::npos);  // the 4 trailing bytes
+  r = run("convert " + quote(j.string()) + " " + quote(back.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(back), bytes);
+  r = run("dump --euler " + quote(p.string()));
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("\"euler\""), std::string::npos);
+  r = run("info --encoding gbk " + quote(p.string()));
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("encoding: gbk"), std::string::npos) << r.out;
+  r = run("info " + quote(p.string()));
+  EXPECT_NE(r.out.find("encoding: cp932"), std::string::npos) << r.out;
+}
+
 TEST_F(VmdCli, HelpOnEachSubcommandAndUsageErrors) {
   for (const char* sub : {"info", "dump", "convert", "generate", "check"}) {
     Outcome r = run(std::string(sub) + " --help");
