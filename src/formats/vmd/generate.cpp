@@ -50,6 +50,7 @@ FixedName<N> make_name(std::string_view text, std::size_t field) {
   auto enc = encode_text(text, Encoding::cp932);
   n.raw.assign(field, 0);
   if (enc) std::memcpy(n.raw.data(), enc->data(), std::min(field, enc->size()));
+  n.text = decode_text(until_nul(n.raw), Encoding::cp932);  // what a reader sees if the field cut it
   return n;
 }
 
@@ -95,7 +96,6 @@ Motion generate(const GenerateOptions& o) {
   const std::size_t name_size = o.version == Version::v2 ? kModelNameSizeV2 : kModelNameSizeV1;
   const bool camera_only = o.bone_keys == 0 && o.morph_keys == 0;
   m.model_name = make_name<kModelNameSizeV2>(camera_only ? "カメラ・照明" : "mmdkit generated", name_size);
-  if (m.model_name.text.size() > name_size) m.model_name.text.resize(name_size);  // ASCII name cut like the raw
 
   // Bone keys, grouped by track.
   const std::uint64_t bone_tracks = std::min<std::uint64_t>(o.bone_keys, std::size(kBoneNames));

@@ -134,6 +134,11 @@ TEST(VmdGenerate, CameraOnlyMotionAndWideSpans) {
   EXPECT_EQ(m.bone_keys[39].frame, 39u);
   EXPECT_TRUE(check(m).empty());
   o.version = Version::v1;
+  EXPECT_EQ(generate(o).model_name.text, "mmdkit gen");  // cut to the 10-byte v1 field
+  GenerateOptions cam;
+  cam.version = Version::v1;
+  cam.bone_keys = cam.morph_keys = 0;
+  EXPECT_EQ(generate(cam).model_name.text, "カメラ・照");  // 10 bytes of カメラ・照明
   auto bytes = write(generate(o));
   ASSERT_TRUE(bytes);
   EXPECT_EQ(bytes->size(), 40u + 6 * 4 + 40 * 32 * 111);
