@@ -1,0 +1,409 @@
+// mmdkit CLI — `sample` (cmd_sample.hpp): bones / morphs / camera at a list of frames.
+#include "cli/cmd_sample.hpp"
+
+// GCC 12 reports a "potential null pointer dereference" inside CLI11's detail::split (a vector of
+// strings growing) once inlined into this file; a false positive in a library header.
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/camera.hpp"
+#include "mmdkit/anim/pose.hpp"
+#include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/core/number.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+
+namespace mmdkit::cli {
+
+namespace fs = std::filesystem;
+
+CLI::App* add_sample_command(CLI::App& app, SampleArgs& a) {
+  CLI::App* s = app.add_subcommand(
+      "sample", "evaluate bones (append, IK; no physics) at frames and write model-space transforms as JSON or binary");
+  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
+  s->add_option("MOTION", a.motions, "motion files (.vmd, merged per bone) or one pose (.vpd); none = rest pose");
+  s->add_option("--frames", a.frames, "frames: list and ranges, e.g. 0,15,30 or 0-300:10 (default 0..last key, step 1)");
+  s->add_option("-o,--output", a.output, "output file (default stdout)");
+  s->add_option("--bones", a.bones, "comma-separated bone names to write (default all)");
+  s->add_flag("--morphs", a.morphs, "also write morph weights");
+  s->add_flag("--camera", a.camera, "also write the camera (from the motions' camera keys)");
+  s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
+  s->add_option("--format", a.format, "json (default) or binary (float32 layout, see docs/EVALUATION-BONES.md)");
+  s->add_flag("--force", a.force, "allow the output to replace an input file");
+  return s;
+}
+
+bool parse_frame_list(const std::string& text, std::vector<double>& frames) {
+  frames.clear();
+  constexpr std::size_t kMax = 10'000'000;
+  auto num = [](std::string_view s, double& v) {
+    if (s.empty()) return false;
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return r.ec == std::errc{} && r.ptr == s.data() + s.size() && std::isfinite(v) && v >= 0;
+  };
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    std::string_view part = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    const std::size_t dash = part.find('-');
+    if (dash == std::string_view::npos) {
+      double v = 0;
+      if (!num(part, v)) return false;
+      frames.push_back(v);
+    } else {
+      std::string_view b = part.substr(dash + 1);
+      double step = 1;
+      if (const std::size_t colon = b.find(':'); colon != std::string_view::npos) {
+        if (!num(b.substr(colon + 1), step) || !(step > 0)) return false;
+        b = b.substr(0, colon);
+      }
+      double lo = 0, hi = 0;
+      if (!num(part.substr(0, dash), lo) || !num(b, hi) || hi < lo) return false;
+      if ((hi - lo) / step > static_cast<double>(kMax)) return false;
+      for (std::size_t k = 0;; ++k) {
+        const double f = lo + static_cast<double>(k) * step;
+        if (f > hi + 1e-9) break;
+        frames.push_back(std::round(f * 1e6) / 1e6);
+      }
+    }
+    if (frames.size() > kMax) return false;
+  }
+  return !frames.empty();
+}
+
+namespace {
+
+struct LoadedModel {
+  anim::Skeleton skeleton;
+  std::vector<std::string> morph_names;
+  std::vector<std::vector<std::uint8_t>> morph_keys;
+};
+
+std::string lower_ext(const std::string& p) {
+  std::string e = fs::path(p).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+Result<LoadedModel> load_model(const std::string& path) {
+  auto bytes = read_file(path);
+  if (!bytes) return std::unexpected(bytes.error());
+  LoadedModel m;
+  Result<anim::SkeletonDesc> desc = make_error(ErrorCode::bad_signature, "not a PMX or PMD model", "header", -1, 0);
+  if (bytes->size() >= 4 && std::memcmp(bytes->data(), "PMX ", 4) == 0) {
+    auto r = pmx::read(*bytes);
+    if (!r) return std::unexpected(r.error());
+    desc = anim::skeleton_desc_from_pmx(r->model);
+    for (const pmx::Morph& mo : r->model.morphs) {
+      m.morph_names.push_back(mo.name.text);
+      auto key = anim::track_match_key_utf8(mo.name.text);
+      m.morph_keys.push_back(key ? std::move(*key) : std::vector<std::uint8_t>{});
+    }
+  } else if (bytes->size() >= 3 && std::memcmp(bytes->data(), "Pmd", 3) == 0) {
+    auto r = pmd::read(*bytes);
+    if (!r) return std::unexpected(r.error());
+    desc = anim::skeleton_desc_from_pmd(r->model);
+    for (const pmd::Morph& mo : r->model.morphs) {
+      if (mo.type == 0) continue;  // the base morph is not a morph one can key
+      m.morph_names.push_back(mo.name.text);
+      m.morph_keys.push_back(anim::track_match_key(mo.name.raw));
+    }
+  }
+  if (!desc) return std::unexpected(desc.error());
+  auto sk = anim::build_skeleton(std::move(*desc));
+  if (!sk) return std::unexpected(sk.error());
+  m.skeleton = std::move(*sk);
+  return m;
+}
+
+void put_float(std::string& s, float v) { s += format_float_json(v); }
+
+void put_floats(std::string& s, const float* v, std::size_t n) {
+  s += '[';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) s += ',';
+    put_float(s, v[i]);
+  }
+  s += ']';
+}
+
+void put_string(std::string& s, std::string_view v) {
+  s += '"';
+  for (char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (u < 0x20) {
+      s += fmt::format("\\u{:04x}", u);
+    } else {
+      s += c;
+    }
+  }
+  s += '"';
+}
+
+template <class T>
+void put_le(std::string& s, T v) {
+  char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));  // x86/ARM little-endian hosts; mmdkit targets little-endian
+  s.append(b, sizeof(T));
+}
+
+int fail(std::ostream& err, const Error& e, const std::string& file) {
+  Error x = e;
+  if (x.file.empty()) x.file = file;
+  err << "mmdkit: error: " << x.to_string() << "\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.format != "json" && a.format != "binary") {
+    err << "mmdkit: --format must be json or binary, not '" << a.format << "'\n";
+    return kExitUsage;
+  }
+  auto model = load_model(a.model);
+  if (!model) return fail(err, model.error(), a.model);
+  const anim::Skeleton& sk = model->skeleton;
+
+  // Motions or one pose.
+  std::vector<vmd::Motion> motions;
+  std::optional<vpd::Pose> pose;
+  for (const std::string& p : a.motions) {
+    auto bytes = read_file(p);
+    if (!bytes) return fail(err, bytes.error(), p);
+    if (lower_ext(p) == ".vpd") {
+      if (pose || a.motions.size() > 1) {
+        err << "mmdkit: a VPD pose cannot be combined with other motions or poses\n";
+        return kExitUsage;
+      }
+      auto r = vpd::read(*bytes);
+      if (!r) return fail(err, r.error(), p);
+      pose = std::move(*r);
+    } else {
+      auto r = vmd::read(*bytes);
+      if (!r) return fail(err, r.error(), p);
+      for (const Warning& w : r->warnings) {
+        Warning x = w;
+        x.file = p;
+        err << "mmdkit: warning: " << x.to_string() << "\n";
+      }
+      motions.push_back(std::move(r->motion));
+    }
+  }
+  std::vector<const vmd::Motion*> mptr;
+  for (const auto& m : motions) mptr.push_back(&m);
+  auto sampler = anim::MotionSampler::create(sk, mptr);
+  if (!sampler) return fail(err, sampler.error(), a.motions.empty() ? a.model : a.motions.front());
+  auto morphs_bound = anim::bind_motions(mptr, {}, model->morph_keys);
+  if (!morphs_bound) return fail(err, morphs_bound.error(), a.model);
+  std::vector<anim::CameraTrackKey> camera;
+  for (const auto& m : motions)
+    if (!m.camera_keys.empty()) {
+      camera = anim::build_camera_track(m.camera_keys);
+      break;
+    }
+
+  // Frames.
+  std::vector<double> frames;
+  if (pose) {
+    frames = {0.0};
+  } else if (a.frames.empty()) {
+    std::uint32_t last = sampler->last_frame();
+    for (const auto& k : morphs_bound->morph_keys) last = std::max(last, k.frame);
+    for (const auto& k : camera) last = std::max(last, k.frame);
+    for (std::uint32_t f = 0; f <= last; ++f) frames.push_back(f);
+  } else if (!parse_frame_list(a.frames, frames)) {
+    err << "mmdkit: bad --frames '" << a.frames << "' (use e.g. 0,15,30 or 0-300:10)\n";
+    return kExitUsage;
+  }
+
+  // Bone selection.
+  std::vector<std::uint32_t> bones;
+  if (a.bones.empty()) {
+    for (std::size_t i = 0; i < sk.bone_count(); ++i) bones.push_back(static_cast<std::uint32_t>(i));
+  } else {
+    std::string_view rest = a.bones;
+    while (!rest.empty()) {
+      const std::size_t c = rest.find(',');
+      const std::string_view name = rest.substr(0, c);
+      rest = c == std::string_view::npos ? std::string_view{} : rest.substr(c + 1);
+      const std::int32_t i = sk.find(name);
+      if (i < 0) {
+        err << "mmdkit: --bones: the model has no bone named '" << name << "'\n";
+        return kExitUsage;
+      }
+      bones.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  const std::size_t nm = a.morphs ? model->morph_names.size() : 0;
+
+  // Buffers (allocated once).
+  anim::PoseWorkspace ws(sk);
+  std::vector<anim::BonePose> local(sk.bone_count());
+  std::vector<std::uint8_t> ik(sk.ik_count(), 1);
+  std::vector<std::uint32_t> morph_cursors(model->morph_keys.size(), 0);
+  std::vector<float> weights(model->morph_keys.size(), 0.0f);
+  std::uint32_t camera_cursor = 0;
+  if (pose) local = anim::pose_from_vpd(sk, *pose);
+
+  const bool binary = a.format == "binary";
+  std::string s;
+  if (binary) {
+    s.append("MMDKSMP1", 8);
+    put_le<std::uint32_t>(s, 1);
+    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(frames.size()));
+    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(bones.size()));
+    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(nm));
+    put_le<std::uint32_t>(s, a.camera ? 1u : 0u);
+    put_le<std::uint32_t>(s, 0);
+    for (std::uint32_t b : bones) {
+      put_le<std::uint32_t>(s, b);
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(sk.names()[b].size()));
+      s += sk.names()[b];
+    }
+    for (std::size_t m = 0; m < nm; ++m) {
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(m));
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(model->morph_names[m].size()));
+      s += model->morph_names[m];
+    }
+  } else {
+    s += "{\"lib\":\"mmdkit 0.1.0\",\"model\":";
+    put_string(s, a.model);
+    s += ",\"motion\":";
+    if (a.motions.empty())
+      s += "null";
+    else
+      put_string(s, a.motions.front());
+    s += ",\"motions\":[";
+    for (std::size_t i = 0; i < a.motions.size(); ++i) {
+      if (i) s += ',';
+      put_string(s, a.motions[i]);
+    }
+    s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":false}},", a.no_ik ? "false" : "true");
+    s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
+    s += "\"frames\":[";
+  }
+
+  for (std::size_t fi = 0; fi < frames.size(); ++fi) {
+    const double f = frames[fi];
+    if (!pose) sampler->sample(f, local, ik);
+    if (a.no_ik) std::fill(ik.begin(), ik.end(), std::uint8_t{0});
+    anim::evaluate(sk, {local, {}, ik}, ws);
+    if (nm) anim::sample_morphs(*morphs_bound, f, weights, morph_cursors);
+    anim::CameraState cam;
+    if (a.camera) cam = anim::sample_camera(camera, f, camera_cursor);
+    const auto mats = ws.model_matrices();
+    const auto rots = ws.model_rotations();
+    if (binary) {
+      put_le<double>(s, f);
+      for (std::uint32_t b : bones)
+        for (float v : mats[b]) put_le<float>(s, v);
+      for (std::size_t m = 0; m < nm; ++m) put_le<float>(s, weights[m]);
+      if (a.camera) {
+        for (float v : cam.target) put_le<float>(s, v);
+        for (float v : cam.rotation) put_le<float>(s, v);
+        put_le<float>(s, cam.distance);
+        put_le<float>(s, cam.fov_degrees);
+        for (float v : cam.position) put_le<float>(s, v);
+      }
+      continue;
+    }
+    if (fi) s += ',';
+    s += "\n{\"frame\":";
+    s += format_float_json(static_cast<float>(f));
+    s += ",\"bones\":[";
+    for (std::size_t k = 0; k < bones.size(); ++k) {
+      const std::uint32_t b = bones[k];
+      if (k) s += ',';
+      s += "\n {\"name\":";
+      put_string(s, sk.names()[b]);
+      s += fmt::format(",\"index\":{},\"position\":", b);
+      put_floats(s, &mats[b][12], 3);
+      s += ",\"quaternion\":";
+      const anim::Quat q = anim::quat_normalize(rots[b]);
+      put_floats(s, q.data(), 4);
+      s += ",\"matrix\":";
+      put_floats(s, mats[b].data(), 16);
+      s += '}';
+    }
+    s += ']';
+    if (nm) {
+      s += ",\"morphs\":[";
+      for (std::size_t m = 0; m < nm; ++m) {
+        if (m) s += ',';
+        s += "{\"name\":";
+        put_string(s, model->morph_names[m]);
+        s += fmt::format(",\"index\":{},\"weight\":", m);
+        put_float(s, weights[m]);
+        s += '}';
+      }
+      s += ']';
+    }
+    if (a.camera) {
+      s += ",\"camera\":{\"target\":";
+      put_floats(s, cam.target.data(), 3);
+      s += ",\"rotation\":";
+      put_floats(s, cam.rotation.data(), 3);
+      s += ",\"distance\":";
+      put_float(s, cam.distance);
+      s += ",\"fov\":";
+      put_float(s, cam.fov_degrees);
+      s += fmt::format(",\"perspective\":{},\"position\":", cam.perspective ? "true" : "false");
+      put_floats(s, cam.position.data(), 3);
+      s += '}';
+    }
+    s += '}';
+  }
+  if (!binary) s += "]}\n";
+
+  if (a.output.empty()) {
+    out << s;
+    return kExitOk;
+  }
+  std::vector<fs::path> inputs{fs::path(a.model)};
+  for (const auto& m : a.motions) inputs.emplace_back(m);
+  WriteOptions wo{inputs, a.force};
+  if (auto r = write_file_atomic(a.output, std::string_view(s), wo); !r) return fail(err, r.error(), a.output);
+  return kExitOk;
+}
+
+int cmd_sample(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"mmdkit sample"};
+  SampleArgs a;
+  CLI::App* sub = add_sample_command(app, a);
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) args.emplace_back(argv[i]);
+  args.emplace_back("sample");
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    out << sub->help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "mmdkit: " << e.what() << "\nrun 'mmdkit sample --help' for usage\n";
+    return kExitUsage;
+  }
+  return run_sample(a, out, err);
+}
+
+}  // namespace mmdkit::cli

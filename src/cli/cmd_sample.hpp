@@ -1,0 +1,72 @@
+// mmdkit CLI — `sample`: evaluate a model's bones (and optionally morph weights and the camera)
+// under one or more motions (or a VPD pose) at a list of frames.
+//
+//   mmdkit sample MODEL.pmx|.pmd [MOTION.vmd ...| POSE.vpd] [--frames 0-300:1] [-o out.json]
+//                 [--bones a,b] [--morphs] [--camera] [--no-ik] [--format json|binary] [--force]
+//
+// Evaluation: anim/pose.hpp (bones, append, IK; no physics). Frames at 30 fps, fractional allowed.
+// --frames takes a comma list of numbers and ranges A-B[:STEP] (the peers' syntax); default 0 to
+// the last key frame of the motions, step 1. A VPD pose is evaluated once, at frame 0.
+//
+// JSON output (the shape of /work/shared/peers eval_*.mjs, so compare_eval.mjs can diff them):
+//   {"lib": "mmdkit 0.1.0", "model": PATH, "motion": PATH|null, "motions": [PATHS],
+//    "options": {"ik": true, "physics": false}, "coordinates": ..., "matrixLayout": ...,
+//    "frames": [{"frame": F, "bones": [{"name", "index", "position": [x,y,z],
+//                "quaternion": [x,y,z,w], "matrix": [16]}],
+//                "morphs": [{"name", "index", "weight"}]          (with --morphs)
+//                "camera": {"target", "rotation", "distance", "fov", "perspective", "position"}
+//                                                                  (with --camera)}]}
+// Values: model space of MMD (left-handed, Y up, MMD units), matrices column-major with the
+// translation at 12..14, quaternions x, y, z, w; numbers printed as the shortest text that reads
+// back to the same float.
+//
+// Binary output (--format binary), little-endian, no padding:
+//   header   char[8] "MMDKSMP1"; u32 version = 1; u32 frame_count; u32 bone_count;
+//            u32 morph_count (0 without --morphs); u32 flags (bit 0: camera present); u32 0
+//   names    bone_count × (u32 model bone index, u32 byte length, UTF-8 bytes), then the same for
+//            morph_count morphs
+//   frames   frame_count × { f64 frame; bone_count × f32[16] model matrix (column-major);
+//            morph_count × f32 weight; camera present: f32 target[3], rotation[3] (radians, as in
+//            the VMD), distance, fov (degrees), position[3] }
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace mmdkit::cli {
+
+/// The parsed options of `sample`.
+struct SampleArgs {
+  std::string model;
+  std::vector<std::string> motions;
+  std::string frames;          ///< empty = 0..last key frame, step 1
+  std::string output;          ///< empty = stdout
+  std::string bones;           ///< comma list of bone names; empty = all
+  std::string format = "json"; ///< json | binary
+  bool morphs = false;
+  bool camera = false;
+  bool no_ik = false;
+  bool force = false;
+};
+
+/// Adds the `sample` subcommand to `app`, storing into `args` (which must outlive parsing).
+CLI::App* add_sample_command(CLI::App& app, SampleArgs& args);
+
+/// Runs `sample` with parsed arguments. Exit codes as the other commands (0 ok, 1 bad input or
+/// output, 2 usage: bad --frames / --format / unknown --bones name).
+int run_sample(const SampleArgs& args, std::ostream& out, std::ostream& err);
+
+/// Parses and runs `sample` alone: argv[0] is the program name, then the sample arguments
+/// (without the word "sample"). For tests and embedding.
+int cmd_sample(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+/// Parses a --frames list ("0,15,30", "0-300:10", mixed); nullopt-like empty vector + false on
+/// a syntax error or a step ≤ 0. At most 10 million frames.
+bool parse_frame_list(const std::string& text, std::vector<double>& frames);
+
+}  // namespace mmdkit::cli
