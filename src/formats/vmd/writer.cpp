@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "formats/vmd/huge_pages.hpp"
 #include "mmdkit/formats/vmd.hpp"
 
 namespace mmdkit::vmd {
@@ -87,7 +88,10 @@ Result<std::vector<std::uint8_t>> write(const Motion& motion) {
   }
   total += motion.trailing.size();
 
-  std::vector<std::uint8_t> out(total);
+  std::vector<std::uint8_t> out;
+  out.reserve(total);
+  detail::advise_huge_pages(out);
+  out.resize(total);
   std::uint8_t* p = out.data();
 
   // Signature: the stored bytes when they carry this version's text, else the canonical text.
