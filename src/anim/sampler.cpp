@@ -5,21 +5,8 @@
 
 namespace mmdkit::anim {
 
-vmd::BoneInterpolation decode_bone_curves(const std::array<std::uint8_t, 64>& raw) noexcept {
-  // Curve c (X, Y, Z, rotation) is read from row c at bytes 16c, 16c+4, 16c+8, 16c+12 = x1, y1,
-  // x2, y2: row c is row 0 shifted left by c bytes, so these are row 0's bytes c, c+4, c+8, c+12
-  // of a canonical block, and never bytes 2, 3 (the physics toggle). FORMAT-NOTES "Bone
-  // interpolation block"; checked on corpus VMDs with edited curves (mlib_go サンプルモーション_0046:
-  // row 1 = 64 20 20 20 0 …, Y curve (64, 0, 64, 127)).
-  vmd::BoneInterpolation b;
-  vmd::Curve* c[4] = {&b.x, &b.y, &b.z, &b.rotation};
-  for (std::size_t i = 0; i < 4; ++i) *c[i] = vmd::Curve{raw[16 * i], raw[16 * i + 4], raw[16 * i + 8], raw[16 * i + 12]};
-  b.toggle_bytes = {raw[2], raw[3]};
-  return b;
-}
-
 BoneTrackKey prepare_bone_key(const vmd::BoneKey& k) noexcept {
-  const vmd::BoneInterpolation ip = decode_bone_curves(k.interpolation);
+  const vmd::BoneInterpolation ip = vmd::decode_bone_interpolation(k.interpolation);
   BoneTrackKey out;
   out.frame = k.frame;
   out.translation = k.position;

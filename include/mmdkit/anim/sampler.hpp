@@ -94,19 +94,12 @@ struct BonePose {
   Quat rotation = kIdentityQuat;  ///< unit quaternion
 };
 
-/// The four curves of a 64-byte VMD bone interpolation block: curve c from row c, bytes 16c,
-/// 16c+4, 16c+8, 16c+12 (FORMAT-NOTES "Bone interpolation block", checked on corpus VMDs).
-/// Same contract as vmd::decode_bone_interpolation, which at the time of writing reads bytes
-/// 16c+c, … (row c shifted by c more bytes: X_y1 for Z, Z_y1 for rotation) — a VMD-layer bug
-/// reported to its owner; switch to it once fixed.
-vmd::BoneInterpolation decode_bone_curves(const std::array<std::uint8_t, 64>& raw) noexcept;
-
-/// One key prepared: rotation normalized, curves decoded (decode_bone_curves).
+/// One key prepared: rotation normalized, curves decoded (vmd::decode_bone_interpolation).
 BoneTrackKey prepare_bone_key(const vmd::BoneKey& key) noexcept;
 
 /// Prepares one track from keys of a single name, in file order (any order, duplicates allowed):
 /// stable sort by frame, the last key of each frame kept, rotations normalized, curves decoded
-/// with decode_bone_curves (rows 0–3, not the physics-toggle bytes).
+/// with vmd::decode_bone_interpolation (curve c from row c: never the physics-toggle bytes 2, 3).
 std::vector<BoneTrackKey> build_bone_track(std::span<const vmd::BoneKey> keys);
 /// Same for morph keys.
 std::vector<MorphTrackKey> build_morph_track(std::span<const vmd::MorphKey> keys);
