@@ -1,11 +1,12 @@
 // mmdkit CLI — PMD models: thin wiring of the library (pmd.hpp, pmd_json.hpp) into the generic
-// commands. No `generate` yet; `convert` writes .pmd only (PMD → PMX comes with the model view).
+// commands; convert (.pmd, .pmx), generate and check come from model_ops (the model view).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "cli/model_ops.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
@@ -139,27 +140,6 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
   return pmd::write(*m);
 }
 
-Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
-                                          std::vector<Warning>& warnings) {
-  if (target != "pmd")
-    return make_error(ErrorCode::unsupported, "PMD to ." + std::string(target) +
-                                                  " is not available yet (PMD converts to .pmd or .json; .pmx "
-                                                  "arrives with the model view)");
-  auto r = pmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return pmd::write(r->model);
-}
-
-Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
-  auto r = pmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  std::vector<Finding> out;
-  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  for (pmd::CheckFinding& f : pmd::check(r->model)) out.push_back(Finding{f.error, std::move(f.where)});
-  return out;
-}
-
 }  // namespace
 
 const FormatOps& pmd_ops() {
@@ -169,9 +149,9 @@ const FormatOps& pmd_ops() {
                              .info = info,
                              .to_json = to_json,
                              .from_json = from_json,
-                             .convert = convert,
-                             .generate = nullptr,
-                             .check = check};
+                             .convert = convert_pmd,
+                             .generate = generate_pmd,
+                             .check = check_pmd_ops};
   return ops;
 }
 

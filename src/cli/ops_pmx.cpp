@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "cli/model_ops.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
@@ -174,81 +175,6 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   return pmx::write(*m);
 }
 
-// Structural findings: indices out of range, material face counts not covering the faces.
-Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
-  auto r = pmx::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  std::vector<Finding> out;
-  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  const pmx::Model& m = r->model;
-  auto add = [&](bool error, std::string section, std::int64_t record, std::string msg) {
-    if (out.size() < 1000) out.push_back(Finding{error, Error{ErrorCode::invalid_value, std::move(msg), std::move(section), record, -1, {}}});
-  };
-  const auto nb = static_cast<std::int64_t>(m.bones.size());
-  auto bone_ok = [&](std::int32_t b, bool none_ok) { return (none_ok && b == -1) || (b >= 0 && b < nb); };
-  for (std::size_t i = 0; i < m.vertices.size(); ++i) {
-    const auto& v = m.vertices[i];
-    int n = v.deform == pmx::DeformType::bdef1 ? 1 : (v.deform == pmx::DeformType::bdef4 || v.deform == pmx::DeformType::qdef) ? 4 : 2;
-    for (int k = 0; k < n; ++k)
-      if (!bone_ok(v.bones[static_cast<std::size_t>(k)], true))
-        add(true, "vertices", static_cast<std::int64_t>(i), "bone index " + std::to_string(v.bones[static_cast<std::size_t>(k)]) + " out of range");
-  }
-  for (std::size_t i = 0; i < m.faces.size(); ++i)
-    if (m.faces[i] >= m.vertices.size())
-      add(true, "faces", static_cast<std::int64_t>(i / 3), "vertex index " + std::to_string(m.faces[i]) + " out of range");
-  if (m.faces.size() % 3) add(true, "faces", -1, "face index count is not a multiple of 3");
-  std::uint64_t fc = 0;
-  const auto nt = static_cast<std::int64_t>(m.textures.size());
-  for (std::size_t i = 0; i < m.materials.size(); ++i) {
-    const auto& mt = m.materials[i];
-    fc += mt.face_index_count;
-    if (mt.texture < -1 || mt.texture >= nt) add(true, "materials", static_cast<std::int64_t>(i), "texture index out of range");
-    if (mt.sphere_texture < -1 || mt.sphere_texture >= nt) add(true, "materials", static_cast<std::int64_t>(i), "sphere texture index out of range");
-    if (!mt.shared_toon && (mt.toon < -1 || mt.toon >= nt)) add(true, "materials", static_cast<std::int64_t>(i), "toon texture index out of range");
-    if (mt.shared_toon && mt.toon > 9) add(false, "materials", static_cast<std::int64_t>(i), "shared toon index above 9");
-  }
-  if (fc != m.faces.size())
-    add(true, "materials", -1, "material face counts sum to " + std::to_string(fc) + ", the model has " + std::to_string(m.faces.size()) + " face indices");
-  for (std::size_t i = 0; i < m.bones.size(); ++i) {
-    const auto& b = m.bones[i];
-    auto rec = static_cast<std::int64_t>(i);
-    if (!bone_ok(b.parent, true)) add(true, "bones", rec, "parent index out of range");
-    if (b.has(pmx::kTailIsBone) && !bone_ok(b.tail_bone, true)) add(true, "bones", rec, "tail bone index out of range");
-    if ((b.flags & (pmx::kAppendRotation | pmx::kAppendTranslation)) && !bone_ok(b.append_parent, true))
-      add(true, "bones", rec, "append parent index out of range");
-    if (b.has(pmx::kIk)) {
-      if (!bone_ok(b.ik_target, false)) add(true, "bones", rec, "IK target index out of range");
-      for (const auto& l : b.ik_links)
-        if (!bone_ok(l.bone, false)) add(true, "bones", rec, "IK link bone index out of range");
-    }
-  }
-  const auto nm = static_cast<std::int64_t>(m.morphs.size());
-  for (std::size_t i = 0; i < m.morphs.size(); ++i) {
-    const auto& mo = m.morphs[i];
-    auto rec = static_cast<std::int64_t>(i);
-    for (const auto& o : mo.vertex_offsets)
-      if (o.vertex >= m.vertices.size()) add(true, "morphs", rec, "vertex index out of range");
-    for (const auto& o : mo.uv_offsets)
-      if (o.vertex >= m.vertices.size()) add(true, "morphs", rec, "vertex index out of range");
-    for (const auto& o : mo.bone_offsets)
-      if (!bone_ok(o.bone, false)) add(true, "morphs", rec, "bone index out of range");
-    for (const auto& o : mo.group_offsets)
-      if (o.morph < 0 || o.morph >= nm) add(true, "morphs", rec, "morph index out of range");
-    if (static_cast<std::uint8_t>(mo.type) >= 4 && static_cast<std::uint8_t>(mo.type) <= 7 &&
-        static_cast<std::uint8_t>(mo.type) - 3 > m.header.additional_uv_count)
-      add(true, "morphs", rec, "additional UV morph beyond the model's additional UV count");
-  }
-  const auto nr = static_cast<std::int64_t>(m.rigid_bodies.size());
-  for (std::size_t i = 0; i < m.joints.size(); ++i) {
-    const auto& j = m.joints[i];
-    if (j.rigid_body_a < -1 || j.rigid_body_a >= nr || j.rigid_body_b < -1 || j.rigid_body_b >= nr)
-      add(true, "joints", static_cast<std::int64_t>(i), "rigid body index out of range");
-  }
-  for (std::size_t i = 0; i < m.rigid_bodies.size(); ++i)
-    if (!bone_ok(m.rigid_bodies[i].bone, true)) add(true, "rigid bodies", static_cast<std::int64_t>(i), "bone index out of range");
-  return out;
-}
-
 }  // namespace
 
 const FormatOps& pmx_ops() {
@@ -260,7 +186,7 @@ const FormatOps& pmx_ops() {
                              .from_json = from_json,
                              .convert = convert,
                              .generate = generate,
-                             .check = check};
+                             .check = check_pmx_ops};
   return ops;
 }
 

@@ -138,10 +138,14 @@ void check_ik_ancestry(const Model& m, std::vector<Finding>& out, bool pmd) {
       ancestors.push_back(b);
     for (std::size_t k = 0; k < c.links.size(); ++k) {
       if (std::find(ancestors.begin(), ancestors.end(), c.links[k].bone) != ancestors.end()) continue;
+      const bool self = c.links[k].bone == c.effector;  // rotating the effector about itself: no effect
       add(out, FindingKind::ik_link_not_ancestor, pmd ? "ik chains" : "bones", c.source_index,
           pmd ? "links[" + std::to_string(k) + "]" : "ik_links[" + std::to_string(k) + "].bone",
-          "link bone " + std::to_string(c.links[k].bone) + " is not an ancestor of the effector " +
-              std::to_string(c.effector));
+          self ? "link bone " + std::to_string(c.links[k].bone) +
+                     " is the effector itself (rotating it cannot move the effector; no effect)"
+               : "link bone " + std::to_string(c.links[k].bone) + " is not an ancestor of the effector " +
+                     std::to_string(c.effector),
+          self ? Severity::warning : Severity::error);
     }
   }
 }

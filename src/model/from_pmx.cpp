@@ -246,11 +246,12 @@ Result<Model> from_pmx(const pmx::Model& p) {
       add(F, FindingKind::index_out_of_range, "morphs", static_cast<std::int64_t>(i), "type",
           "additional UV " + std::to_string(ti - 3) + " morph, the model has " +
               std::to_string(p.header.additional_uv_count) + " additional UVs; its offsets are dropped");
-    } else
-    for (std::size_t k = 0; k < s.uv_offsets.size(); ++k) {
-      const auto& o = s.uv_offsets[k];
-      if (o.vertex >= nv) { drop("offsets", k, "vertex", o.vertex, nv, "vertices"); continue; }
-      d.uv_offsets.push_back({o.vertex, o.offset});
+    } else {
+      for (std::size_t k = 0; k < s.uv_offsets.size(); ++k) {
+        const auto& o = s.uv_offsets[k];
+        if (o.vertex >= nv) { drop("offsets", k, "vertex", o.vertex, nv, "vertices"); continue; }
+        d.uv_offsets.push_back({o.vertex, o.offset});
+      }
     }
     for (std::size_t k = 0; k < s.material_offsets.size(); ++k) {
       const auto& o = s.material_offsets[k];

@@ -171,6 +171,24 @@ TEST(CheckPmx, IkLinkNotAncestor) {
   expect_exactly(model::check(m), {{FindingKind::ik_link_not_ancestor, "bones", 3, "ik_links[1].bone"}});
 }
 
+TEST(CheckPmx, IkLinkThatIsTheEffectorIsAWarning) {
+  auto m = base_pmx();
+  m.bones[3].ik_links[0].bone = 2;  // the effector itself (instead of its parent 1)
+  expect_exactly(model::check(m), {{FindingKind::ik_link_not_ancestor, "bones", 3, "ik_links[0].bone", Severity::warning}});
+}
+
+TEST(CheckPmx, AdditionalUvMorphBeyondTheModelsCount) {
+  auto m = base_pmx();
+  pmx::Morph u;
+  u.type = pmx::MorphType::additional_uv2;
+  u.uv_offsets.push_back({0, {0.1f, 0, 0, 0}});
+  m.morphs.push_back(u);
+  m.header.additional_uv_count = 1;
+  m.additional_uvs.assign(m.vertices.size(), pmx::Vec4{});
+  expect_exactly(model::check(m), {{FindingKind::index_out_of_range, "morphs", 3, "type"}});
+  EXPECT_TRUE(from_pmx(m)->morphs[3].uv_offsets.empty());
+}
+
 TEST(CheckPmx, IkEffectorIsTheIkBone) {
   auto m = base_pmx();
   m.bones[3].ik_target = 3;

@@ -52,9 +52,10 @@ void expect_safe(const Model& m, const std::string& file) {
 
 TEST(ModelCorpus, OnlyRealFindings) {
   MMDKIT_REQUIRE_CORPUS();
-  // Errors found by inspection (printed below): ray-mmd's GroundFog controller lists its IK
-  // effector (bone 3) as its own first link.
-  const std::map<std::string, std::vector<std::string>> known_errors = {
+  // No corpus model has an error. Warnings found by inspection (printed below): ray-mmd's
+  // GroundFog controller lists its IK effector (bone 3) as its own first link (no effect in MMD).
+  const std::map<std::string, std::vector<std::string>> known_errors = {};
+  const std::map<std::string, std::vector<std::string>> known_warnings = {
       {"ray-cast__ray-mmd/Fog/GroundFog.pmx", {"ik_link_not_ancestor bones 4 ik_links[0].bone"}},
   };
   // Texture files the source repositories do not ship (warnings), per file.
@@ -90,20 +91,24 @@ TEST(ModelCorpus, OnlyRealFindings) {
       }
       ASSERT_TRUE(view) << f.local_path;
       expect_safe(*view, f.local_path);
-      std::vector<std::string> errors;
+      std::vector<std::string> errors, other_warnings;
       std::size_t missing = 0;
       for (const auto& x : fs) {
         if (!fs.empty()) std::printf("%s: %s\n", f.local_path.c_str(), x.to_string().c_str());
         if (x.severity == Severity::error) {
           errors.push_back(std::string(finding_kind_name(x.kind)) + " " + x.section + " " + std::to_string(x.record) +
                            " " + x.field);
-        } else {
-          EXPECT_EQ(x.kind, FindingKind::texture_missing) << f.local_path << ": " << x.to_string();
+        } else if (x.kind == FindingKind::texture_missing) {
           ++missing;
+        } else {
+          other_warnings.push_back(std::string(finding_kind_name(x.kind)) + " " + x.section + " " +
+                                   std::to_string(x.record) + " " + x.field);
         }
       }
       auto ke = known_errors.find(f.local_path);
       EXPECT_EQ(errors, ke == known_errors.end() ? std::vector<std::string>{} : ke->second) << f.local_path;
+      auto kw = known_warnings.find(f.local_path);
+      EXPECT_EQ(other_warnings, kw == known_warnings.end() ? std::vector<std::string>{} : kw->second) << f.local_path;
       auto km = known_missing.find(f.local_path);
       EXPECT_EQ(missing, km == known_missing.end() ? 0u : km->second) << f.local_path;
     }

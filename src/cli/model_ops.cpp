@@ -1,0 +1,101 @@
+// mmdkit CLI — model operations (model_ops.hpp).
+#include "cli/model_ops.hpp"
+
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmd_generate.hpp"
+#include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/model/check.hpp"
+#include "mmdkit/model/convert.hpp"
+
+namespace mmdkit::cli {
+namespace {
+
+template <class F>
+std::optional<std::filesystem::path> folder_of(const F& flags) {
+  if constexpr (requires { flags.input_folder; }) {
+    return flags.input_folder;
+  } else {
+    return std::nullopt;
+  }
+}
+
+void append(std::vector<Finding>& out, const std::vector<model::Finding>& fs) {
+  for (const model::Finding& f : fs) out.push_back(to_cli_finding(f));
+}
+
+}  // namespace
+
+Finding to_cli_finding(const model::Finding& f) {
+  std::string msg = std::string(model::finding_kind_name(f.kind)) + ": ";
+  if (!f.field.empty()) msg += "field " + f.field + ": ";
+  msg += f.message;
+  return Finding{f.severity == model::Severity::error,
+                 Error{ErrorCode::invalid_value, std::move(msg), f.section, f.record, -1, {}}};
+}
+
+Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
+                                       std::optional<std::filesystem::path> folder) {
+  auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = flags.encoding, .strict = flags.strict});
+  if (!r) return std::unexpected(r.error());
+  std::vector<Finding> out;
+  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
+  // pmd::check reports indices, counts, cycles and PMD codes with byte offsets; the view adds
+  // what it does not look at.
+  for (pmd::CheckFinding& f : pmd::check(r->model)) out.push_back(Finding{f.error, std::move(f.where)});
+  for (const model::Finding& f : model::check(r->model, model::CheckOptions{.folder = std::move(folder)})) {
+    switch (f.kind) {
+      case model::FindingKind::ik_link_not_ancestor:
+      case model::FindingKind::ik_invalid:
+      case model::FindingKind::non_finite:
+      case model::FindingKind::texture_missing:
+      case model::FindingKind::texture_escapes: out.push_back(to_cli_finding(f)); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+Result<std::vector<Finding>> check_pmx(ByteSpan bytes, const ReadFlags& flags,
+                                       std::optional<std::filesystem::path> folder) {
+  auto r = pmx::read(bytes, pmx::ReadOptions{.strict = flags.strict, .skip_geometry = false});
+  if (!r) return std::unexpected(r.error());
+  std::vector<Finding> out;
+  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
+  append(out, model::check(r->model, model::CheckOptions{.folder = std::move(folder)}));
+  return out;
+}
+
+Result<std::vector<Finding>> check_pmd_ops(ByteSpan bytes, const ReadFlags& flags) {
+  return check_pmd(bytes, flags, folder_of(flags));
+}
+
+Result<std::vector<Finding>> check_pmx_ops(ByteSpan bytes, const ReadFlags& flags) {
+  return check_pmx(bytes, flags, folder_of(flags));
+}
+
+Result<std::vector<std::uint8_t>> convert_pmd(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
+                                              std::vector<Warning>& warnings) {
+  if (target != "pmd" && target != "pmx")
+    return make_error(ErrorCode::unsupported,
+                      "a PMD model converts to .pmd, .pmx or .json, not ." + std::string(target));
+  auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = flags.encoding, .strict = flags.strict});
+  if (!r) return std::unexpected(r.error());
+  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  if (target == "pmd") return pmd::write(r->model);
+  auto p = model::pmd_to_pmx(r->model, &warnings);
+  if (!p) return std::unexpected(p.error());
+  return pmx::write(*p);
+}
+
+Result<std::vector<std::uint8_t>> generate_pmd(const GenerateFlags& flags) {
+  if (flags.bones != 0 && flags.bones != 29)
+    return make_error(ErrorCode::invalid_argument,
+                      "generate pmd makes the 29-bone standard humanoid; --bones must be 0 or 29");
+  if (!flags.format_variant.empty() && flags.format_variant != "pmd")
+    return make_error(ErrorCode::invalid_argument, "generate pmd has no variant '" + flags.format_variant + "'");
+  auto m = pmd::generate(pmd::GenerateOptions{.seed = flags.seed, .vertices = flags.vertices, .morphs = flags.morphs});
+  if (!m) return std::unexpected(m.error());
+  return pmd::write(*m);
+}
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,48 @@
+// mmdkit CLI — model operations shared by the PMD and PMX format ops: check (structure, indices,
+// values, textures in the model's folder), PMD conversion (to .pmd or .pmx) and PMD generation.
+// Built on the model view (mmdkit/model/*.hpp).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "cli/format_ops.hpp"
+#include "mmdkit/model/model.hpp"
+
+namespace mmdkit::cli {
+
+/// A model finding as a CLI finding: code invalid_value, message "<kind>: field <field>: <why>",
+/// section and record as found (byte offset -1: the view has no offsets).
+Finding to_cli_finding(const model::Finding& f);
+
+/// Reads a PMD: reader warnings (as warnings), then pmd::check's findings (indices, counts,
+/// cycles, PMD codes; with byte offsets), then the model view's findings pmd::check does not
+/// cover: ik_link_not_ancestor, ik_invalid, non_finite, texture_missing, texture_escapes.
+/// With `folder`, texture references are resolved there (missing / escaping = warnings).
+/// Fails only when the file cannot be read.
+Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
+                                       std::optional<std::filesystem::path> folder);
+
+/// Same for PMX.
+Result<std::vector<Finding>> check_pmx(ByteSpan bytes, const ReadFlags& flags,
+                                       std::optional<std::filesystem::path> folder);
+
+/// FormatOps::check signatures. The folder is taken from ReadFlags when it has an `input_folder`
+/// member (std::optional<std::filesystem::path>, set by `check` to the input's folder); without
+/// it, textures are not checked.
+Result<std::vector<Finding>> check_pmd_ops(ByteSpan bytes, const ReadFlags& flags);
+Result<std::vector<Finding>> check_pmx_ops(ByteSpan bytes, const ReadFlags& flags);
+
+/// PMD to `target`: "pmd" (read + write: identical bytes for an unmodified file) or "pmx"
+/// (model::pmd_to_pmx, written as PMX 2.0 UTF-16). Reader warnings and conversion warnings
+/// (repaired indices, dropped second IK chains) go to `warnings`. Other targets: unsupported.
+Result<std::vector<std::uint8_t>> convert_pmd(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
+                                              std::vector<Warning>& warnings);
+
+/// A synthetic humanoid PMD (pmd::generate): flags.seed, flags.vertices (≤ 65535), flags.morphs.
+/// flags.bones must be 0 (the humanoid set) or 29; others are invalid_argument.
+Result<std::vector<std::uint8_t>> generate_pmd(const GenerateFlags& flags);
+
+}  // namespace mmdkit::cli
