@@ -301,7 +301,7 @@ struct CheckFinding {
 /// none), a bone parent cycle, a base-morph vertex out of range, a morph offset index beyond the
 /// base morph, a joint rigid body out of range. Warnings: weight > 100, toon index not 0..9 or
 /// 0xFF, unknown bone / morph / shape / mode values, a first morph that is not the base (type 0),
-/// a display entry naming the base morph or a frame outside 1..frames. At most `max_per_kind`
+/// a bone tail out of range (types other than 9), a display entry naming the base morph or a frame outside 1..frames. At most `max_per_kind`
 /// findings of each kind are listed, then one summary finding with the number left out.
 std::vector<CheckFinding> check(const Model& model, std::size_t max_per_kind = 20);
 

@@ -107,6 +107,9 @@ std::vector<CheckFinding> check(const Model& m, std::size_t max_per_kind) {
       s.add(true, "bone parent out of range", "parent " + idx(b.parent) + " is out of range (" + idx(nb) + " bones)",
             kSecBones, i, at + 20);
     if (b.type > 9) s.add(false, "bone type", "bone type " + idx(b.type) + " is not 0..9", kSecBones, i, at + 24);
+    if (b.type != 9 && b.tail != 0 && b.tail != kNoBone && !bone_ok(b.tail))
+      s.add(false, "bone tail out of range", "tail " + idx(b.tail) + " is out of range (" + idx(nb) + " bones)",
+            kSecBones, i, at + 22);
     // Parent cycle: walk at most nb steps up.
     std::size_t p = b.parent, steps = 0;
     while (p != kNoBone && p < nb && steps <= nb) {

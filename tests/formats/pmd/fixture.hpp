@@ -60,7 +60,7 @@ inline Model sample_model(Encoding enc = Encoding::cp932) {
     Bone x;
     x.name = text<kNameSize>(bone_names[i], enc);
     x.parent = i == 0 ? kNoBone : std::uint16_t(i - 1);
-    x.tail = std::uint16_t(i + 1);
+    x.tail = std::uint16_t(i < 2 ? i + 1 : 0);  // the last bone has no tail
     x.type = std::uint8_t(i == 1 ? 2 : 0);
     x.ik_parent = 0;
     x.position = {0, 10.0f - float(i), 0.125f};

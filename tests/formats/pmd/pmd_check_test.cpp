@@ -71,6 +71,11 @@ TEST(PmdCheck, EachDefectIsLocated) {
   }
   {
     Model m = test::sample_model();
+    m.bones[2].tail = 5;
+    expect_one(m, {false, "bones", 2, kBones + 2 + 2 * 39 + 22});
+  }
+  {
+    Model m = test::sample_model();
     m.ik_chains[0].links[1] = 3;
     expect_one(m, {true, "ik chains", 0, kIk + 2 + 11 + 2});
   }
