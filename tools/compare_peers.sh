@@ -35,6 +35,8 @@ meimo=$corpus/mmdagent__mmdagent-mirror/MMDAgent_Example/Motion
 sample_pmx=$corpus/miu200521358__mlib_go/test_resources/サンプルモデル.pmx
 sample_vmd=$corpus/miu200521358__mlib_go/test_resources/サンプルモーション_0046.vmd
 squat_vmd=$corpus/miu200521358__mlib_go/test_resources/しゃがむ.vmd
+base_pmx=$corpus/miu200521358__mmd_base/test/resources/サンプルモデル.pmx
+base_vmd=$corpus/miu200521358__mmd_base/tests/resources/サンプルモーション2.vmd
 
 # name model motion frames
 cases=(
@@ -42,8 +44,9 @@ cases=(
   "mei_greeting|$mei|$meimo/mei_greeting/mei_greeting.vmd|0-200:10"
   "mei_guide|$mei|$meimo/mei_guide/mei_guide_happy.vmd|0-200:10"
   "mei_bye|$mei|$meimo/mei_bye/mei_bye.vmd|0-200:10"
-  "sample_pmx_0046|$sample_pmx|$sample_vmd|0-300:10"
-  "sample_pmx_squat|$sample_pmx|$squat_vmd|0-100:5"
+  "sample_pmx_0046|$sample_pmx|$sample_vmd|0"
+  "sample_pmx_squat|$sample_pmx|$squat_vmd|0"
+  "sample_pmx_motion2|$base_pmx|$base_vmd|0-7400:100"
 )
 
 for c in "${cases[@]}"; do
@@ -80,9 +83,16 @@ done
 if [ $fixture = 1 ]; then
   # Small fixture: babylon-mmd (JS runtime, PMD knee fault corrected) on miku_v2 + wavefile_v2 and
   # on the PMX sample model, a few frames, bones that exercise FK, IK and append.
+  mkdir -p "$here/tests/anim/data"
   fx=$here/tests/anim/data/peers_babylon.tsv
-  node "$peers/eval_babylon.mjs" "$miku" "$wave" --frames 0,60,150,240,300 --fix-pmd-knee --out "$out/fx_miku.json" 2>/dev/null
-  node "$peers/eval_babylon.mjs" "$sample_pmx" "$sample_vmd" --frames 0,30,90,150 --out "$out/fx_pmx.json" 2>/dev/null
+  # Bones: FK trunk and arms, leg IK chains with the knee limit, toe IK, an IK hair/tie chain, and
+  # (PMX) the D bones that append from the leg chain (the mlib_go motions are one-frame poses).
+  # Left out: babylon-mmd's known faults (IK tip bones 〜ＩＫ先, PMD eyes type 5, PMD type 9).
+  miku_bones=センター,上半身,下半身,首,頭,左腕,左ひじ,左手首,右腕,右ひじ,右手首,左足,左ひざ,左足首,左つま先,右足,右ひざ,右足首,右つま先,ﾈｸﾀｲ４,左髪７,右人指３
+  pmx_bones=センター,上半身,上半身2,頭,左腕,左手首,右手首,左足,左ひざ,左足首,左つま先,右ひざ,右足首,左足D,左ひざD,左足首D,右ひざD,左足先EX,左かかと
+  node "$peers/eval_babylon.mjs" "$miku" "$wave" --frames 0,60,150,240,300 --fix-pmd-knee --bones "$miku_bones" --out "$out/fx_miku.json" 2>/dev/null
+  node "$peers/eval_babylon.mjs" "$sample_pmx" "$squat_vmd" --frames 0 --bones "$pmx_bones" --out "$out/fx_pmx.json" 2>/dev/null
+  node "$peers/eval_babylon.mjs" "$base_pmx" "$base_vmd" --frames 0,600,1500,2900,5000 --bones "$pmx_bones" --out "$out/fx_pmx2.json" 2>/dev/null
   node -e '
     const fs = require("fs");
     const rel = (p) => p.replace(process.argv[1] + "/", "");
@@ -91,6 +101,6 @@ if [ $fixture = 1 ]; then
     for (const f of process.argv.slice(2)) { const j = JSON.parse(fs.readFileSync(f, "utf8"));
       for (const fr of j.frames) for (const b of fr.bones)
         console.log([rel(j.model), rel(j.motion), fr.frame, b.name, ...b.position, ...b.quaternion].join("\t")); }
-  ' "$corpus" "$out/fx_miku.json" "$out/fx_pmx.json" >"$fx"
+  ' "$corpus" "$out/fx_miku.json" "$out/fx_pmx.json" "$out/fx_pmx2.json" >"$fx"
   echo "wrote $fx ($(wc -l <"$fx") lines)"
 fi
