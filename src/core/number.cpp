@@ -44,10 +44,12 @@ std::optional<float> parse_float(std::string_view text) {
     std::string s(text);
     char* end = nullptr;
     v = std::strtof(s.c_str(), &end);
-    if (end != s.c_str() + s.size()) return std::nullopt;
+    if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
     return v;
   }
   if (r.ec != std::errc{} || r.ptr != e) return std::nullopt;
+  // from_chars also accepts "nan", "inf", "infinity": only the forms above stand for non-finite values.
+  if (!std::isfinite(v)) return std::nullopt;
   return v;
 }
 

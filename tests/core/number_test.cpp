@@ -37,6 +37,13 @@ TEST(Number, NonFiniteAsStrings) {
   EXPECT_EQ(format_float_json(-INFINITY), "\"-inf\"");
   EXPECT_FALSE(parse_float("1.0x"));
   EXPECT_FALSE(parse_float(""));
+  // Only "inf", "-inf" and "nan:XXXXXXXX" stand for non-finite values; from_chars' own spellings
+  // and decimal overflow are rejected.
+  EXPECT_FALSE(parse_float("nan"));
+  EXPECT_FALSE(parse_float("NaN"));
+  EXPECT_FALSE(parse_float("infinity"));
+  EXPECT_FALSE(parse_float("nan(123)"));
+  EXPECT_FALSE(parse_float("1e39"));
 }
 
 TEST(Number, Hex) {
