@@ -7,7 +7,6 @@
 
 #include <bit>
 #include <cmath>
-#include <regex>
 
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
@@ -44,9 +43,30 @@ void append_escaped(std::string& out, std::string_view s) {
   out += '"';
 }
 
+/// JSON number syntax (RFC 8259): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool is_json_number(std::string_view t) {
-  static const std::regex re(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)");
-  return std::regex_match(t.begin(), t.end(), re);
+  std::size_t i = 0;
+  auto digits = [&] {
+    std::size_t n = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i, ++n;
+    return n;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return false;
+  }
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == t.size();
 }
 
 ByteSpan span_of(const std::string& s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }
