@@ -779,7 +779,7 @@ std::string to_json(const Model& m) {
 
 Result<Model> from_json(std::string_view text) {
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag>(text.data(), text.size());
+  doc.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc.HasParseError())
     return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(doc.GetParseError()), "json", -1,
                       static_cast<std::int64_t>(doc.GetErrorOffset()));

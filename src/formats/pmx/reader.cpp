@@ -330,7 +330,7 @@ Result<void> Reader::textures() {
 
 Result<void> Reader::materials() {
   section_ = "materials";
-  const std::size_t fixed1 = 4 * 16 + 1 + 4 * 5;  // colours, flags, edge
+  const std::size_t fixed1 = 4 * 11 + 1 + 4 * 5;  // diffuse..ambient (11 floats), flags, edge colour + size
   const std::size_t min = 8 + fixed1 + 2 * ti_ + 2 + 1 + 4 + 4;
   auto n = count(min, "material");
   if (!n) return std::unexpected(n.error());

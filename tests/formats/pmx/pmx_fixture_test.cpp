@@ -194,6 +194,28 @@ TEST(PmxBytes, CountsBeyondTheInputAreErrorsBeforeAllocating) {
   EXPECT_EQ(rz.error().offset, 21);
 }
 
+// Regression: the material count check once assumed 20 more bytes per material than the spec's
+// minimum, rejecting valid files with many small materials and little after them.
+TEST(PmxBytes, ManyMinimalMaterialsAtTheEndOfTheFile) {
+  Bytes x = header({1, 1, 1, 1, 1, 1});
+  x.i32(0).i32(0).i32(0);  // vertices, faces, textures
+  x.i32(50);
+  for (int i = 0; i < 50; ++i) {
+    x.str8("").str8("");
+    x.zeros(4 * 11).u8(0).zeros(4 * 5);  // colours, flags, edge
+    x.u8(0xFF).u8(0xFF).u8(0).u8(1).u8(static_cast<std::uint8_t>(i % 10));  // textures -1, sphere off, shared toon
+    x.str8("").i32(0);                  // memo, face index count
+  }
+  for (int s = 0; s < 5; ++s) x.i32(0);
+  // 50 materials of 4+4 + 44+1+20 + 1+1+1+1+1 + 4+4 = 86 bytes.
+  auto r = read(x.b);
+  ASSERT_TRUE(r.has_value()) << r.error().to_string();
+  ASSERT_EQ(r->model.materials.size(), 50u);
+  EXPECT_EQ(r->model.materials[49].toon, 9);
+  EXPECT_EQ(r->model.materials[49].texture, -1);
+  EXPECT_EQ(*write(r->model), x.b);
+}
+
 TEST(PmxBytes, UnknownDeformAndMorphTypesAreErrors) {
   Bytes x = one_vertex_model({1, 1, 1, 1, 1, 1}, {0}, 0, {});
   const std::size_t type_at = 17 + 17 + 4 + 32;
