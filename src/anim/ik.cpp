@@ -12,7 +12,6 @@
 //     ±88°), each clamped to [lower, upper], rebuilt, local removed again;
 //   - after each iteration, stop when the effector is within 1e-4 of the goal.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -36,21 +35,6 @@ float limit_angle(float angle, float lo, float hi, bool use_axis) noexcept {
 
 constexpr Vec3 kX{1, 0, 0}, kY{0, 1, 0}, kZ{0, 0, 1};
 
-using DVec = std::array<double, 3>;
-DVec dsub(const Vec3& a, const Vec3& b) noexcept {
-  return {static_cast<double>(a[0]) - static_cast<double>(b[0]), static_cast<double>(a[1]) - static_cast<double>(b[1]),
-          static_cast<double>(a[2]) - static_cast<double>(b[2])};
-}
-double ddot(const DVec& a, const DVec& b) noexcept { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-DVec dcross(const DVec& a, const DVec& b) noexcept {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-DVec dnormalized(const DVec& a) noexcept {
-  const double l2 = ddot(a, a);
-  if (!(l2 > 0.0)) return a;
-  const double inv = 1.0 / std::sqrt(l2);
-  return {a[0] * inv, a[1] * inv, a[2] * inv};
-}
 
 // (IK · local) limited per Euler axis; returns the new rotation (IK · local, limited).
 Quat limit_rotation(const IkLink& link, const Quat& q, bool use_axis) noexcept {
@@ -113,13 +97,6 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
   for (std::uint32_t b : path) update_bone(s, ws, b);  // chain without IK rotations, top-down
   if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
 
-  // Where each link sits in the path: after turning link c, the path is updated from there down.
-  auto path_index = [&](std::uint32_t bone) -> std::size_t {
-    for (std::size_t j = 0; j < path.size(); ++j)
-      if (path[j] == bone) return j;
-    return 0;
-  };
-
   const std::uint32_t iterations = sv.iterations;
   const std::uint32_t half = iterations >> 1;
   for (std::uint32_t it = 0; it < iterations; ++it) {
@@ -128,13 +105,18 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       const IkLink& link = links[c];
       if (link.axis == IkSolveAxis::fixed) continue;
       const std::uint32_t lb = link.bone;
-      // Directions and the angle in double, as babylon-mmd (JS numbers): in float, acos near 1
-      // cannot resolve angles below ~3e-4 rad and CCD stalls millimetres short of the goal.
-      const DVec to_eff = dnormalized(dsub(ws.model_pos_[lb], ws.model_pos_[sv.effector]));
-      const DVec to_goal = dnormalized(dsub(ws.model_pos_[lb], goal));
-      const DVec daxis = dcross(to_eff, to_goal);
-      if (ddot(daxis, daxis) < 1.0e-8) continue;
-      Vec3 axis{static_cast<float>(daxis[0]), static_cast<float>(daxis[1]), static_cast<float>(daxis[2])};
+      // Angle by atan2(|e × g|, e · g) on the unnormalized directions: exact for small angles in
+      // float (acos of a float dot cannot resolve angles below ~3e-4 rad and CCD would stall
+      // millimetres short of the goal; babylon-mmd uses acos in double). The skip test is B's
+      // |normalize(e) × normalize(g)|² < 1e-8.
+      const Vec3 e = pm::sub(ws.model_pos_[lb], ws.model_pos_[sv.effector]);
+      const Vec3 g = pm::sub(ws.model_pos_[lb], goal);
+      const Vec3 cr = pm::cross(e, g);
+      const float cr2 = pm::dot(cr, cr);
+      const float n2 = pm::dot(e, e) * pm::dot(g, g);
+      if (!(cr2 >= 1.0e-8f * n2) || n2 == 0.0f) continue;
+      const float full_angle = std::atan2(std::sqrt(cr2), pm::dot(e, g));
+      Vec3 axis = pm::scale(cr, 1.0f / std::sqrt(cr2));
       const std::int32_t parent = s.parents()[lb];
       const Quat parent_rot = parent < 0 ? kIdentityQuat : ws.model_rot_[static_cast<std::size_t>(parent)];
       if (link.has_limits && use_axis && link.axis != IkSolveAxis::none) {
@@ -144,17 +126,15 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       } else {
         axis = pm::normalized(pm::rotate(pm::conj(parent_rot), axis));
       }
-      const double cosine = std::clamp(ddot(to_eff, to_goal), -1.0, 1.0);
-      const float angle = static_cast<float>(
-          std::min(static_cast<double>(sv.unit_angle) * static_cast<double>(c + 1), std::acos(cosine)));
+      const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), full_angle);
       Quat ik = pm::mul(pm::axis_angle(axis, angle), ws.ik_rot_[lb]);
       if (link.has_limits) {
         const Quat local = ws.append_rot_[lb];
-        ik = pm::mul(limit_rotation(link, pm::mul(ik, local), use_axis), pm::conj(quat_normalize(local)));
+        ik = pm::mul(limit_rotation(link, pm::mul(ik, local), use_axis), pm::conj(local));
       }
       ws.ik_rot_[lb] = ik;
       // Update the chain below (and including) this link; the effector last.
-      for (std::size_t j = path_index(lb); j < path.size(); ++j) {
+      for (std::size_t j = link.path_index; j < path.size(); ++j) {
         const std::uint32_t b = path[j];
         if (b == lb)
           recompose(s, ws, b);

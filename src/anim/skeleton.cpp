@@ -199,6 +199,9 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
     std::stable_sort(path.begin(), path.end(), [&](std::uint32_t a, std::uint32_t c) {
       return depth[a] != depth[c] ? depth[a] < depth[c] : a < c;
     });
+    for (std::uint32_t k = sv.link_begin; k < sv.link_end; ++k)
+      for (std::size_t j = 0; j < path.size(); ++j)
+        if (path[j] == s.links_[k].bone) s.links_[k].path_index = static_cast<std::uint32_t>(j);
     sv.path_begin = static_cast<std::uint32_t>(s.lists_.size());
     s.lists_.insert(s.lists_.end(), path.begin(), path.end());
     sv.path_end = static_cast<std::uint32_t>(s.lists_.size());

@@ -36,6 +36,9 @@ struct Model;
 namespace mmdkit::pmd {
 struct Model;
 }
+namespace mmdkit::model {
+struct Model;
+}
 
 namespace mmdkit::anim {
 
@@ -109,6 +112,7 @@ struct IkLink {
   Vec3 upper{};
   IkSolveAxis axis = IkSolveAxis::none;
   IkEulerOrder order = IkEulerOrder::xzy;
+  std::uint32_t path_index = 0;  ///< position of the link in its solver's path (bones re-evaluated after it turns)
 };
 
 /// One IK solver prepared for solving.
@@ -198,5 +202,15 @@ Result<SkeletonDesc> skeleton_desc_from_pmx(const pmx::Model& model);
 /// - type 8 (twist): fixed axis = tail bone head − bone head.
 /// Match keys are the stored name bytes cut to 15.
 Result<SkeletonDesc> skeleton_desc_from_pmd(const pmd::Model& model);
+
+/// The SkeletonDesc of the format-neutral model view (model/model.hpp), which already applies the
+/// PMD rules above (knee limits, unit angle × 4, type 5 / 9 appends, type 8 fixed axes): the PMD
+/// order rule when Model::transform_order is pmd (the view's PMD stage layers are not needed),
+/// PMX otherwise. Name bytes: the name encoded to CP932 (the binding key when it cannot be).
+/// Gives the same evaluation as skeleton_desc_from_pmx / _pmd on the file models.
+Result<SkeletonDesc> skeleton_desc_from_model(const model::Model& model);
+
+/// build_skeleton(skeleton_desc_from_model(model)).
+Result<Skeleton> build_skeleton(const model::Model& model);
 
 }  // namespace mmdkit::anim

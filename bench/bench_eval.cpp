@@ -1,0 +1,83 @@
+// Per-frame bone evaluation (sampling + append + IK) of miku_v2.pmd under wavefile_v2.vmd, all
+// frames in turn (the peers' --timing-only runs do the same: node eval_babylon.mjs MODEL MOTION
+// --frames 0-LAST --timing-only [--wasm]; eval_three.mjs). Reported time per iteration = one frame.
+// Corpus folder: $MMDKIT_CORPUS, else the CMake value MMDKIT_DEFAULT_CORPUS_DIR.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+#include "mmdkit/anim/pose.hpp"
+#include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/vmd.hpp"
+
+namespace {
+
+using namespace mmdkit;
+
+struct Scene {
+  anim::Skeleton skeleton;
+  vmd::Motion motion;
+};
+
+const Scene* scene() {
+  static const std::optional<Scene> s = []() -> std::optional<Scene> {
+    const char* env = std::getenv("MMDKIT_CORPUS");
+    std::filesystem::path dir = env && *env ? env : MMDKIT_DEFAULT_CORPUS_DIR;
+    auto mb = read_file(dir / "jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
+    auto vb = read_file(dir / "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd");
+    if (!mb || !vb) return std::nullopt;
+    auto m = pmd::read(*mb);
+    auto v = vmd::read(*vb);
+    if (!m || !v) return std::nullopt;
+    auto d = anim::skeleton_desc_from_pmd(m->model);
+    if (!d) return std::nullopt;
+    auto sk = anim::build_skeleton(std::move(*d));
+    if (!sk) return std::nullopt;
+    return Scene{std::move(*sk), std::move(v->motion)};
+  }();
+  return s ? &*s : nullptr;
+}
+
+void run(benchmark::State& state, bool ik, bool sample_only) {
+  const Scene* s = scene();
+  if (!s) {
+    state.SkipWithError("corpus files miku_v2.pmd / wavefile_v2.vmd not found (set MMDKIT_CORPUS)");
+    return;
+  }
+  const vmd::Motion* list[] = {&s->motion};
+  auto sampler = anim::MotionSampler::create(s->skeleton, list);
+  if (!sampler) {
+    state.SkipWithError("binding failed");
+    return;
+  }
+  anim::PoseWorkspace ws(s->skeleton);
+  std::vector<anim::BonePose> local(s->skeleton.bone_count());
+  std::vector<std::uint8_t> enabled(s->skeleton.ik_count(), ik ? 1 : 0);
+  const std::uint32_t last = sampler->last_frame();
+  std::uint32_t frame = 0;
+  for (auto _ : state) {
+    sampler->sample(frame, local, enabled);
+    if (!ik) std::fill(enabled.begin(), enabled.end(), std::uint8_t{0});
+    if (!sample_only) anim::evaluate(s->skeleton, {local, {}, enabled}, ws);
+    benchmark::DoNotOptimize(ws.model_matrices().data());
+    benchmark::DoNotOptimize(local.data());
+    frame = frame >= last ? 0 : frame + 1;
+  }
+  state.counters["bones"] = static_cast<double>(s->skeleton.bone_count());
+  state.counters["frames"] = last + 1.0;
+}
+
+void BM_EvalFrame_BonesIk(benchmark::State& state) { run(state, true, false); }
+void BM_EvalFrame_BonesNoIk(benchmark::State& state) { run(state, false, false); }
+void BM_SampleOnly(benchmark::State& state) { run(state, true, true); }
+
+}  // namespace
+
+BENCHMARK(BM_EvalFrame_BonesIk)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EvalFrame_BonesNoIk)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SampleOnly)->Unit(benchmark::kMicrosecond);
+BENCHMARK_MAIN();
