@@ -130,14 +130,43 @@ void compute_bone_order(Model& m) {
 }
 
 void check_ik_ancestry(const Model& m, std::vector<Finding>& out, bool pmd) {
-  std::vector<std::int32_t> ancestors;
+  // Euler tour of the (loop-free) bone forest: a is a proper ancestor of b iff
+  // tin[a] < tin[b] and tout[b] <= tout[a]. O(bones) once, O(1) per link.
+  const std::size_t n = m.bones.size();
+  std::vector<std::int32_t> first_child(n, -1), next_sibling(n, -1);
+  for (std::size_t i = n; i-- > 0;) {
+    std::int32_t p = m.bones[i].parent;
+    if (p < 0) continue;
+    next_sibling[i] = first_child[static_cast<std::size_t>(p)];
+    first_child[static_cast<std::size_t>(p)] = static_cast<std::int32_t>(i);
+  }
+  std::vector<std::uint32_t> tin(n, 0), tout(n, 0);
+  std::uint32_t clock = 0;
+  std::vector<std::int32_t> stack;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (m.bones[r].parent >= 0) continue;
+    stack.push_back(static_cast<std::int32_t>(r));
+    tin[r] = ++clock;
+    while (!stack.empty()) {
+      auto top = static_cast<std::size_t>(stack.back());
+      std::int32_t c = first_child[top];
+      if (c >= 0) {
+        first_child[top] = next_sibling[static_cast<std::size_t>(c)];  // consume the edge
+        tin[static_cast<std::size_t>(c)] = ++clock;
+        stack.push_back(c);
+      } else {
+        tout[top] = ++clock;
+        stack.pop_back();
+      }
+    }
+  }
+  auto is_ancestor = [&](std::int32_t a, std::int32_t b) {
+    auto x = static_cast<std::size_t>(a), y = static_cast<std::size_t>(b);
+    return tin[x] < tin[y] && tout[y] <= tout[x];
+  };
   for (const IkChain& c : m.ik_chains) {
-    ancestors.clear();
-    for (std::int32_t b = m.bones[static_cast<std::size_t>(c.effector)].parent;
-         b >= 0 && ancestors.size() <= m.bones.size(); b = m.bones[static_cast<std::size_t>(b)].parent)
-      ancestors.push_back(b);
     for (std::size_t k = 0; k < c.links.size(); ++k) {
-      if (std::find(ancestors.begin(), ancestors.end(), c.links[k].bone) != ancestors.end()) continue;
+      if (is_ancestor(c.links[k].bone, c.effector)) continue;
       const bool self = c.links[k].bone == c.effector;  // rotating the effector about itself: no effect
       add(out, FindingKind::ik_link_not_ancestor, pmd ? "ik chains" : "bones", c.source_index,
           pmd ? "links[" + std::to_string(k) + "]" : "ik_links[" + std::to_string(k) + "].bone",

@@ -1,7 +1,8 @@
 // mmdkit — template part of build_internal.hpp (not installed).
 #pragma once
 
-#include <functional>
+#include <algorithm>
+#include <utility>
 
 namespace mmdkit::model::detail {
 
@@ -15,21 +16,61 @@ void drop_nested_groups(Model& m, const char* section, RecordOf record_of) {
   auto children = [&](std::size_t i) -> std::vector<GroupOffset>& {
     return m.morphs[i].type == MorphType::flip ? m.morphs[i].flip_offsets : m.morphs[i].group_offsets;
   };
-  // reach(a, b): morph b reachable from a via group/flip edges (iterative DFS).
-  auto reaches = [&](std::int32_t from, std::int32_t to) {
-    std::vector<std::uint8_t> seen(n, 0);
-    std::vector<std::int32_t> stack{from};
-    while (!stack.empty()) {
-      std::int32_t c = stack.back();
-      stack.pop_back();
-      if (c == to) return true;
-      if (seen[static_cast<std::size_t>(c)]) continue;
-      seen[static_cast<std::size_t>(c)] = 1;
-      if (!is_group(c)) continue;
-      for (const GroupOffset& g : children(static_cast<std::size_t>(c)))
-        if (g.morph >= 0 && is_group(g.morph)) stack.push_back(g.morph);
+  // Strongly connected components of the group/flip → group/flip graph (iterative Tarjan):
+  // an edge inside one component lies on a cycle (loop), any other such edge is plain nesting.
+  std::vector<std::int32_t> comp(n, -1), low(n, 0), idx(n, -1);
+  {
+    std::vector<std::int32_t> st;
+    std::vector<std::uint8_t> on(n, 0);
+    std::vector<std::pair<std::int32_t, std::size_t>> call;  // node, next child position
+    std::int32_t counter = 0, comps = 0;
+    for (std::size_t s0 = 0; s0 < n; ++s0) {
+      if (idx[s0] >= 0 || !is_group(static_cast<std::int32_t>(s0))) continue;
+      call.push_back({static_cast<std::int32_t>(s0), 0});
+      while (!call.empty()) {
+        auto& [v, pos] = call.back();
+        auto vu = static_cast<std::size_t>(v);
+        if (pos == 0 && idx[vu] < 0) {
+          idx[vu] = low[vu] = counter++;
+          st.push_back(v);
+          on[vu] = 1;
+        }
+        const auto& ch = children(vu);
+        bool descended = false;
+        while (pos < ch.size()) {
+          std::int32_t w = ch[pos].morph;
+          ++pos;
+          if (w < 0 || !is_group(w)) continue;
+          auto wu = static_cast<std::size_t>(w);
+          if (idx[wu] < 0) {
+            call.push_back({w, 0});
+            descended = true;
+            break;
+          }
+          if (on[wu]) low[vu] = std::min(low[vu], idx[wu]);
+        }
+        if (descended) continue;
+        if (low[vu] == idx[vu]) {
+          for (;;) {
+            std::int32_t w = st.back();
+            st.pop_back();
+            on[static_cast<std::size_t>(w)] = 0;
+            comp[static_cast<std::size_t>(w)] = comps;
+            if (w == v) break;
+          }
+          ++comps;
+        }
+        std::int32_t done = v;
+        call.pop_back();
+        if (!call.empty()) {
+          auto pu = static_cast<std::size_t>(call.back().first);
+          low[pu] = std::min(low[pu], low[static_cast<std::size_t>(done)]);
+        }
+      }
     }
-    return false;
+  }
+  auto reaches = [&](std::int32_t from, std::int32_t to) {  // from → ... → to, given an edge to → from
+    return comp[static_cast<std::size_t>(from)] == comp[static_cast<std::size_t>(to)];
   };
   // Decide on the unmodified graph first, then drop.
   std::vector<std::vector<std::uint8_t>> drop(n);

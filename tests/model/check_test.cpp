@@ -275,6 +275,38 @@ TEST(CheckPmx, NameWithoutCp932Form) {
   EXPECT_TRUE(from_pmx(m)->bones[2].binding_key.empty());
 }
 
+TEST(CheckPmx, LargeAdversarialModelStaysLinear) {
+  // 60,000 bones in one chain with 3,000 IK bones whose single link is the root (an ancestor of
+  // every effector), and 2,000 group morphs each listing the next 20 (wrapping: one big cycle).
+  pmx::Model m;
+  const std::int32_t nb = 60000;
+  m.bones.resize(nb);
+  for (std::int32_t i = 0; i < nb; ++i) {
+    m.bones[static_cast<std::size_t>(i)].parent = i - 1;
+    m.bones[static_cast<std::size_t>(i)].flags = pmx::kRotatable;
+  }
+  for (std::int32_t k = 0; k < 3000; ++k) {
+    pmx::Bone& b = m.bones[static_cast<std::size_t>(nb - 1 - k)];
+    b.flags |= pmx::kIk;
+    b.ik_target = nb - 3001;
+    b.ik_links = {pmx::IkLink{0, 0, {}, {}}};
+  }
+  const std::int32_t nm = 2000;
+  m.morphs.resize(nm);
+  for (std::int32_t i = 0; i < nm; ++i) {
+    auto& mo = m.morphs[static_cast<std::size_t>(i)];
+    mo.type = pmx::MorphType::group;
+    for (std::int32_t k = 1; k <= 20; ++k) mo.group_offsets.push_back({(i + k) % nm, 1.0f});
+  }
+  auto fs = model::check(m);
+  ASSERT_EQ(fs.size(), 2000u * 20u);
+  for (const auto& f : fs) ASSERT_EQ(f.kind, FindingKind::group_morph_loop);
+  auto v = from_pmx(m);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->ik_chains.size(), 3000u);
+  for (const auto& mo : v->morphs) EXPECT_TRUE(mo.group_offsets.empty());
+}
+
 // ---- textures -----------------------------------------------------------------------------------
 
 void touch(const std::filesystem::path& p) { std::ofstream(p) << "x"; }
