@@ -136,10 +136,15 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       // Update the chain below (and including) this link; the effector last.
       for (std::size_t j = link.path_index; j < path.size(); ++j) {
         const std::uint32_t b = path[j];
-        if (b == lb)
+        if (b == lb) {
           recompose(s, ws, b);
-        else
-          update_bone(s, ws, b);
+        } else {
+          const BoneDesc& bd = s.desc(b);
+          if (bd.append_rotation || bd.append_translation)
+            update_bone(s, ws, b);  // its append source may have moved (B re-evaluates children fully)
+          else
+            model_from_local(s, ws, b);  // local unchanged: only the parent moved
+        }
       }
     }
     if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) break;

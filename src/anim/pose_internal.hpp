@@ -59,7 +59,8 @@ struct PoseEvaluator {
   static void solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   static void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in, PoseWorkspace& ws) noexcept;
   static void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;
-  static void model_from_local(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone) noexcept {
+  [[gnu::always_inline]] static inline void model_from_local(const Skeleton& s, PoseWorkspace& ws,
+                                                             std::uint32_t bone) noexcept {
     const std::int32_t p = s.parents()[bone];
     if (p < 0) {
       ws.model_rot_[bone] = ws.local_rot_[bone];
