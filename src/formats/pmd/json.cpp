@@ -636,7 +636,7 @@ Result<Model> parse_model(const Value& d) {
 
 Result<Model> from_json(std::string_view text) {
   rapidjson::Document d;
-  d.Parse<rapidjson::kParseNumbersAsStringsFlag>(text.data(), text.size());
+  d.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (d.HasParseError())
     return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(d.GetParseError()), "json", -1,
                       static_cast<std::int64_t>(d.GetErrorOffset()));

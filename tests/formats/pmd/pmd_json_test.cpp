@@ -170,3 +170,21 @@ TEST(PmdJson, ForcedUtf8ReadRoundTrips) {
 
 }  // namespace
 }  // namespace mmdkit::pmd
+
+namespace mmdkit::pmd {
+namespace {
+
+// Deep nesting must not exhaust the stack (iterative parsing): a clean error, no crash.
+TEST(PmdJson, DeeplyNestedInputIsAnErrorNotACrash) {
+  std::string json = "{\"format\": \"pmd\", \"vertices\": " + std::string(200000, '[') + std::string(200000, ']') + "}";
+  auto r = from_json(json);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::json_schema);
+  std::string bad = std::string(200000, '[');
+  auto s = from_json(bad);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::json_syntax);
+}
+
+}  // namespace
+}  // namespace mmdkit::pmd
