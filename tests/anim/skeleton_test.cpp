@@ -6,6 +6,7 @@
 
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/formats/vpd.hpp"
 
 namespace mmdkit::anim {
 namespace {
@@ -181,6 +182,36 @@ TEST(Pose, WorkspaceOfAnotherSkeletonIsLeftAlone) {
   PoseWorkspace ws(other);
   evaluate(s, {}, ws);  // size mismatch: no write, no crash
   expect_vec(ws.model_positions()[0], {0, 0, 0});
+}
+
+TEST(Pose, VpdPoseMatchesBonesByNameBytes) {
+  const Skeleton s = chain3();
+  vpd::Pose pose;
+  pose.bones.resize(3);
+  vpd::Bone& b = pose.bones[0];
+  b.name_raw.push_back('b');
+  b.translation = {1, 2, 3};
+  b.rotation = {0, 0, 2, 0};  // unnormalized: 180° about Z
+  vpd::Bone& z = pose.bones[1];
+  z.name_raw.push_back('z');
+  z.name_raw.push_back('z');
+  vpd::Bone& t = pose.bones[2];  // text only (no raw bytes): encoded in the pose's encoding
+  t.name = "c";
+  t.rotation = {0, 0, 0, 1};
+  t.translation = {0, 0, 5};
+  std::vector<std::size_t> unmatched;
+  const auto local = pose_from_vpd(s, pose, &unmatched);
+  ASSERT_EQ(local.size(), 3u);
+  EXPECT_EQ(local[1].translation, (Vec3{1, 2, 3}));
+  EXPECT_EQ(local[1].rotation, (Quat{0, 0, 1, 0}));
+  EXPECT_EQ(local[2].translation, (Vec3{0, 0, 5}));
+  EXPECT_EQ(local[0].rotation, kIdentityQuat);
+  EXPECT_EQ(unmatched, (std::vector<std::size_t>{1}));
+  PoseWorkspace ws(s);
+  evaluate(s, {local, {}, {}}, ws);
+  // b at (0,1,0)+(1,2,3); c = b + Rz(180)·((0,1,0) + (0,0,5)) = (1,3,3) + (0,−1,5)
+  expect_vec(ws.model_positions()[1], {1, 3, 3});
+  expect_vec(ws.model_positions()[2], {1, 2, 8});
 }
 
 }  // namespace
