@@ -95,18 +95,31 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
                               ", out of range",
                           "bones", rec);
   }
-  // Parent loops: walk up at most n steps.
+  // Depths (memoized walk up; a bone met again on the current walk is a parent loop).
   std::vector<std::uint32_t> depth(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::int32_t p = desc.bones[i].parent;
-    std::uint32_t d = 0;
-    while (p != kNoBone) {
-      if (++d > n)
+  {
+    std::vector<std::int64_t> d(n, -1);  // -1 unknown, -2 on the current walk
+    std::vector<std::uint32_t> walk;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (d[i] >= 0) continue;
+      walk.clear();
+      std::int32_t x = static_cast<std::int32_t>(i);
+      while (x != kNoBone && d[static_cast<std::size_t>(x)] == -1) {
+        d[static_cast<std::size_t>(x)] = -2;
+        walk.push_back(static_cast<std::uint32_t>(x));
+        x = desc.bones[static_cast<std::size_t>(x)].parent;
+      }
+      if (x != kNoBone && d[static_cast<std::size_t>(x)] == -2)
         return make_error(ErrorCode::invalid_value, "the parent chain loops", "bones", static_cast<std::int64_t>(i));
-      p = desc.bones[static_cast<std::size_t>(p)].parent;
+      std::int64_t base = x == kNoBone ? -1 : d[static_cast<std::size_t>(x)];
+      for (auto it = walk.rbegin(); it != walk.rend(); ++it) d[*it] = ++base;
     }
-    depth[i] = d;
+    for (std::size_t i = 0; i < n; ++i) depth[i] = static_cast<std::uint32_t>(d[i]);
   }
+  // Parent-first order (by depth, then index) for dependency propagation.
+  std::vector<std::uint32_t> topo(n);
+  for (std::size_t i = 0; i < n; ++i) topo[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(topo.begin(), topo.end(), [&](std::uint32_t a, std::uint32_t b) { return depth[a] < depth[b]; });
 
   for (std::size_t i = 0; i < n; ++i) {
     const BoneDesc& b = desc.bones[i];
@@ -167,6 +180,16 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
     return false;
   };
 
+  // Preparing a solver costs O(bones + links × depth): refuse inputs built to make that explode.
+  std::uint64_t link_total = 0;
+  std::uint32_t max_depth = 0;
+  for (std::uint32_t d : depth) max_depth = std::max(max_depth, d);
+  for (std::uint32_t ikb : ik_bones) link_total += desc.bones[ikb].ik_links.size();
+  if (static_cast<std::uint64_t>(ik_bones.size()) * n + link_total * (max_depth + 1ull) > (std::uint64_t{1} << 28))
+    return make_error(ErrorCode::limit_exceeded,
+                      std::to_string(ik_bones.size()) + " IK bones with " + std::to_string(link_total) +
+                          " links over " + std::to_string(n) + " bones are too many to prepare",
+                      "bones");
   for (std::uint32_t ikb : ik_bones) {
     const BoneDesc& b = desc.bones[ikb];
     IkSolver sv;
@@ -215,18 +238,17 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
     // In PMD all bones are evaluated before every IK step; in PMX those before the IK bone.
     const bool pmd = desc.rule == OrderRule::pmd;
     auto evaluated_before = [&](std::uint32_t x) { return pmd || pos_in_order[x] < pos_in_order[ikb]; };
-    bool changed = true;
-    for (std::uint32_t x : order) {  // descendants (order may not be parent-first in PMX: walk up)
-      if (is_link[x]) continue;
-      for (std::int32_t a = desc.bones[x].parent; a != kNoBone; a = desc.bones[static_cast<std::size_t>(a)].parent)
-        if (is_link[static_cast<std::size_t>(a)]) {
-          dep[x] = 1;
-          break;
-        }
+    for (std::uint32_t x : topo) {  // descendants of the links (parents first)
+      const std::int32_t p = desc.bones[x].parent;
+      if (!is_link[x] && p != kNoBone && (is_link[static_cast<std::size_t>(p)] || dep[static_cast<std::size_t>(p)]))
+        dep[x] = 1;
     }
-    while (pmd && changed) {  // follow bones of dependent bones, and their descendants
+    // PMD: follow bones of dependent bones, and their descendants. Append chains are short; at
+    // most 64 passes (a longer chain of follow-of-follow bones would be refreshed only partly).
+    bool changed = true;
+    for (int pass = 0; pmd && changed && pass < 64; ++pass) {
       changed = false;
-      for (std::uint32_t x : order) {
+      for (std::uint32_t x : topo) {
         if (dep[x] || is_link[x]) continue;
         const BoneDesc& bx = desc.bones[x];
         bool d = false;

@@ -85,6 +85,33 @@ TEST(Skeleton, RejectsBadIndicesAndLoops) {
   EXPECT_NE(e.error().message.find("IK link 0"), std::string::npos);
 }
 
+TEST(Skeleton, DeepChainsBuildAndPathologicalIkIsRefused) {
+  // 100,000 bones in one chain: depths are memoized (no quadratic walk), evaluation is linear.
+  SkeletonDesc deep;
+  deep.bones.resize(100000);
+  for (std::size_t i = 1; i < deep.bones.size(); ++i) {
+    deep.bones[i].parent = static_cast<std::int32_t>(i - 1);
+    deep.bones[i].position = {0, static_cast<float>(i), 0};
+  }
+  auto s = build_skeleton(deep);
+  ASSERT_TRUE(s);
+  PoseWorkspace ws(*s);
+  evaluate(*s, {}, ws);
+  EXPECT_EQ(ws.model_positions()[99999][1], 99999.0f);
+
+  // 20,000 IK bones on 20,000 bones, each linking the root: preparing would cost 4e8 steps.
+  SkeletonDesc ik;
+  ik.bones.resize(20000);
+  for (std::size_t i = 1; i < ik.bones.size(); ++i) {
+    ik.bones[i].parent = 0;
+    ik.bones[i].ik_effector = 0;
+    ik.bones[i].ik_links = {IkLinkDesc{0, false, {}, {}}};
+  }
+  auto e = build_skeleton(ik);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().code, ErrorCode::limit_exceeded);
+}
+
 // Three bones in a line up the Y axis; root at (0,0,0), then (0,1,0), then (0,2,0).
 Skeleton chain3() {
   SkeletonDesc d;
