@@ -1,6 +1,8 @@
 // Evaluation allocates nothing per frame: global operator new is replaced in this test executable
 // to count allocations (forwarding to malloc), and a frame of sampling + evaluation must not add
-// to the count. (One replacement per executable: other anim tests must not replace it again.)
+// to the count. (One replacement per executable: other anim tests must not replace it again.
+// Valgrind substitutes its own operator new and then reports our free() as mismatched: run this
+// executable under ASan (the asan preset), not memcheck; the other tests are memcheck-clean.)
 // GCC 12 sees free() inside the replaced operator delete and, after inlining std::allocator,
 // wrongly reports a new/free mismatch (the replaced new uses malloc): silence that one warning here.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
