@@ -1,8 +1,36 @@
 #!/bin/sh
-# Installs what is missing, builds everything and runs the whole test suite.
+# Installs what is missing, builds everything and runs the whole test suite, then the safety net:
+#   1. default preset (g++ RelWithDebInfo): build everything, ctest;
+#   2. asan preset (g++ ASan + UBSan): build everything, the same ctest under the sanitizers;
+#   3. fuzz preset (clang 16 libFuzzer): every fuzz target for MMDKIT_CI_FUZZ_SECONDS (default 20)
+#      seconds on generated + corpus seeds; a finding fails the run (inputs kept in
+#      tests/regress/inputs/, see scripts/fuzz.sh).
+# MMDKIT_CI_SKIP_ASAN=1 / MMDKIT_CI_SKIP_FUZZ=1 skip stages 2 / 3 (local use only; CI runs all).
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh
+sh scripts/install-deps.sh deps/debian-packages-fuzz.txt
+
+stage() { echo "==== run-tests: $* ($(date -u +%H:%M:%S))"; }
+
+stage "default build"
 cmake --preset default >/dev/null
 cmake --build --preset default
+stage "default ctest"
 ctest --preset default
+
+if [ "${MMDKIT_CI_SKIP_ASAN:-0}" != 1 ]; then
+  stage "asan build"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan
+  stage "asan ctest"
+  # Sanitizer findings abort the test (-fno-sanitize-recover); leaks fail it too.
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    ctest --preset asan
+fi
+
+if [ "${MMDKIT_CI_SKIP_FUZZ:-0}" != 1 ]; then
+  stage "fuzz (${MMDKIT_CI_FUZZ_SECONDS:-20} s per target)"
+  sh scripts/fuzz.sh --seconds "${MMDKIT_CI_FUZZ_SECONDS:-20}" --jobs 2
+fi
+stage "done"

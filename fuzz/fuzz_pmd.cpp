@@ -1,0 +1,10 @@
+// libFuzzer target: the pmd properties of fuzz/roundtrip.hpp (parse; on success write, read back
+// and compare). Run with scripts/fuzz.sh fuzz_pmd; crashing inputs go to tests/regress/inputs/fuzz_pmd/.
+#include <cstddef>
+#include <cstdint>
+
+#include "roundtrip.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return mmdkit::fuzz::run_one("pmd", data, size);
+}
