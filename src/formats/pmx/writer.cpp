@@ -223,7 +223,7 @@ Result<void> Writer::faces() {
   out_.resize(pos + f.size() * vi_);
   std::uint8_t* p = out_.data() + pos;
   if (vi_ == 4) {
-    std::memcpy(p, f.data(), f.size() * 4);
+    if (!f.empty()) std::memcpy(p, f.data(), f.size() * 4);  // memcpy from null (no faces) is UB
     return {};
   }
   std::uint32_t limit = vi_ == 1 ? 0xFFu : 0xFFFFu;
