@@ -378,7 +378,7 @@ Result<void> get_index(const Value& obj, const std::string& path, std::string& i
 
 Result<Pose> from_json(std::string_view text) {
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
+  doc.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc.HasParseError())
     return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(doc.GetParseError()), "", -1,
                       static_cast<std::int64_t>(doc.GetErrorOffset()));
