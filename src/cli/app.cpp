@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
 
 namespace mmdkit::cli {
@@ -66,6 +67,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   check->add_flag("--json", args.flags.json, "print findings as JSON");
   add_read_flags(check);
 
+  SampleArgs sample_args;
+  CLI::App* sample = add_sample_command(app, sample_args);
+
   std::vector<std::string> arg_list;
   for (int i = argc - 1; i > 0; --i) arg_list.emplace_back(argv[i]);
   try {
@@ -99,6 +103,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   if (convert->parsed()) return cmd_convert(args, out, err);
   if (generate->parsed()) return cmd_generate(args, out, err);
   if (check->parsed()) return cmd_check(args, out, err);
+  if (sample->parsed()) return run_sample(sample_args, out, err);
   return kExitUsage;
 }
 

@@ -27,6 +27,26 @@ std::string_view as_text(const std::vector<std::uint8_t>& b) {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
+// A JSON string literal (quotes and escapes) for UTF-8 text.
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 bool has_json_extension(const fs::path& p) {
   std::string ext = p.extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -67,9 +87,9 @@ Result<Input> load(const std::string& path) {
                                -1, 0, path});
 }
 
-// JSON input → the format's binary bytes.
-Result<std::vector<std::uint8_t>> binary_of(const Input& in, const ReadFlags& flags) {
-  if (!in.is_json) return in.bytes;
+// JSON input → the format's binary bytes; binary input is moved out (no copy of a large file).
+Result<std::vector<std::uint8_t>> binary_of(Input& in, const ReadFlags& flags) {
+  if (!in.is_json) return std::move(in.bytes);
   if (!in.format->from_json)
     return make_error(ErrorCode::unsupported, std::string("JSON import is not available for ") +
                                                   std::string(in.format->name));
@@ -194,10 +214,24 @@ int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   auto findings = in->format->check(*bytes, a.flags);
   if (!findings) return print_error(err, findings.error(), a.input), kExitBadInput;
   std::size_t errors = 0, warnings = 0;
+  for (const Finding& f : *findings) (f.severity_error ? errors : warnings)++;
+  if (a.flags.json) {
+    out << "{\"file\": " << json_string(a.input) << ", \"errors\": " << errors << ", \"warnings\": " << warnings
+        << ", \"findings\": [";
+    bool first = true;
+    for (const Finding& f : *findings) {
+      out << (first ? "\n  " : ",\n  ") << "{\"severity\": \"" << (f.severity_error ? "error" : "warning")
+          << "\", \"code\": \"" << error_code_name(f.where.code) << "\", \"section\": " << json_string(f.where.section)
+          << ", \"record\": " << f.where.record << ", \"offset\": " << f.where.offset
+          << ", \"message\": " << json_string(f.where.message) << "}";
+      first = false;
+    }
+    out << (first ? "]}\n" : "\n]}\n");
+    return errors ? kExitBadInput : kExitOk;
+  }
   for (Finding f : *findings) {
     if (f.where.file.empty()) f.where.file = a.input;
     out << (f.severity_error ? "error: " : "warning: ") << f.where.to_string() << "\n";
-    (f.severity_error ? errors : warnings)++;
   }
   out << a.input << ": " << errors << " error(s), " << warnings << " warning(s)\n";
   return errors ? kExitBadInput : kExitOk;
