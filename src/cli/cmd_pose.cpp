@@ -1,0 +1,249 @@
+// mmdkit CLI — `pose` (cmd_pose.hpp): pose a model at one frame and write OBJ + MTL.
+#include "cli/cmd_pose.hpp"
+
+// GCC 12 false positive inside CLI11 (see cmd_sample.cpp).
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+#include "cli/app.hpp"
+#include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/morph.hpp"
+#include "mmdkit/anim/pose.hpp"
+#include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/anim/skinning.hpp"
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/export/obj.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/model/model.hpp"
+#include "mmdkit/model/textures.hpp"
+
+namespace mmdkit::cli {
+
+namespace fs = std::filesystem;
+
+CLI::App* add_pose_command(CLI::App& app, PoseArgs& a) {
+  CLI::App* s = app.add_subcommand(
+      "pose", "pose a model at one frame (VMD motions and/or a VPD pose; morphs, bones, skinning) and write OBJ + MTL");
+  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
+  s->add_option("MOTION", a.motions, "motion files (.vmd, merged) and/or one pose (.vpd); none = bind pose");
+  s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
+  s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it)")->required();
+  s->add_flag("--right-handed", a.right_handed, "negate Z and reverse the winding (default: MMD coordinates)");
+  s->add_flag("--copy-textures", a.copy_textures, "copy the textures into <stem>_textures/ next to the OBJ");
+  s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
+  s->add_flag("--force", a.force, "allow the outputs to replace an input file");
+  return s;
+}
+
+namespace {
+
+std::string lower_ext(const std::string& p) {
+  std::string e = fs::path(p).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+int fail(std::ostream& err, const Error& e, const std::string& file) {
+  Error x = e;
+  if (x.file.empty()) x.file = file;
+  err << "mmdkit: error: " << x.to_string() << "\n";
+  return kExitBadInput;
+}
+
+std::string generic(const fs::path& p) {
+  std::string s = p.generic_string();
+  return s;
+}
+
+}  // namespace
+
+int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
+  (void)out;
+  if (!std::isfinite(a.frame) || a.frame < 0) {
+    err << "mmdkit: --frame must be a finite number >= 0\n";
+    return kExitUsage;
+  }
+  if (lower_ext(a.output) != ".obj") {
+    err << "mmdkit: the output must end in .obj\n";
+    return kExitUsage;
+  }
+  auto view = model::load_file(a.model);
+  if (!view) return fail(err, view.error(), a.model);
+  const model::Model& mdl = *view;
+  auto sk = anim::build_skeleton(mdl);
+  if (!sk) return fail(err, sk.error(), a.model);
+
+  std::vector<vmd::Motion> motions;
+  std::optional<vpd::Pose> pose;
+  for (const std::string& p : a.motions) {
+    auto bytes = read_file(p);
+    if (!bytes) return fail(err, bytes.error(), p);
+    if (lower_ext(p) == ".vpd") {
+      if (pose) {
+        err << "mmdkit: at most one VPD pose\n";
+        return kExitUsage;
+      }
+      auto r = vpd::read(*bytes);
+      if (!r) return fail(err, r.error(), p);
+      pose = std::move(*r);
+    } else {
+      auto r = vmd::read(*bytes);
+      if (!r) return fail(err, r.error(), p);
+      for (const Warning& w : r->warnings) {
+        Warning x = w;
+        x.file = p;
+        err << "mmdkit: warning: " << x.to_string() << "\n";
+      }
+      motions.push_back(std::move(r->motion));
+    }
+  }
+  std::vector<const vmd::Motion*> mptr;
+  for (const auto& m : motions) mptr.push_back(&m);
+  auto sampler = anim::MotionSampler::create(*sk, mptr);
+  if (!sampler) return fail(err, sampler.error(), a.motions.empty() ? a.model : a.motions.front());
+  std::vector<std::vector<std::uint8_t>> morph_keys;
+  for (const auto& m : mdl.morphs) morph_keys.push_back(m.binding_key);
+  auto morphs_bound = anim::bind_motions(mptr, {}, morph_keys);
+  if (!morphs_bound) return fail(err, morphs_bound.error(), a.model);
+
+  // Bones and morph weights at the frame.
+  std::vector<anim::BonePose> local(sk->bone_count());
+  std::vector<std::uint8_t> ik(sk->ik_count(), 1);
+  sampler->sample(a.frame, local, ik);
+  std::vector<float> weights(mdl.morphs.size(), 0.0f);
+  std::vector<std::uint32_t> cursors(mdl.morphs.size(), 0);
+  anim::sample_morphs(*morphs_bound, a.frame, weights, cursors);
+  if (pose) {
+    for (const vpd::Bone& b : pose->bones) {
+      std::vector<std::uint8_t> key;
+      if (!b.name_raw.empty()) {
+        key = anim::track_match_key(ByteSpan(b.name_raw.data(), b.name_raw.size()));
+      } else if (auto k = anim::track_match_key_utf8(b.name)) {
+        key = std::move(*k);
+      }
+      if (key.empty()) continue;
+      for (std::size_t i = 0; i < sk->bone_count(); ++i)
+        if (sk->match_keys()[i] == key) local[i] = {b.translation, anim::quat_normalize(b.rotation)};
+    }
+    for (const vpd::Morph& m : pose->morphs) {
+      std::vector<std::uint8_t> key;
+      if (!m.name_raw.empty()) {
+        key = anim::track_match_key(ByteSpan(m.name_raw.data(), m.name_raw.size()));
+      } else if (auto k = anim::track_match_key_utf8(m.name)) {
+        key = std::move(*k);
+      }
+      if (key.empty()) continue;
+      for (std::size_t i = 0; i < morph_keys.size(); ++i)
+        if (morph_keys[i] == key) weights[i] = m.weight;
+    }
+  }
+  if (a.no_ik) std::fill(ik.begin(), ik.end(), std::uint8_t{0});
+
+  auto mdata = anim::MorphData::create(mdl);
+  if (!mdata) return fail(err, mdata.error(), a.model);
+  anim::MorphWorkspace mws(*mdata);
+  anim::apply_morphs(*mdata, weights, mws);
+  anim::PoseWorkspace pws(*sk);
+  anim::evaluate(*sk, {local, mws.bone_offsets(), ik}, pws);
+  auto skin = anim::SkinningData::create(mdl);
+  if (!skin) return fail(err, skin.error(), a.model);
+  anim::SkinWorkspace sws(*skin);
+  std::vector<anim::Vec3> positions(mdl.vertices.size()), normals(mdl.vertices.size());
+  anim::skin(*skin, {pws.skinning_matrices(), pws.model_rotations()}, sws, mws.vertex_offsets(), positions, normals);
+  std::vector<std::array<float, 2>> uvs(mdl.vertices.size());
+  for (std::size_t v = 0; v < uvs.size(); ++v)
+    uvs[v] = {mdl.vertices[v].uv[0] + mws.uv_offsets()[v][0], mdl.vertices[v].uv[1] + mws.uv_offsets()[v][1]};
+
+  // Materials and textures.
+  const fs::path out_path(a.output);
+  const fs::path out_dir = out_path.has_parent_path() ? out_path.parent_path() : fs::path(".");
+  const fs::path model_dir = fs::path(a.model).has_parent_path() ? fs::path(a.model).parent_path() : fs::path(".");
+  const std::string stem = out_path.stem().string();
+  std::vector<fs::path> inputs{fs::path(a.model)};
+  for (const auto& m : a.motions) inputs.emplace_back(m);
+  std::vector<exporter::ObjMaterial> mats;
+  std::vector<std::array<std::uint32_t, 2>> ranges;
+  std::vector<std::pair<fs::path, fs::path>> copies;  // from, to
+  for (std::size_t i = 0; i < mdl.materials.size(); ++i) {
+    const model::Material& m = mdl.materials[i];
+    exporter::ObjMaterial o;
+    o.name = exporter::obj_material_name(i, m.name);
+    o.comment = m.name;
+    o.values = mws.materials()[i];
+    if (!m.texture.empty()) {
+      const model::TextureLookup t = model::resolve_texture(model_dir, m.texture);
+      const std::string norm = model::normalize_texture_path(m.texture);
+      if (t.status == model::TextureStatus::escapes) {
+        err << "mmdkit: warning: material " << i << ": texture '" << m.texture << "' refused: " << t.message << "\n";
+      } else if (a.copy_textures) {
+        if (t.status == model::TextureStatus::found) {
+          const fs::path rel = fs::path(norm);
+          o.texture = generic(fs::path(stem + "_textures") / rel);
+          copies.emplace_back(t.path, out_dir / (stem + "_textures") / rel);
+        } else {
+          err << "mmdkit: warning: material " << i << ": texture '" << m.texture << "' not found, not copied\n";
+        }
+      } else {
+        const fs::path target = t.status == model::TextureStatus::found ? t.path : model_dir / norm;
+        std::error_code ec;
+        const fs::path rel = fs::relative(fs::absolute(target, ec), fs::absolute(out_dir, ec), ec);
+        o.texture = generic(ec || rel.empty() ? fs::absolute(target, ec) : rel);
+        if (t.status == model::TextureStatus::missing)
+          err << "mmdkit: warning: material " << i << ": texture '" << m.texture << "' not found (kept as a reference)\n";
+      }
+    }
+    mats.push_back(std::move(o));
+    ranges.push_back({m.first_index, m.index_count});
+  }
+
+  const fs::path mtl_path = fs::path(out_path).replace_extension(".mtl");
+  exporter::ObjOptions oo;
+  oo.right_handed = a.right_handed;
+  oo.mtl_file = mtl_path.filename().string();
+  oo.comment = "model: " + a.model + "\nframe: " + std::to_string(a.frame);
+  for (const auto& m : a.motions) oo.comment += "\nmotion: " + m;
+  const std::string obj = exporter::write_obj(positions, normals, uvs, mdl.faces, ranges, mats, oo);
+  const std::string mtl = exporter::write_mtl(mats);
+
+  WriteOptions wo{inputs, a.force};
+  if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return fail(err, r.error(), a.output);
+  if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r)
+    return fail(err, r.error(), mtl_path.string());
+  for (const auto& [from, to] : copies) {
+    auto bytes = read_file(from);
+    if (!bytes) return fail(err, bytes.error(), from.string());
+    std::error_code ec;
+    fs::create_directories(to.parent_path(), ec);
+    if (auto r = write_file_atomic(to, ByteSpan(bytes->data(), bytes->size()), wo); !r)
+      return fail(err, r.error(), to.string());
+  }
+  return kExitOk;
+}
+
+int cmd_pose(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"mmdkit pose"};
+  PoseArgs a;
+  CLI::App* sub = add_pose_command(app, a);
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) args.emplace_back(argv[i]);
+  args.emplace_back("pose");
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    out << sub->help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "mmdkit: " << e.what() << "\nrun 'mmdkit pose --help' for usage\n";
+    return kExitUsage;
+  }
+  return run_pose(a, out, err);
+}
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,53 @@
+// mmdkit CLI — `pose`: a model posed at one frame by VMD motions and / or a VPD pose, morphs and
+// skinning applied, written as Wavefront OBJ + MTL.
+//
+//   mmdkit pose MODEL.pmx|.pmd [MOTION.vmd ...] [POSE.vpd] [--frame F] -o posed.obj
+//               [--right-handed] [--copy-textures] [--no-ik] [--force]
+//
+// Evaluation (docs/EVALUATION-MORPH-SKIN.md): VMD bone / morph tracks of all motions merged
+// (anim/binding.hpp, the later motion wins at equal frames) and sampled at F (frames at 30 fps,
+// fractional allowed); a VPD pose then replaces the bones and morphs it names; morphs
+// (anim/morph.hpp) → bone morph offsets → bones with append and IK (anim/pose.hpp, no physics) →
+// skinning with the morph vertex offsets (anim/skinning.hpp); UV morphs move the texture
+// coordinates; material morphs change the MTL colours.
+// Output: OBJ in MMD coordinates (left-handed, Y up, MMD units; the OBJ header says so) or, with
+// --right-handed, Z negated and winding reversed; MTL next to it (same stem, .mtl). Textures: the
+// model's references resolved inside the model's folder (model/textures.hpp; references that
+// escape the folder are refused with a warning) and written relative to the OBJ's folder, or with
+// --copy-textures copied into "<stem>_textures/" next to the OBJ. Files are written atomically
+// and never replace an input unless --force.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace mmdkit::cli {
+
+/// The parsed options of `pose`.
+struct PoseArgs {
+  std::string model;
+  std::vector<std::string> motions;  ///< .vmd files and at most one .vpd
+  double frame = 0;                  ///< frames at 30 fps
+  std::string output;                ///< .obj path (required)
+  bool right_handed = false;
+  bool copy_textures = false;
+  bool no_ik = false;
+  bool force = false;
+};
+
+/// Adds the `pose` subcommand to `app`, storing into `args` (which must outlive parsing).
+CLI::App* add_pose_command(CLI::App& app, PoseArgs& args);
+
+/// Runs `pose` with parsed arguments. Exit codes: 0 ok, 1 bad input or output, 2 usage.
+int run_pose(const PoseArgs& args, std::ostream& out, std::ostream& err);
+
+/// Parses and runs `pose` alone: argv[0] is the program name, then the pose arguments (without the
+/// word "pose"). For tests and embedding.
+int cmd_pose(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace mmdkit::cli
