@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
@@ -67,6 +68,25 @@ bool is_json_number(std::string_view t) {
     if (digits() == 0) return false;
   }
   return i == t.size();
+}
+
+/// True when RapidJSON can read `t` (JSON number syntax) as a number: it rejects values beyond
+/// double range even with kParseNumbersAsStringsFlag ("Number too big"), and a huge exponent
+/// such as "0.0e06657" (value 0) trips the same check. Such tokens are written as JSON strings.
+bool json_number_readable(std::string_view t) {
+  if (!is_json_number(t)) return false;
+  const std::size_t e = t.find_first_of("eE");
+  if (e != std::string_view::npos) {
+    std::size_t i = e + 1;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    while (i < t.size() && t[i] == '0') ++i;  // leading zeros of the exponent
+    if (t.size() - i > 3) return false;       // |exponent| >= 1000
+    int v = 0;
+    for (; i < t.size(); ++i) v = v * 10 + (t[i] - '0');
+    if (v > 300) return false;
+  }
+  const std::string s(t);
+  return std::isfinite(std::strtod(s.c_str(), nullptr));
 }
 
 ByteSpan span_of(const std::string& s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }
@@ -149,7 +169,7 @@ class Writer {
       }
       t = format_number(v);
     }
-    if (is_json_number(t)) {
+    if (json_number_readable(t)) {
       out += t;
     } else {
       append_escaped(out, t);

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "mmdkit/core/file.hpp"
@@ -165,7 +166,12 @@ std::optional<float> parse_number(std::string_view t) {
     if (ed == 0) return std::nullopt;
   }
   if (i != t.size()) return std::nullopt;
-  return parse_float(plus ? t.substr(1) : t);
+  const std::string_view body = plus ? t.substr(1) : t;
+  if (auto v = parse_float(body)) return v;
+  // The syntax is valid, so parse_float refused only a value beyond float range: ±inf, as strtof
+  // (and MMD's atof) give.
+  const std::string s(body);
+  return std::strtof(s.c_str(), nullptr);
 }
 
 std::string format_number(float v) {

@@ -76,6 +76,18 @@ TEST(VpdJson, TokensLayoutAndHexSurvive) {
   EXPECT_NE(json.find("\"weight\": -0.000"), std::string::npos) << json;
 }
 
+TEST(VpdJson, TokensBeyondDoubleRangeBecomeStrings) {
+  // RapidJSON refuses numbers beyond double range (even as strings): "0.0e06657" (value 0),
+  // "1e999" (inf as float) and a 400-digit integer are written as JSON strings instead.
+  for (const std::string& token : {std::string("0.0e06657"), std::string("1e999"), std::string("-2.5E+400"),
+                                   "1" + std::string(400, '0'), std::string("1e-300")}) {
+    const std::string text = "Vocaloid Pose Data file\r\n\r\nm.osm;\r\n1;\r\n\r\nBone0{a\r\n  " + token +
+                             ",0,0;\r\n  0,0,0,1;\r\n}\r\n";
+    std::string json;
+    EXPECT_EQ(round_trip(text, &json), text) << token;
+  }
+}
+
 TEST(VpdJson, HandWrittenJsonUsesCanonicalLayoutAndEditedValues) {
   const std::string json = R"({"format": "vpd", "line_ending": "lf", "model_file": "x.pmx",
     "bones": [{"name": "センター", "translation": [0, 1.5, 0], "rotation": [0, 0, 0, 1]}],

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <limits>
 // g++ 12 at -O1 with sanitizers (asan preset) reports a false "maybe uninitialized" inside
 // <regex>'s std::function members; silence it for the header only.
 #pragma GCC diagnostic push
@@ -258,6 +259,9 @@ TEST(VpdNumbers, Grammar) {
   EXPECT_EQ(parse_number("1E+2"), 100.0f);
   EXPECT_EQ(parse_number("-1e-2"), -0.01f);
   EXPECT_EQ(std::bit_cast<std::uint32_t>(*parse_number("-0")), 0x80000000u);
+  EXPECT_EQ(parse_number("1e999"), std::numeric_limits<float>::infinity());  // beyond float range
+  EXPECT_EQ(parse_number("-2.5E+400"), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(parse_number("0.0e06657"), 0.0f);
   for (std::string_view bad : {"", "-", ".", "1.2.3", "1e", "e5", "nan", "inf", "0x10", "1,0", "--1", "1e+"})
     EXPECT_FALSE(parse_number(bad)) << bad;
   EXPECT_EQ(format_number(0.5f), "0.500000");
