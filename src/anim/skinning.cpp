@@ -227,20 +227,34 @@ struct SkinKernel {
           [[fallthrough]];
         case SkinType::bdef2:
         case SkinType::bdef4: {
-          float m[12];
+          // Blend the 3×4 upper part of the matrices (column-major: 0..2, 4..6, 8..10, 12..14).
           const Mat4& m0 = pal[b[0]];
-          for (int k = 0; k < 12; ++k) m[k] = w[0] * m0[k + (k / 3)];
+          const float w0 = w[0];
+          float a0 = w0 * m0[0], a1 = w0 * m0[1], a2 = w0 * m0[2], a4 = w0 * m0[4], a5 = w0 * m0[5],
+                a6 = w0 * m0[6], a8 = w0 * m0[8], a9 = w0 * m0[9], a10 = w0 * m0[10], a12 = w0 * m0[12],
+                a13 = w0 * m0[13], a14 = w0 * m0[14];
           for (int i = 1; i < 4; ++i) {
-            if (w[i] == 0) continue;
+            const float wi = w[i];
+            if (wi == 0) continue;
             const Mat4& mi = pal[b[i]];
-            for (int k = 0; k < 12; ++k) m[k] += w[i] * mi[k + (k / 3)];
+            a0 += wi * mi[0];
+            a1 += wi * mi[1];
+            a2 += wi * mi[2];
+            a4 += wi * mi[4];
+            a5 += wi * mi[5];
+            a6 += wi * mi[6];
+            a8 += wi * mi[8];
+            a9 += wi * mi[9];
+            a10 += wi * mi[10];
+            a12 += wi * mi[12];
+            a13 += wi * mi[13];
+            a14 += wi * mi[14];
           }
-          // m holds columns 0..3 without the bottom row: column c at m[3c..3c+2].
-          rp = {m[0] * p[0] + m[3] * p[1] + m[6] * p[2] + m[9], m[1] * p[0] + m[4] * p[1] + m[7] * p[2] + m[10],
-                m[2] * p[0] + m[5] * p[1] + m[8] * p[2] + m[11]};
+          rp = {a0 * p[0] + a4 * p[1] + a8 * p[2] + a12, a1 * p[0] + a5 * p[1] + a9 * p[2] + a13,
+                a2 * p[0] + a6 * p[1] + a10 * p[2] + a14};
           const Vec3& nn = nrm[v];
-          rn = {m[0] * nn[0] + m[3] * nn[1] + m[6] * nn[2], m[1] * nn[0] + m[4] * nn[1] + m[7] * nn[2],
-                m[2] * nn[0] + m[5] * nn[1] + m[8] * nn[2]};
+          rn = {a0 * nn[0] + a4 * nn[1] + a8 * nn[2], a1 * nn[0] + a5 * nn[1] + a9 * nn[2],
+                a2 * nn[0] + a6 * nn[1] + a10 * nn[2]};
           if (w[0] != 1.0f) rn = normalized_or(rn, nrm[v]);
           break;
         }
