@@ -211,7 +211,9 @@ int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: error: check is not available for " << in->format->name << "\n";
     return kExitBadInput;
   }
-  auto findings = in->format->check(*bytes, a.flags);
+  ReadFlags flags = a.flags;
+  flags.input_folder = fs::absolute(fs::path(a.input)).parent_path();
+  auto findings = in->format->check(*bytes, flags);
   if (!findings) return print_error(err, findings.error(), a.input), kExitBadInput;
   std::size_t errors = 0, warnings = 0;
   for (const Finding& f : *findings) (f.severity_error ? errors : warnings)++;
