@@ -109,17 +109,19 @@ enum class BoneType : std::uint8_t {
   ik_effector = 6,        ///< IK tip (effector) bone
   invisible = 7,
   twist = 8,              ///< twist bone (rotation about its own axis)
-  rotation_follow = 9,    ///< rotates with ik_parent by ratio tail × 0.01 (eyes; nanoem)
+  rotation_follow = 9,    ///< rotates with the bone in `tail` by ratio ik_parent × 0.01 (twist bones 腕捩1..3
+                          ///< of miku_v2/mei: tail 腕捩, ik_parent 25/50/75; babylon-mmd agrees)
 };
 
 /// A bone (39 bytes).
 struct Bone {
   Name name;
   std::uint16_t parent = kNoBone;       ///< parent bone index, 0xFFFF = root
-  /// Tail (display end) bone index; 0 or 0xFFFF = none. For type 9 the follow ratio × 100.
+  /// Tail (display end) bone index; 0 or 0xFFFF = none. For type 9 the bone followed.
   std::uint16_t tail = 0;
   std::uint8_t type = 0;                ///< BoneType value as stored (0..9; others kept)
-  /// Type 4: the IK bone that moves this bone; type 5 / 9: the bone followed; 0 otherwise.
+  /// Type 4: the IK bone that moves this bone; type 5: the bone followed; type 9: the follow ratio × 100
+  /// (checked on the corpus; FORMAT-NOTES has the two fields swapped); 0 otherwise.
   std::uint16_t ik_parent = 0;
   std::array<float, 3> position{};      ///< bind-pose head position, model space (absolute), MMD units
 };
