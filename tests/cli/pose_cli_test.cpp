@@ -204,5 +204,23 @@ TEST(PoseCli, RefusesToOverwriteAnInputAndBadUsage) {
   EXPECT_NE(r.err.find("missing.pmx"), std::string::npos) << r.err;
 }
 
+TEST(PoseCli, CorpusMikuV2WithWavefileMotionAndMorphs) {
+  MMDKIT_REQUIRE_CORPUS();
+  const fs::path dir = *test::corpus_dir();
+  const fs::path model = dir / "jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd";
+  const fs::path motion = dir / "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd";
+  if (!fs::exists(model) || !fs::exists(motion)) GTEST_SKIP() << "miku_v2.pmd / wavefile_v2.vmd not in the corpus";
+  const fs::path out = test::temp_dir("pose_cli_corpus") / "miku.obj";
+  PoseRun r = run({model.string(), motion.string(), "--frame", "300", "-o", out.string(), "--force"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Obj o = parse_obj(out);
+  // miku_v2.pmd: 12,354 vertices and 68,883 face indices = 22,961 triangles (PMD header counts,
+  // read with a 6-line Python struct script).
+  EXPECT_EQ(o.v.size(), 12354u);
+  EXPECT_EQ(o.f.size(), 22961u);
+  for (const auto& v : o.v)
+    for (float c : v) ASSERT_TRUE(std::isfinite(c));
+}
+
 }  // namespace
 }  // namespace mmdkit::cli
