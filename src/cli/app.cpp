@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cmd_pose.hpp"
 #include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
 
@@ -69,6 +70,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   SampleArgs sample_args;
   CLI::App* sample = add_sample_command(app, sample_args);
+  PoseArgs pose_args;
+  CLI::App* pose = add_pose_command(app, pose_args);
 
   std::vector<std::string> arg_list;
   for (int i = argc - 1; i > 0; --i) arg_list.emplace_back(argv[i]);
@@ -104,6 +107,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   if (generate->parsed()) return cmd_generate(args, out, err);
   if (check->parsed()) return cmd_check(args, out, err);
   if (sample->parsed()) return run_sample(sample_args, out, err);
+  if (pose->parsed()) return run_pose(pose_args, out, err);
   return kExitUsage;
 }
 
