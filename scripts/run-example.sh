@@ -1,15 +1,24 @@
 #!/bin/sh
-# Installs what is missing, builds mmdkit, and runs the main job on an input it makes itself:
-# a generated motion, shown with `mmdkit info`, round-tripped through JSON and compared.
+# Installs what is missing, builds mmdkit, and runs the main job on inputs it makes itself:
+# a generated humanoid model and motion; the model posed at frame 30 (OBJ + MTL), bone transforms
+# sampled, and the motion round-tripped through JSON.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 cmake --preset default >/dev/null
 cmake --build --preset default --target mmdkit_cli
+m=./build/default/mmdkit
 out=${MMDKIT_EXAMPLE_DIR:-build/example}
 mkdir -p "$out"
-./build/default/mmdkit generate vmd --bone-keys 2000 --morph-keys 200 --camera-keys 50 --seed 7 -o "$out/example.vmd" --force
-./build/default/mmdkit info "$out/example.vmd"
-./build/default/mmdkit convert "$out/example.vmd" "$out/example.json" --force
-./build/default/mmdkit convert "$out/example.json" "$out/example-back.vmd" --force
-cmp "$out/example.vmd" "$out/example-back.vmd" && echo "example: VMD -> JSON -> VMD is byte-identical ($out)"
+$m generate pmx --vertices 20000 --seed 7 -o "$out/model.pmx" --force
+$m generate vmd --bone-keys 3000 --morph-keys 200 --camera-keys 50 --seed 7 -o "$out/motion.vmd" --force
+$m info "$out/model.pmx"
+$m info "$out/motion.vmd"
+$m check "$out/model.pmx"
+$m pose "$out/model.pmx" "$out/motion.vmd" --frame 30 -o "$out/posed.obj" --force
+$m sample "$out/model.pmx" "$out/motion.vmd" --frames 0-60:30 --bones センター,左足首 -o "$out/transforms.json" --force
+$m convert "$out/motion.vmd" "$out/motion.json" --force
+$m convert "$out/motion.json" "$out/motion-back.vmd" --force
+cmp "$out/motion.vmd" "$out/motion-back.vmd"
+echo "example: posed mesh $out/posed.obj ($(grep -c '^v ' "$out/posed.obj") vertices), transforms $out/transforms.json;"
+echo "example: VMD -> JSON -> VMD is byte-identical"
