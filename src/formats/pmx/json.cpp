@@ -2,6 +2,7 @@
 // go through mmdkit::parse_float directly as binary32, never through double.
 #include "mmdkit/formats/pmx_json.hpp"
 
+#include <cmath>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
@@ -801,6 +802,19 @@ Result<Model> from_json(std::string_view text) {
     return make_error(ErrorCode::json_schema, "version must be \"2.0\" or \"2.1\"", "version");
   }
   if (!in.f(doc, "version_value", h.version_value, Loc{""})) return fail();
+  {
+    // The stored float decides what a reader makes of the file (2.0 or 2.1 within 1e-3), so it
+    // must agree with "version" (fuzz findings: 0.1 / 1.1 accepted; "version" missing with 2.1).
+    const bool near20 = std::fabs(h.version_value - 2.0f) < 1e-3f;
+    const bool near21 = std::fabs(h.version_value - 2.1f) < 1e-3f;
+    if (!near20 && !near21)
+      return make_error(ErrorCode::json_schema, "version_value must be 2.0 or 2.1 (within 0.001)", "version_value");
+    if (!ver) {
+      h.version = near21 ? Version::v2_1 : Version::v2_0;
+    } else if ((h.version == Version::v2_1) != near21) {
+      return make_error(ErrorCode::json_schema, "version_value does not agree with \"version\"", "version_value");
+    }
+  }
   if (const Value* e = In::get(doc, "encoding")) {
     auto enc = e->IsString() ? parse_encoding_name(e->GetString()) : std::nullopt;
     if (!enc || (*enc != Encoding::utf16le && *enc != Encoding::utf8))

@@ -466,8 +466,10 @@ using Value = rapidjson::Value;
 using Document = rapidjson::Document;
 
 /// Numbers arrive as text (kParseNumbersAsStringsFlag). They are stored as strings with this
-/// prefix so that a JSON number and a JSON string stay distinguishable.
-constexpr char kNumberMark = '\x01';
+/// prefix so that a JSON number and a JSON string stay distinguishable. The byte 0xFF never occurs
+/// in valid UTF-8 (the parser validates the encoding), so no JSON string can start with it; a
+/// printable or control character could (fuzz finding: a name starting with U+0001).
+constexpr char kNumberMark = '\xFF';
 
 /// SAX generator for Document::Populate: forwards every event, marking raw numbers.
 struct MarkingGenerator {
