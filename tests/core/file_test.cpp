@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "mmdkit/core/file.hpp"
+#include "support/corpus.hpp"
+
+namespace mmdkit {
+namespace {
+
+TEST(File, FifoIsRefusedWithoutBlocking) {
+  // Found by a new user: `mmdkit info FIFO` blocked forever in open().
+  auto dir = test::temp_dir("fifo");
+  auto fifo = dir / "f";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = read_file(fifo);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::io_error);
+  EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos) << r.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(File, DirectoryAndMissingFileAreIoErrors) {
+  auto dir = test::temp_dir("dir");
+  auto d = read_file(dir);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("directory"), std::string::npos);
+  auto m = read_file(dir / "missing.vmd");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, ErrorCode::io_error);
+  EXPECT_EQ(m.error().file, (dir / "missing.vmd").string());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(File, AtomicWriteRefusesProtectedInputAndKeepsItIntact) {
+  auto dir = test::temp_dir("atomic");
+  auto in = dir / "in.bin";
+  { std::ofstream(in) << "original"; }
+  std::filesystem::path inputs[] = {in};
+  std::string text = "new";
+  auto r = write_file_atomic(in, text, {inputs, false});
+  ASSERT_FALSE(r);
+  auto back = read_file(in);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(std::string(back->begin(), back->end()), "original");
+  ASSERT_TRUE(write_file_atomic(in, text, {inputs, true}));
+  back = read_file(in);
+  EXPECT_EQ(std::string(back->begin(), back->end()), "new");
+  // No temporary files are left behind.
+  std::size_t n = 0;
+  for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  EXPECT_EQ(n, 1u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mmdkit
