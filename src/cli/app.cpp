@@ -22,7 +22,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CommandArgs args;
   auto add_read_flags = [&](CLI::App* sub) {
     sub->add_option("--encoding", args.encoding_name,
-                    "text encoding of names in VMD/VPD/PMD files: cp932 (default, detected) or gbk");
+                    "text encoding of names in VMD/VPD/PMD files: cp932 or gbk (default: detected per file, cp932 unless the names read as gbk)");
     sub->add_flag("--strict", args.flags.strict, "treat bytes after the last section as an error");
   };
 
@@ -39,7 +39,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_read_flags(dump);
 
   CLI::App* convert = app.add_subcommand(
-      "convert", "convert between formats, chosen by extension: .vmd <-> .json, .pmd/.pmx <-> .json, .pmd -> .pmx");
+      "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd -> .pmx");
   convert->add_option("INPUT", args.input, "input file")->required();
   convert->add_option("OUTPUT", args.output, "output file; its extension chooses the format")->required();
   convert->add_flag("--euler", args.flags.euler, "JSON output: add Euler angles in degrees");
@@ -75,6 +75,16 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   std::vector<std::string> arg_list;
   for (int i = argc - 1; i > 0; --i) arg_list.emplace_back(argv[i]);
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      known = known || sub->get_name() == argv[1];
+    if (!known) {
+      err << "mmdkit: error: unknown command '" << argv[1]
+          << "' (info, dump, convert, check, generate, sample, pose; see 'mmdkit --help')\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(arg_list);
   } catch (const CLI::CallForHelp&) {

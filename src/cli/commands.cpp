@@ -174,8 +174,9 @@ int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err) {
     if (!r) return print_error(err, r.error(), a.input), kExitBadInput;
     result = std::move(*r);
   } else {
-    err << "mmdkit: error: cannot convert " << in->format->name << " to " << to->name << "\n";
-    return kExitBadInput;
+    err << "mmdkit: error: cannot convert " << in->format->name << " to " << to->name
+        << " (supported: the same format, .json, and .pmd -> .pmx)\n";
+    return kExitUsage;
   }
   return write_output(a.output, result, a, err);
 }
