@@ -434,9 +434,13 @@ Result<void> text_member(const Value& obj, const char* key, const std::string& p
     if (bytes->size() > N)
       return schema(dot(path, raw_key.c_str()),
                     std::to_string(bytes->size()) + " bytes, the field holds " + std::to_string(N));
-    out.raw = std::move(*bytes);
-    out.text = std::move(text);
-    return {};
+    // The raw bytes win only while the text is what the reader decodes them to; an edited text
+    // wins (encoded and NUL-padded below), see docs/formats/pmd.md.
+    if (decode_text(until_nul(ByteSpan(bytes->data(), bytes->size())), enc) == text) {
+      out.raw = std::move(*bytes);
+      out.text = std::move(text);
+      return {};
+    }
   }
   if (auto r = set_text(out, text, enc); !r) {
     Error e = r.error();

@@ -456,7 +456,11 @@ class In {
       auto bytes = from_hex(std::string_view(r->GetString(), r->GetStringLength()));
       if (!bytes) return fail(l.at("raw"), "invalid hex");
       out.raw = std::move(*bytes);
-      out.text = t && t->IsString() ? std::string(t->GetString(), t->GetStringLength()) : decode(out.raw, enc);
+      out.text = decode(out.raw, enc);
+      // An edited "text" (not what the reader decodes "raw" to) wins: it is encoded like a plain
+      // string, see docs/formats/pmx.md.
+      if (t && t->IsString() && std::string_view(t->GetString(), t->GetStringLength()) != out.text)
+        return text_value(*t, out, l.at("text"));
       return true;
     }
     return fail(l, "expected a string or {\"text\", \"raw\"}");

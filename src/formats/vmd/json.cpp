@@ -52,6 +52,12 @@ Result<std::vector<std::uint8_t>> canonical_name(std::string_view text, Encoding
   return bytes;
 }
 
+/// True when the JSON's text is what the reader decodes `raw` to (up to its first NUL): the raw
+/// bytes are kept as given. Otherwise the text was edited and wins (see docs/formats/vmd-json.md).
+bool text_matches_raw(const std::vector<std::uint8_t>& raw, std::string_view text, Encoding enc) {
+  return decode_text(until_nul(ByteSpan(raw.data(), raw.size())), enc) == text;
+}
+
 /// True when `raw` is exactly what canonical_name(text) gives (so the JSON needs no hex).
 bool name_is_canonical(const std::vector<std::uint8_t>& raw, const std::string& text, Encoding enc,
                        std::size_t field) {
@@ -586,7 +592,12 @@ class Parser {
         auto b = hex(*h, "model_name_hex", kModelNameSizeV2, false);
         if (!b) return std::unexpected(b.error());
         m.model_name.raw = std::move(*b);
-      } else {
+      }
+      if (text && !text_matches_raw(m.model_name.raw, m.model_name.text, enc_)) {
+        auto b = canonical_name(m.model_name.text, enc_, field);
+        if (!b) return fail_with(b.error(), "model_name");
+        m.model_name.raw = std::move(*b);
+      } else if (!find(root, "model_name_hex")) {
         auto b = canonical_name(m.model_name.text, enc_, field);
         if (!b) return fail_with(b.error(), "model_name");
         m.model_name.raw = std::move(*b);
@@ -742,7 +753,8 @@ class Parser {
     return Curve{b[0], b[1], b[2], b[3]};
   }
 
-  /// Reads the raw bytes of a name: "name_hex" if given, else the text encoded and NUL-padded.
+  /// Reads the raw bytes of a name: "name_hex" if given and the text is what it decodes to, else
+  /// the text encoded and NUL-padded (an edited text wins over stale raw bytes).
   template <std::size_t N>
   Result<FixedName<N>> fixed_name(const Value& obj, const std::string& path, std::size_t field) const {
     FixedName<N> n;
@@ -750,11 +762,13 @@ class Parser {
     if (!text) return fail(join(path, "name"), "missing member");
     if (!is_text(*text)) return fail(join(path, "name"), std::string("must be a string, found ") + type_name(*text));
     n.text.assign(text->GetString(), text->GetStringLength());
-    if (const Value* h = find(obj, "name_hex")) {
+    const Value* h = find(obj, "name_hex");
+    if (h) {
       auto b = hex(*h, join(path, "name_hex"), field, false);
       if (!b) return std::unexpected(b.error());
       n.raw = std::move(*b);
-    } else {
+    }
+    if (!h || !text_matches_raw(n.raw, n.text, enc_)) {
       auto b = canonical_name(n.text, enc_, field);
       if (!b) return fail_with(b.error(), join(path, "name"));
       n.raw = std::move(*b);

@@ -288,17 +288,21 @@ Result<std::string> get_string(const Value& obj, const char* name, const std::st
   return std::string(v->GetString(), v->GetStringLength());
 }
 
-/// Member "k" (text, encoded) or "k_hex"; nullopt when neither is present.
+/// Member "k" (text, encoded) or "k_hex"; nullopt when neither is present. With `text_wins`
+/// (names, model file: both members written), "k_hex" is used only while "k" is absent or is what
+/// the hex decodes to; an edited "k" wins and is encoded (see docs/formats/vpd.md).
 Result<std::optional<std::string>> get_bytes(const Value& obj, const std::string& k, Encoding enc,
-                                             const std::string& path) {
+                                             const std::string& path, bool text_wins = false) {
   const std::string hk = k + "_hex";
+  const Value* v = member(obj, k.c_str());
   if (const Value* h = member(obj, hk.c_str())) {
     if (!h->IsString()) return schema(path + "." + hk, "expected a hex string");
     auto b = from_hex(std::string_view(h->GetString(), h->GetStringLength()));
     if (!b) return schema(path + "." + hk, "not an even-length hex string");
-    return std::optional<std::string>(std::string(b->begin(), b->end()));
+    if (!text_wins || !v || !v->IsString() ||
+        decode_text(ByteSpan(b->data(), b->size()), enc) == std::string_view(v->GetString(), v->GetStringLength()))
+      return std::optional<std::string>(std::string(b->begin(), b->end()));
   }
-  const Value* v = member(obj, k.c_str());
   if (!v) return std::optional<std::string>();
   if (!v->IsString()) return schema(path + "." + k, "expected a string");
   auto b = encode_text(std::string_view(v->GetString(), v->GetStringLength()), enc);
@@ -374,7 +378,7 @@ Result<void> get_numbers(const Value& obj, const char* name, const std::string& 
 
 Result<void> get_name(const Value& obj, Encoding enc, const std::string& path, std::vector<std::uint8_t>& raw,
                       std::string& text) {
-  auto b = get_bytes(obj, "name", enc, path);
+  auto b = get_bytes(obj, "name", enc, path, true);
   if (!b) return std::unexpected(b.error());
   if (!*b) return schema(path + ".name", "missing");
   raw.assign((*b)->begin(), (*b)->end());
@@ -422,7 +426,7 @@ Result<Pose> from_json(std::string_view text) {
   }
   const Encoding enc = pose.encoding;
   {
-    auto m = get_bytes(doc, "model_file", enc, "");
+    auto m = get_bytes(doc, "model_file", enc, "", true);
     if (!m) return std::unexpected(m.error());
     if (!*m) return schema(".model_file", "missing");
     pose.model_file_raw.assign((*m)->begin(), (*m)->end());

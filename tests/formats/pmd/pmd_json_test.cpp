@@ -186,5 +186,52 @@ TEST(PmdJson, DeeplyNestedInputIsAnErrorNotACrash) {
   EXPECT_EQ(s.error().code, ErrorCode::json_syntax);
 }
 
+// Both text and raw bytes in the JSON: the raw bytes are kept while the text is what they decode
+// to; an edited text wins, encoded and NUL-padded to the field.
+TEST(PmdJson, EditedTextWinsOverStaleRaw) {
+  Model m = read_back(test::sample_model());
+  m.name.raw.resize(kNameSize, 0);
+  m.name.raw[kNameSize - 2] = 0xAB;  // garbage after the NUL
+  std::string json = to_json(m);
+  ASSERT_NE(json.find("\"name\": \"テストモデル\", \"name_raw\": \""), std::string::npos) << json;
+  ASSERT_NE(json.find("\"name\": \"左ひざ\", \"name_raw\": \""), std::string::npos) << json;
+  // Unedited: identical bytes, garbage included.
+  auto same = from_json(json);
+  ASSERT_TRUE(same) << same.error().to_string();
+  EXPECT_EQ(same->name.raw, m.name.raw);
+  EXPECT_EQ(same->bones[2].name.raw, m.bones[2].name.raw);
+  EXPECT_EQ(*write(*same), *write(m));
+  // Edited texts.
+  std::string edited = json;
+  auto edit = [&](std::string_view from, std::string_view to) {
+    auto at = edited.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    edited.replace(at, from.size(), to);
+  };
+  edit("\"name\": \"テストモデル\"", "\"name\": \"新モデル\"");
+  edit("\"name\": \"左ひざ\"", "\"name\": \"右ひざ\"");
+  auto e = from_json(edited);
+  ASSERT_TRUE(e) << e.error().to_string();
+  auto padded = [](std::string_view text, std::size_t n) {
+    auto b = encode_text(text, Encoding::cp932);
+    EXPECT_TRUE(b);
+    b->resize(n, 0);
+    return *b;
+  };
+  EXPECT_EQ(e->name.text, "新モデル");
+  EXPECT_EQ(e->name.raw, padded("新モデル", kNameSize));
+  EXPECT_EQ(e->bones[2].name.text, "右ひざ");
+  EXPECT_EQ(e->bones[2].name.raw, padded("右ひざ", kNameSize));
+  Model back = read_back(*e);
+  EXPECT_EQ(back.name.text, "新モデル");
+  EXPECT_EQ(back.bones[2].name.text, "右ひざ");
+  // An edited text that does not fit is an error at its JSON path.
+  edited = json;
+  edit("\"name\": \"左ひざ\"", "\"name\": \"あいうえおかきくけこさ\"");
+  auto bad = from_json(edited);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().section, "bones[2].name");
+}
+
 }  // namespace
 }  // namespace mmdkit::pmd

@@ -2,6 +2,7 @@
 // schema errors carry the JSON path.
 #include <gtest/gtest.h>
 
+#include "mmdkit/core/text.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
@@ -84,6 +85,50 @@ TEST(PmxJson, InvalidRawTextKeepsBytes) {
   auto back = from_json(json);
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(*write(*back), bytes);
+}
+
+// A text given as {"text", "raw"}: the raw bytes are kept while the text is what they decode to;
+// an edited text wins and is encoded in the model's encoding.
+TEST(PmxJson, EditedTextWinsOverStaleRaw) {
+  GenerateOptions o;
+  o.vertices = 3;
+  auto m = *generate(o);
+  const Encoding enc = m.header.encoding;
+  auto name = encode_text("モデル", enc);
+  ASSERT_TRUE(name);
+  m.name.raw = *name;
+  m.name.raw.push_back(0x00), m.name.raw.push_back(0x00);              // a NUL ...
+  m.name.raw.push_back(0x00), m.name.raw.push_back(0xD8);              // ... then garbage
+  if (enc == Encoding::utf8) m.name.raw = {0xE3, 0x83, 0xA2, 0x00, 0xFF};
+  m.name.text = decode(m.name.raw, enc);
+  auto bytes = *write(m);
+  auto rr = read(bytes);
+  ASSERT_TRUE(rr.has_value()) << rr.error().to_string();
+  std::string json = to_json(rr->model);
+  const std::string open = "\"name\": {\"text\": \"";
+  const auto at = json.find(open);
+  ASSERT_NE(at, std::string::npos) << json.substr(0, 600);
+  // Unedited: identical bytes.
+  auto same = from_json(json);
+  ASSERT_TRUE(same.has_value()) << same.error().to_string();
+  EXPECT_EQ(same->name.raw, m.name.raw);
+  EXPECT_EQ(*write(*same), bytes);
+  // Edited text: encoded anew.
+  const auto end = json.find("\", \"raw\"", at);
+  ASSERT_NE(end, std::string::npos);
+  std::string edited = json;
+  edited.replace(at + open.size(), end - at - open.size(), "新しい名前");
+  auto e = from_json(edited);
+  ASSERT_TRUE(e.has_value()) << e.error().to_string();
+  auto want = encode_text("新しい名前", enc);
+  ASSERT_TRUE(want);
+  EXPECT_EQ(e->name.text, "新しい名前");
+  EXPECT_EQ(e->name.raw, *want);
+  auto w = write(*e);
+  ASSERT_TRUE(w.has_value());
+  auto back = read(*w);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->model.name.text, "新しい名前");
 }
 
 TEST(PmxJson, SchemaErrorsNameThePath) {

@@ -790,7 +790,7 @@ namespace {
 
 TEST(VmdJson, NameIndexNonFiniteStringsAndCameraHexImport) {
   auto m = from_json(R"({"format": "vmd",
-    "bone_names": [{"name": "a"}, {"name": "b", "name_hex": "62ff"}],
+    "bone_names": [{"name": "a"}, {"name": "b\ufffd", "name_hex": "62ff"}],
     "bone_keys": [{"frame": 1, "name_index": 1, "position": ["inf", "-inf", "nan:7fc00001"]},
                   {"frame": 2, "name": "a", "toggle": [5, 6], "pad": [7, 8, 9]}],
     "camera_keys": [{"frame": 0, "interpolation_hex": "000102030405060708090a0b0c0d0e0f1011121314151617"}]})");
@@ -807,6 +807,75 @@ TEST(VmdJson, NameIndexNonFiniteStringsAndCameraHexImport) {
     for (std::size_t i = 0; i < r; ++i) expected[16 * r + 16 - r + i] = static_cast<std::uint8_t>(7 + i);
   EXPECT_EQ(m->bone_keys[1].interpolation, expected);
   for (std::size_t i = 0; i < 24; ++i) EXPECT_EQ(m->camera_keys[0].interpolation[i], i);
+}
+
+}  // namespace
+}  // namespace mmdkit::vmd
+
+namespace mmdkit::vmd {
+namespace {
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// A motion whose names carry garbage after the NUL (so the JSON holds both text and hex).
+Motion motion_with_garbage_names() {
+  Motion m;
+  m.version = Version::v2;
+  std::memcpy(m.signature.data(), "Vocaloid Motion Data 0002", 25);
+  m.model_name = {bytes_of(std::string("abc\0zzzz", 8), kModelNameSizeV2), "abc"};
+  m.bone_names.push_back(track(kCenterSjis + std::string("\0xyz", 4), "センター"));
+  m.bone_keys.resize(1);
+  m.bone_keys[0].frame = 3;
+  m.bone_keys[0].name = 0;
+  m.bone_keys[0].rotation = {0, 0, 0, 1};
+  m.sections_present = 2;
+  return m;
+}
+
+TEST(VmdJson, EditedNameTextWinsOverStaleHex) {
+  const Motion m = motion_with_garbage_names();
+  const std::string j = to_json(m);
+  ASSERT_NE(j.find("\"model_name_hex\":"), std::string::npos) << j;
+  ASSERT_NE(j.find("\"name\":\"センター\",\"name_hex\":"), std::string::npos) << j;
+  // Unedited: the raw bytes come back exactly, garbage after the NUL included.
+  auto same = from_json(j);
+  ASSERT_TRUE(same) << same.error().to_string();
+  EXPECT_EQ(same->model_name.raw, m.model_name.raw);
+  ASSERT_EQ(same->bone_names.size(), 1u);
+  EXPECT_EQ(same->bone_names[0].raw, m.bone_names[0].raw);
+  // Edited text: the new text, encoded and NUL-padded, replaces the stale raw bytes.
+  std::string edited = replace_all(j, "\"model_name\":\"abc\"", "\"model_name\":\"xy\"");
+  edited = replace_all(edited, "センター", "全ての親");
+  ASSERT_NE(edited, j);
+  auto e = from_json(edited);
+  ASSERT_TRUE(e) << e.error().to_string() << "\n" << edited;
+  EXPECT_EQ(e->model_name.text, "xy");
+  EXPECT_EQ(e->model_name.raw, bytes_of("xy", kModelNameSizeV2));
+  ASSERT_EQ(e->bone_names.size(), 1u);
+  auto want = encode_text("全ての親", Encoding::cp932);
+  ASSERT_TRUE(want);
+  want->resize(kTrackNameSize, 0);
+  EXPECT_EQ(e->bone_names[0].text, "全ての親");
+  EXPECT_EQ(e->bone_names[0].raw, *want);
+  ASSERT_EQ(e->bone_keys.size(), 1u);
+  EXPECT_EQ(e->bone_keys[0].name, 0u);
+  // The written VMD holds the new names.
+  auto bytes = write(*e);
+  ASSERT_TRUE(bytes) << bytes.error().to_string();
+  auto back = read(*bytes);
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(back->motion.model_name.text, "xy");
+  ASSERT_EQ(back->motion.bone_names.size(), 1u);
+  EXPECT_EQ(back->motion.bone_names[0].text, "全ての親");
+  // An edited name too long for its field is a schema error at its JSON path.
+  auto too_long = from_json(replace_all(j, "センター", "あいうえおかきくけこ"));
+  ASSERT_FALSE(too_long);
+  EXPECT_EQ(too_long.error().code, ErrorCode::json_schema);
+  EXPECT_EQ(too_long.error().section, "bone_names[0].name");
 }
 
 }  // namespace

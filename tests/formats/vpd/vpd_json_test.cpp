@@ -141,5 +141,43 @@ TEST(VpdJson, Errors) {
   }
 }
 
+// Names written as text plus hex: the hex is kept while the text is what it decodes to; an edited
+// text wins and is encoded.
+TEST(VpdJson, EditedNameTextWinsOverStaleHex) {
+  const std::string text = "Vocaloid Pose Data file\r\n"
+                           "\r\n"
+                           "m.pmx\x82;\r\n"
+                           "1;\r\n"
+                           "Bone0{\x83\x5A\x82\r\n"  // セ + a lone lead byte: kept as hex
+                           "  0,0,0;0,0,0,1;}\r\n";
+  std::string json;
+  EXPECT_EQ(round_trip(text, &json), text);
+  ASSERT_NE(json.find("\"name\": \"セ\", \"name_hex\": \"835a82\""), std::string::npos) << json;
+  ASSERT_NE(json.find("\"model_file\": \"m.pmx\", \"model_file_hex\": "), std::string::npos) << json;
+  std::string edited = json;
+  auto edit = [&](std::string_view from, std::string_view to) {
+    auto at = edited.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    edited.replace(at, from.size(), to);
+  };
+  edit("\"name\": \"セ\"", "\"name\": \"センター\"");
+  edit("\"model_file\": \"m.pmx\"", "\"model_file\": \"あ.pmx\"");
+  auto pose = from_json(edited);
+  ASSERT_TRUE(pose) << pose.error().to_string();
+  ASSERT_EQ(pose->bones.size(), 1u);
+  EXPECT_EQ(as_string(pose->bones[0].name_raw), "\x83\x5A\x83\x93\x83\x5E\x81\x5B");
+  EXPECT_EQ(pose->bones[0].name, "センター");
+  EXPECT_EQ(as_string(pose->model_file_raw), "\x82\xA0.pmx");
+  auto out = write(*pose);
+  ASSERT_TRUE(out) << out.error().to_string();
+  EXPECT_NE(as_string(*out).find("Bone0{\x83\x5A\x83\x93\x83\x5E\x81\x5B\r\n"), std::string::npos);
+  // An edited text the encoding cannot hold is an error at its path.
+  edited = json;
+  edit("\"name\": \"セ\"", "\"name\": \"😀\"");
+  auto bad = from_json(edited);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().section, ".bones[0].name");
+}
+
 }  // namespace
 }  // namespace mmdkit::vpd
