@@ -8,29 +8,16 @@
 #include <sstream>
 #include <string>
 
+#include "support/cli_run.hpp"
 #include "support/corpus.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using mmdkit::test::Outcome;
+using mmdkit::test::quote;
+using mmdkit::test::slurp;
 
 class VmdCli : public ::testing::Test {
  protected:

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "formats/vmd/fixture.hpp"
+#include "support/cli_run.hpp"
 #include "support/corpus.hpp"
 
 namespace {
@@ -20,23 +21,9 @@ using mmdkit::vmd::test::kCenterSjis;
 using mmdkit::vmd::test::kLeftLegIkSjis;
 using mmdkit::vmd::test::VmdBytes;
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using mmdkit::test::Outcome;
+using mmdkit::test::quote;
+using mmdkit::test::slurp;
 
 std::size_t count(const std::string& s, const std::string& what) {
   std::size_t n = 0;
