@@ -406,7 +406,9 @@ Result<std::string> name_bytes(const std::vector<std::uint8_t>& raw, const std::
     }
     out.assign(b->begin(), b->end());
   }
-  if (out.find('\n') != std::string::npos || (!out.empty() && out.back() == '\r'))
+  // A bone or morph name runs to the end of its line, so a final '\r' would merge into a CRLF
+  // line ending; the model file name ends at ';' and may end with '\r' (fuzz_vpd finding).
+  if (out.find('\n') != std::string::npos || (!model_file && !out.empty() && out.back() == '\r'))
     return make_error(ErrorCode::invalid_argument, "name holds a line break", what);
   if (model_file && out.find(';') != std::string::npos)
     return make_error(ErrorCode::invalid_argument, "model file name holds ';'", what);

@@ -287,5 +287,26 @@ TEST(VpdFixture, WriterRejectsNamesThatWouldNotReadBack) {
   EXPECT_EQ(write(p).error().code, ErrorCode::encoding_error);
 }
 
+// fuzz_vpd finding (tests/regress/inputs/fuzz_vpd/crash-b134...): a model file name ending in
+// '\r' (the line is "<name>\r;") was read but the writer refused it as a line break. The model
+// file name ends at ';', so the '\r' is part of the name and must be written back.
+TEST(VpdFixture, ModelFileNameEndingInCarriageReturnRoundTrips) {
+  const std::string text = "Vocaloid Pose Data file\r\n\r\nm\r;\t\t// x\r\n0;\t\t\t\t// y\r\n\r\n";
+  ByteSpan in(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  auto pose = read(in);
+  ASSERT_TRUE(pose) << pose.error().to_string();
+  EXPECT_EQ(pose->model_file, "m\r");
+  auto out = write(*pose);
+  ASSERT_TRUE(out) << out.error().to_string();
+  EXPECT_EQ(std::string(out->begin(), out->end()), text);
+  // A bone name still may not end in '\r' (it would merge into the CRLF line ending).
+  Pose p;
+  p.model_file = "m";
+  Bone b;
+  b.name = "x\r";
+  p.bones.push_back(b);
+  EXPECT_EQ(write(p).error().code, ErrorCode::invalid_argument);
+}
+
 }  // namespace
 }  // namespace mmdkit::vpd
