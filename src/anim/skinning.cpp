@@ -2,9 +2,11 @@
 #include "mmdkit/anim/skinning.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
+#include "anim/skinning_kernel.hpp"
 #include "mmdkit/model/model.hpp"
 
 namespace mmdkit::anim {
@@ -115,6 +117,13 @@ Result<SkinningData> SkinningData::create(std::span<const VertexIn> vertices, st
       w = {1, 0, 0, 0};
       b = {identity, identity, identity, identity};
     }
+    if (t == SkinType::bdef2 || t == SkinType::bdef4) {
+      // A zero-weight slot of a linear blend adds nothing: point it at the identity slot, so the
+      // kernels can blend all four slots without a branch (and a non-finite matrix of an unused
+      // bone cannot turn 0·M into NaN). SDEF / QDEF keep their slots (slerp / sign reference).
+      for (int k = 0; k < 4; ++k)
+        if (w[k] == 0) b[k] = identity;
+    }
     if (t == SkinType::sdef) {
       const float w0 = w[0], w1 = w[1];
       const Vec3 rw = add(scale(in.sdef_r0, w0), scale(in.sdef_r1, w1));
@@ -149,7 +158,7 @@ Result<SkinningData> SkinningData::create(const model::Model& model) {
 }
 
 void SkinWorkspace::reset(const SkinningData& data) {
-  palette_.assign(data.bone_count() + 1, kIdentityMat);
+  palette_.assign(data.bone_count() + 1, SkinMatrix{kIdentityMat});
   rotation_.assign(data.needs_rotations() ? data.bone_count() + 1 : 0, kIdentityQuat);
   dual_.assign(data.needs_rotations() ? data.bone_count() + 1 : 0,
                std::array<Quat, 2>{kIdentityQuat, Quat{0, 0, 0, 0}});
@@ -163,14 +172,14 @@ void prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspac
     return;
   }
   const std::size_t nm = std::min(nb, bones.matrices.size());
-  std::copy_n(bones.matrices.begin(), nm, ws.palette_.begin());
-  std::fill(ws.palette_.begin() + static_cast<std::ptrdiff_t>(nm), ws.palette_.end(), kIdentityMat);
+  for (std::size_t b = 0; b < nm; ++b) ws.palette_[b].m = bones.matrices[b];
+  for (std::size_t b = nm; b <= nb; ++b) ws.palette_[b].m = kIdentityMat;
   if (data.needs_rotations() && ws.rotation_.size() == nb + 1) {
     for (std::size_t b = 0; b < nb; ++b) {
-      Quat q = b < bones.rotations.size() ? quat_normalize(bones.rotations[b]) : quat_from_matrix(ws.palette_[b]);
+      Quat q = b < bones.rotations.size() ? quat_normalize(bones.rotations[b]) : quat_from_matrix(ws.palette_[b].m);
       ws.rotation_[b] = q;
       // Dual part of the rigid skinning transform: 0.5 · (t, 0) · q.
-      const Mat4& m = ws.palette_[b];
+      const Mat4& m = ws.palette_[b].m;
       const float tx = m[12], ty = m[13], tz = m[14];
       const Quat t{tx, ty, tz, 0};
       Quat d = quat_multiply(t, q);
@@ -182,123 +191,179 @@ void prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspac
   ws.ready_ = true;
 }
 
+namespace detail {
+
+void skin_vertex_scalar(const SkinArgs& a, std::size_t v, Vec3& rp, Vec3& rn) noexcept {
+  const Vec3* pos = a.pos;
+  const Vec3* nrm = a.nrm;
+  const SkinMatrix* pal = a.palette;
+  const bool rot_ok = a.rot_ok;
+  Vec3 p = pos[v];
+  if (a.offsets) p = add(p, a.offsets[v]);
+  const auto& b = a.bones[v];
+  const auto& w = a.weights[v];
+  switch (a.types[v]) {
+    case SkinType::bdef1: {
+      const Mat4& m = pal[b[0]].m;
+      rp = xform_point(m, p);
+      rn = xform_dir(m, nrm[v]);
+      break;
+    }
+    case SkinType::sdef:
+      if (rot_ok) {
+        const auto& s = a.sdef[a.sdef_index[v]];
+        const Quat q = quat_slerp(a.rotation[b[0]], a.rotation[b[1]], w[1]);
+        const Mat4 r = matrix_from_quat(q);
+        const Vec3 rel = xform_dir(r, sub(p, s[0]));
+        const Vec3 c0 = xform_point(pal[b[0]].m, s[1]);
+        const Vec3 c1 = xform_point(pal[b[1]].m, s[2]);
+        rp = {rel[0] + w[0] * c0[0] + w[1] * c1[0], rel[1] + w[0] * c0[1] + w[1] * c1[1],
+              rel[2] + w[0] * c0[2] + w[1] * c1[2]};
+        rn = xform_dir(r, nrm[v]);
+        break;
+      }
+      [[fallthrough]];
+    case SkinType::bdef2:
+    case SkinType::bdef4: {
+      // Blend the 3×4 upper part of the matrices (column-major: 0..2, 4..6, 8..10, 12..14).
+      const Mat4& m0 = pal[b[0]].m;
+      const float w0 = w[0];
+      float a0 = w0 * m0[0], a1 = w0 * m0[1], a2 = w0 * m0[2], a4 = w0 * m0[4], a5 = w0 * m0[5],
+            a6 = w0 * m0[6], a8 = w0 * m0[8], a9 = w0 * m0[9], a10 = w0 * m0[10], a12 = w0 * m0[12],
+            a13 = w0 * m0[13], a14 = w0 * m0[14];
+      for (int i = 1; i < 4; ++i) {
+        const float wi = w[i];
+        if (wi == 0) continue;
+        const Mat4& mi = pal[b[i]].m;
+        a0 += wi * mi[0];
+        a1 += wi * mi[1];
+        a2 += wi * mi[2];
+        a4 += wi * mi[4];
+        a5 += wi * mi[5];
+        a6 += wi * mi[6];
+        a8 += wi * mi[8];
+        a9 += wi * mi[9];
+        a10 += wi * mi[10];
+        a12 += wi * mi[12];
+        a13 += wi * mi[13];
+        a14 += wi * mi[14];
+      }
+      rp = {a0 * p[0] + a4 * p[1] + a8 * p[2] + a12, a1 * p[0] + a5 * p[1] + a9 * p[2] + a13,
+            a2 * p[0] + a6 * p[1] + a10 * p[2] + a14};
+      const Vec3& nn = nrm[v];
+      rn = {a0 * nn[0] + a4 * nn[1] + a8 * nn[2], a1 * nn[0] + a5 * nn[1] + a9 * nn[2],
+            a2 * nn[0] + a6 * nn[1] + a10 * nn[2]};
+      if (w[0] != 1.0f) rn = normalized_or(rn, nrm[v]);
+      break;
+    }
+    case SkinType::qdef: {
+      if (!rot_ok) {
+        rp = p;
+        rn = nrm[v];
+        break;
+      }
+      const auto& d0 = a.dual[b[0]];
+      Quat r{0, 0, 0, 0}, t{0, 0, 0, 0};
+      for (int i = 0; i < 4; ++i) {
+        if (w[i] == 0) continue;
+        const auto& di = a.dual[b[i]];
+        const float dot = di[0][0] * d0[0][0] + di[0][1] * d0[0][1] + di[0][2] * d0[0][2] + di[0][3] * d0[0][3];
+        const float s = dot < 0 ? -w[i] : w[i];
+        for (int k = 0; k < 4; ++k) {
+          r[k] += s * di[0][k];
+          t[k] += s * di[1][k];
+        }
+      }
+      const float len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+      if (!(len > 1e-12f)) {
+        rp = p;
+        rn = nrm[v];
+        break;
+      }
+      for (int k = 0; k < 4; ++k) {
+        r[k] /= len;
+        t[k] /= len;
+      }
+      // translation = 2 · dual · conj(real)
+      const Quat tr = quat_multiply(t, quat_conjugate(r));
+      rp = add(quat_rotate(r, p), Vec3{2 * tr[0], 2 * tr[1], 2 * tr[2]});
+      rn = quat_rotate(r, nrm[v]);
+      break;
+    }
+    default:
+      rp = p;
+      rn = nrm[v];
+  }
+}
+
+void skin_range_baseline(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept {
+  for (std::size_t v = begin; v < end; ++v) {
+    Vec3 rp, rn;
+    skin_vertex_scalar(a, v, rp, rn);
+    if (a.out_p) a.out_p[v] = rp;
+    if (a.out_n) a.out_n[v] = rn;
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+bool cpu_has_avx2_fma() noexcept {
+#ifdef MMDKIT_SKIN_HAVE_AVX2
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+std::atomic<SkinKernelIsa>& active_isa() noexcept {
+  static std::atomic<SkinKernelIsa> isa{cpu_has_avx2_fma() ? SkinKernelIsa::avx2_fma : SkinKernelIsa::baseline};
+  return isa;
+}
+
+}  // namespace
+
+SkinKernelIsa skin_kernel_isa() noexcept { return active_isa().load(std::memory_order_relaxed); }
+
+SkinKernelIsa set_skin_kernel_isa(SkinKernelIsa isa) noexcept {
+  if (isa == SkinKernelIsa::avx2_fma && !cpu_has_avx2_fma()) isa = SkinKernelIsa::baseline;
+  active_isa().store(isa, std::memory_order_relaxed);
+  return isa;
+}
+
 struct SkinKernel {
   static void run(const SkinningData& d, const SkinWorkspace& ws, std::span<const Vec3> offsets,
                   std::span<Vec3> out_p, std::span<Vec3> out_n, std::size_t begin, std::size_t end) noexcept {
     if (!ws.ready_ || ws.palette_.size() != d.bone_count_ + 1) return;
     const std::size_t n = d.position_.size();
     end = std::min(end, n);
+    if (begin >= end) return;
     const bool want_p = out_p.size() >= end, want_n = out_n.size() >= end;
     if (!want_p && !want_n) return;
-    const bool has_off = offsets.size() >= n;
-    const Vec3* pos = d.position_.data();
-    const Vec3* nrm = d.normal_.data();
-    const auto* bones = d.bones_.data();
-    const auto* weights = d.weights_.data();
-    const SkinType* types = d.type_.data();
-    const Mat4* pal = ws.palette_.data();
-    const bool rot_ok = ws.rotation_.size() == d.bone_count_ + 1;
-    for (std::size_t v = begin; v < end; ++v) {
-      Vec3 p = pos[v];
-      if (has_off) p = add(p, offsets[v]);
-      const auto& b = bones[v];
-      const auto& w = weights[v];
-      Vec3 rp, rn;
-      switch (types[v]) {
-        case SkinType::bdef1: {
-          const Mat4& m = pal[b[0]];
-          rp = xform_point(m, p);
-          rn = xform_dir(m, nrm[v]);
-          break;
-        }
-        case SkinType::sdef:
-          if (rot_ok) {
-            const auto& s = d.sdef_[d.sdef_index_[v]];
-            const Quat q = quat_slerp(ws.rotation_[b[0]], ws.rotation_[b[1]], w[1]);
-            const Mat4 r = matrix_from_quat(q);
-            const Vec3 a = xform_dir(r, sub(p, s[0]));
-            const Vec3 c0 = xform_point(pal[b[0]], s[1]);
-            const Vec3 c1 = xform_point(pal[b[1]], s[2]);
-            rp = {a[0] + w[0] * c0[0] + w[1] * c1[0], a[1] + w[0] * c0[1] + w[1] * c1[1],
-                  a[2] + w[0] * c0[2] + w[1] * c1[2]};
-            rn = xform_dir(r, nrm[v]);
-            break;
-          }
-          [[fallthrough]];
-        case SkinType::bdef2:
-        case SkinType::bdef4: {
-          // Blend the 3×4 upper part of the matrices (column-major: 0..2, 4..6, 8..10, 12..14).
-          const Mat4& m0 = pal[b[0]];
-          const float w0 = w[0];
-          float a0 = w0 * m0[0], a1 = w0 * m0[1], a2 = w0 * m0[2], a4 = w0 * m0[4], a5 = w0 * m0[5],
-                a6 = w0 * m0[6], a8 = w0 * m0[8], a9 = w0 * m0[9], a10 = w0 * m0[10], a12 = w0 * m0[12],
-                a13 = w0 * m0[13], a14 = w0 * m0[14];
-          for (int i = 1; i < 4; ++i) {
-            const float wi = w[i];
-            if (wi == 0) continue;
-            const Mat4& mi = pal[b[i]];
-            a0 += wi * mi[0];
-            a1 += wi * mi[1];
-            a2 += wi * mi[2];
-            a4 += wi * mi[4];
-            a5 += wi * mi[5];
-            a6 += wi * mi[6];
-            a8 += wi * mi[8];
-            a9 += wi * mi[9];
-            a10 += wi * mi[10];
-            a12 += wi * mi[12];
-            a13 += wi * mi[13];
-            a14 += wi * mi[14];
-          }
-          rp = {a0 * p[0] + a4 * p[1] + a8 * p[2] + a12, a1 * p[0] + a5 * p[1] + a9 * p[2] + a13,
-                a2 * p[0] + a6 * p[1] + a10 * p[2] + a14};
-          const Vec3& nn = nrm[v];
-          rn = {a0 * nn[0] + a4 * nn[1] + a8 * nn[2], a1 * nn[0] + a5 * nn[1] + a9 * nn[2],
-                a2 * nn[0] + a6 * nn[1] + a10 * nn[2]};
-          if (w[0] != 1.0f) rn = normalized_or(rn, nrm[v]);
-          break;
-        }
-        case SkinType::qdef: {
-          if (!rot_ok) {
-            rp = p;
-            rn = nrm[v];
-            break;
-          }
-          const auto& d0 = ws.dual_[b[0]];
-          Quat r{0, 0, 0, 0}, t{0, 0, 0, 0};
-          for (int i = 0; i < 4; ++i) {
-            if (w[i] == 0) continue;
-            const auto& di = ws.dual_[b[i]];
-            const float dot = di[0][0] * d0[0][0] + di[0][1] * d0[0][1] + di[0][2] * d0[0][2] + di[0][3] * d0[0][3];
-            const float s = dot < 0 ? -w[i] : w[i];
-            for (int k = 0; k < 4; ++k) {
-              r[k] += s * di[0][k];
-              t[k] += s * di[1][k];
-            }
-          }
-          const float len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-          if (!(len > 1e-12f)) {
-            rp = p;
-            rn = nrm[v];
-            break;
-          }
-          for (int k = 0; k < 4; ++k) {
-            r[k] /= len;
-            t[k] /= len;
-          }
-          // translation = 2 · dual · conj(real)
-          const Quat tr = quat_multiply(t, quat_conjugate(r));
-          rp = add(quat_rotate(r, p), Vec3{2 * tr[0], 2 * tr[1], 2 * tr[2]});
-          rn = quat_rotate(r, nrm[v]);
-          break;
-        }
-        default:
-          rp = p;
-          rn = nrm[v];
-      }
-      if (want_p) out_p[v] = rp;
-      if (want_n) out_n[v] = rn;
+    detail::SkinArgs a;
+    a.pos = d.position_.data();
+    a.nrm = d.normal_.data();
+    a.bones = d.bones_.data();
+    a.weights = d.weights_.data();
+    a.types = d.type_.data();
+    a.sdef_index = d.sdef_index_.data();
+    a.sdef = d.sdef_.data();
+    a.palette = ws.palette_.data();
+    a.rot_ok = ws.rotation_.size() == d.bone_count_ + 1 && ws.dual_.size() == d.bone_count_ + 1;
+    a.rotation = ws.rotation_.data();
+    a.dual = ws.dual_.data();
+    a.offsets = offsets.size() >= n ? offsets.data() : nullptr;
+    a.out_p = want_p ? out_p.data() : nullptr;
+    a.out_n = want_n ? out_n.data() : nullptr;
+#ifdef MMDKIT_SKIN_HAVE_AVX2
+    if (skin_kernel_isa() == SkinKernelIsa::avx2_fma) {
+      detail::skin_range_avx2(a, begin, end);
+      return;
     }
+#endif
+    detail::skin_range_baseline(a, begin, end);
   }
 };
 

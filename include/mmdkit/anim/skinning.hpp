@@ -62,7 +62,8 @@ class SkinningData {
   std::span<const Vec3> bind_positions() const noexcept { return position_; }
   std::span<const Vec3> bind_normals() const noexcept { return normal_; }
   std::span<const SkinType> types() const noexcept { return type_; }
-  /// Four bone slots per vertex; unused or invalid slots point at the identity slot (bone_count()).
+  /// Four bone slots per vertex; unused or invalid slots, and zero-weight slots of BDEF2 / BDEF4,
+  /// point at the identity slot (bone_count()).
   std::span<const std::array<std::uint32_t, 4>> bones() const noexcept { return bones_; }
   /// Weights as stored (BDEF1: {1,0,0,0}; BDEF2 / SDEF: {w0, 1 − w0, 0, 0}).
   std::span<const std::array<float, 4>> weights() const noexcept { return weights_; }
@@ -105,6 +106,12 @@ struct SkinBones {
   std::span<const Quat> rotations;
 };
 
+/// A bone's skinning matrix alone on a 64-byte cache line (SkinWorkspace's palette: the SIMD
+/// kernel loads each matrix as two 32-byte halves, never split across cache lines).
+struct alignas(64) SkinMatrix {
+  Mat4 m;
+};
+
 /// Buffers of one model's skinning, sized once (allocates in reset only): the bone palette with an
 /// identity slot appended, and the dual quaternions of QDEF.
 class SkinWorkspace {
@@ -116,7 +123,7 @@ class SkinWorkspace {
  private:
   friend struct SkinKernel;
   friend void prepare_skin(const SkinningData&, const SkinBones&, SkinWorkspace&) noexcept;
-  std::vector<Mat4> palette_;
+  std::vector<SkinMatrix> palette_;
   std::vector<Quat> rotation_;
   std::vector<std::array<Quat, 2>> dual_;  // real, dual part per bone
   bool ready_ = false;
@@ -135,6 +142,19 @@ void prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspac
 void skin_range(const SkinningData& data, const SkinWorkspace& ws, std::span<const Vec3> morph_offsets,
                 std::span<Vec3> out_positions, std::span<Vec3> out_normals, std::size_t begin,
                 std::size_t end) noexcept;
+
+/// The code skin_range runs. Chosen once from the CPU: `avx2_fma` when it reports AVX2 and FMA
+/// (x86-64; BDEF1/2/4 vertices blended with 8-float FMA, normals renormalized by rsqrt + one
+/// Newton step), else `baseline` (portable scalar code, exact 1/sqrt). Both compute the formulas
+/// above; they agree to float rounding (relative difference ≤ 1e-5, not bit for bit). Each kernel
+/// is deterministic: the same inputs give the same bytes whatever the thread split.
+enum class SkinKernelIsa : std::uint8_t { baseline = 0, avx2_fma = 1 };
+/// The kernel in use.
+SkinKernelIsa skin_kernel_isa() noexcept;
+/// Selects a kernel (tests and benchmarks compare them; `baseline` gives the same bytes on every
+/// x86-64 CPU). Asking for `avx2_fma` on a CPU without it selects `baseline`. Returns the kernel now
+/// in use. Process-wide; do not call while another thread is skinning.
+SkinKernelIsa set_skin_kernel_isa(SkinKernelIsa isa) noexcept;
 
 /// prepare_skin + skin_range over all vertices, on the calling thread.
 void skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws, std::span<const Vec3> morph_offsets,

@@ -1,0 +1,49 @@
+// mmdkit — internal: the per-frame skinning kernels behind skin_range (skinning.hpp).
+//
+// SkinArgs is the flat view of SkinningData + SkinWorkspace + the frame's buffers that a kernel
+// reads. Two kernels compute the same formulas (docs/EVALUATION-MORPH-SKIN.md):
+//   skin_range_baseline  portable C++ (any CPU; on x86-64 the compiler's baseline SSE2), one vertex
+//                        at a time, exact 1/sqrt normal renormalization;
+//   skin_range_avx2      x86-64 AVX2 + FMA (skinning_avx2.cpp, compiled with a target attribute, run
+//                        only when the CPU reports both): BDEF1/2/4 vertices blend their four
+//                        bone matrices as two 8-float halves with FMA and renormalize normals with
+//                        rsqrt + one Newton step; SDEF / QDEF vertices go through skin_vertex_scalar.
+// Results agree to float rounding (≤ 1e-5 relative; tests/anim/skinning_kernel_test.cpp), not bit for bit.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "mmdkit/anim/skinning.hpp"
+
+namespace mmdkit::anim::detail {
+
+struct SkinArgs {
+  const Vec3* pos = nullptr;
+  const Vec3* nrm = nullptr;
+  const std::array<std::uint32_t, 4>* bones = nullptr;
+  const std::array<float, 4>* weights = nullptr;
+  const SkinType* types = nullptr;
+  const std::uint32_t* sdef_index = nullptr;
+  const std::array<Vec3, 3>* sdef = nullptr;
+  const SkinMatrix* palette = nullptr;  // bone_count + 1 matrices, the last the identity
+  const Quat* rotation = nullptr;  // valid when rot_ok
+  const std::array<Quat, 2>* dual = nullptr;  // valid when rot_ok
+  bool rot_ok = false;
+  const Vec3* offsets = nullptr;  // morph offsets, or null
+  Vec3* out_p = nullptr;          // or null: positions not wanted
+  Vec3* out_n = nullptr;          // or null: normals not wanted
+};
+
+/// One vertex of any type, scalar (the baseline kernel's body; the AVX2 kernel's SDEF / QDEF path).
+void skin_vertex_scalar(const SkinArgs& a, std::size_t v, Vec3& out_p, Vec3& out_n) noexcept;
+
+void skin_range_baseline(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept;
+
+#if defined(__x86_64__) || defined(__i386__)
+#define MMDKIT_SKIN_HAVE_AVX2 1
+void skin_range_avx2(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept;
+#endif
+
+}  // namespace mmdkit::anim::detail
