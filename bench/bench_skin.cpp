@@ -1,14 +1,25 @@
 // Skinning and morph throughput (anim/skinning.hpp, anim/morph.hpp).
 //
 // BM_Skin*: a generated 200,000-vertex BDEF4 model (64 bones, deterministic), positions + normals
-// per frame, one thread and a pool of all cores, next to BM_Bound: the memory traffic of the same
-// bytes (read position, normal, 4 bone indices, 4 weights = 56 B / vertex with memcpy + a streaming
-// sum; write position + normal = 24 B / vertex) measured in the same run. Compare the
-// bytes_per_second counters (same byte count per vertex in all three).
+// per frame, one thread and a pool of all cores, with the kernel the CPU selects (AVX2 + FMA on
+// x86-64 CPUs that have it) and, as the "before" of the same run, the portable baseline kernel
+// (`…Baseline` variants, SkinKernelIsa::baseline).
+// BM_Bound: the memory traffic of the bytes skinning must move per vertex, with as little
+// arithmetic as possible, on one thread: it reads what the kernel reads — bind position and normal
+// (24 B, memcpy'd into the outputs, which is also the 24 B written), 4 bone indices (16 B), 4
+// weights (16 B), the skin type (1 B) — 57 B read + 24 B written = 81 B per vertex, 16.2 MB per
+// frame. The 33 B of indices, weights and types are folded with XOR into 4 independent 64-bit
+// accumulators (no float add chain: the loop runs at load speed, so the bound is not inflated by
+// arithmetic latency). BM_BoundAllCores: the same spread over the pool (information: how much the
+// memory side itself scales with cores). Counters: bytes_per_second over the same 81 B / vertex
+// in all; ratio = skin time / BM_Bound time (target ≤ 2 on all cores).
+// BM_PoolEmpty: parallel_for of an empty job over 200,000 items (the pool's per-frame wake-up and
+// hand-out cost).
 // BM_MorphsMiku: apply_morphs per frame for miku_v2.pmd with the morph tracks of wavefile_v2.vmd
 // (corpus; skipped when absent). Corpus folder: $MMDKIT_CORPUS, else MMDKIT_DEFAULT_CORPUS_DIR.
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -30,7 +41,7 @@ namespace {
 
 constexpr std::size_t kVertices = 200'000;
 constexpr std::size_t kBones = 64;
-constexpr std::size_t kBytesPerVertex = 56 + 24;
+constexpr std::size_t kBytesPerVertex = 57 + 24;
 
 struct SkinScene {
   anim::SkinningData data;
@@ -71,22 +82,45 @@ SkinScene& skin_scene() {
   return s;
 }
 
-void BM_SkinSingleThread(benchmark::State& state) {
+// Selects the kernel of a run (-1 = the one the CPU picks, else a SkinKernelIsa) and restores the
+// automatic choice afterwards.
+struct KernelChoice {
+  anim::SkinKernelIsa automatic = anim::skin_kernel_isa();
+  KernelChoice(benchmark::State& state, int isa) {
+    if (isa >= 0) {
+      const auto want = static_cast<anim::SkinKernelIsa>(isa);
+      if (anim::set_skin_kernel_isa(want) != want) state.SkipWithError("kernel not supported by this CPU");
+    }
+    state.SetLabel(anim::skin_kernel_isa() == anim::SkinKernelIsa::avx2_fma ? "avx2_fma" : "baseline");
+  }
+  ~KernelChoice() { anim::set_skin_kernel_isa(automatic); }
+};
+
+void set_counters(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kVertices * kBytesPerVertex));
+  state.counters["vertices/s"] = benchmark::Counter(static_cast<double>(state.iterations() * kVertices),
+                                                    benchmark::Counter::kIsRate);
+}
+
+void run_single_thread(benchmark::State& state, int isa) {
   SkinScene& s = skin_scene();
+  KernelChoice k(state, isa);
   anim::SkinWorkspace ws(s.data);
   for (auto _ : state) {
     anim::skin(s.data, {s.mats, s.rots}, ws, {}, s.pos, s.nrm);
     benchmark::DoNotOptimize(s.pos.data());
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kVertices * kBytesPerVertex));
-  state.counters["vertices/s"] = benchmark::Counter(static_cast<double>(state.iterations() * kVertices),
-                                                    benchmark::Counter::kIsRate);
+  set_counters(state);
 }
+void BM_SkinSingleThread(benchmark::State& state) { run_single_thread(state, -1); }
+void BM_SkinSingleThreadBaseline(benchmark::State& state) { run_single_thread(state, 0); }
 BENCHMARK(BM_SkinSingleThread)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SkinSingleThreadBaseline)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_SkinAllCores(benchmark::State& state) {
+void run_all_cores(benchmark::State& state, int isa) {
   SkinScene& s = skin_scene();
+  KernelChoice k(state, isa);
   anim::SkinWorkspace ws(s.data);
   anim::ThreadPool pool(0);
   state.counters["threads"] = pool.size();
@@ -95,35 +129,76 @@ void BM_SkinAllCores(benchmark::State& state) {
     benchmark::DoNotOptimize(s.pos.data());
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kVertices * kBytesPerVertex));
-  state.counters["vertices/s"] = benchmark::Counter(static_cast<double>(state.iterations() * kVertices),
-                                                    benchmark::Counter::kIsRate);
+  set_counters(state);
 }
+void BM_SkinAllCores(benchmark::State& state) { run_all_cores(state, -1); }
+void BM_SkinAllCoresBaseline(benchmark::State& state) { run_all_cores(state, 0); }
 BENCHMARK(BM_SkinAllCores)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SkinAllCoresBaseline)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// The memory bound: read 56 B and write 24 B per vertex with no arithmetic to speak of.
-void BM_Bound(benchmark::State& state) {
-  SkinScene& s = skin_scene();
+// XOR of `bytes` bytes (a multiple of 8) as 64-bit words into 4 independent accumulators.
+std::uint64_t fold(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t a[4] = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 32 <= bytes; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      a[k] ^= w;
+    }
+  for (; i < bytes; ++i) a[0] ^= p[i];
+  return a[0] ^ a[1] ^ a[2] ^ a[3];
+}
+
+// The memory traffic of vertices [b, e): 57 B read, 24 B written per vertex.
+std::uint64_t bound_range(SkinScene& s, std::size_t b, std::size_t e) {
   const auto pos = s.data.bind_positions();
   const auto nrm = s.data.bind_normals();
-  const auto bones = s.data.bones();
-  const auto w = s.data.weights();
+  std::memcpy(s.pos.data() + b, pos.data() + b, (e - b) * sizeof(anim::Vec3));
+  std::memcpy(s.nrm.data() + b, nrm.data() + b, (e - b) * sizeof(anim::Vec3));
+  return fold(s.data.bones().data() + b, (e - b) * 16) ^ fold(s.data.weights().data() + b, (e - b) * 16) ^
+         fold(s.data.types().data() + b, e - b);
+}
+
+void BM_Bound(benchmark::State& state) {
+  SkinScene& s = skin_scene();
   for (auto _ : state) {
-    std::memcpy(s.pos.data(), pos.data(), kVertices * sizeof(anim::Vec3));
-    std::memcpy(s.nrm.data(), nrm.data(), kVertices * sizeof(anim::Vec3));
-    std::uint32_t acc = 0;
-    float facc = 0;
-    for (std::size_t v = 0; v < kVertices; ++v) {
-      acc += bones[v][0] ^ bones[v][1] ^ bones[v][2] ^ bones[v][3];
-      facc += w[v][0] + w[v][1] + w[v][2] + w[v][3];
-    }
-    benchmark::DoNotOptimize(acc);
-    benchmark::DoNotOptimize(facc);
+    benchmark::DoNotOptimize(bound_range(s, 0, kVertices));
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kVertices * kBytesPerVertex));
+  set_counters(state);
 }
 BENCHMARK(BM_Bound)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+struct BoundJob {
+  SkinScene* s;
+  std::atomic<std::uint64_t> sink{0};
+};
+void BM_BoundAllCores(benchmark::State& state) {
+  BoundJob job{&skin_scene()};
+  anim::ThreadPool pool(0);
+  state.counters["threads"] = pool.size();
+  for (auto _ : state) {
+    pool.parallel_for(
+        kVertices,
+        [](void* c, std::size_t b, std::size_t e) {
+          auto* j = static_cast<BoundJob*>(c);
+          j->sink.fetch_xor(bound_range(*j->s, b, e), std::memory_order_relaxed);
+        },
+        &job);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state);
+}
+BENCHMARK(BM_BoundAllCores)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_PoolEmpty(benchmark::State& state) {
+  anim::ThreadPool pool(0);
+  state.counters["threads"] = pool.size();
+  for (auto _ : state) pool.parallel_for(kVertices, [](void*, std::size_t, std::size_t) {}, nullptr);
+}
+BENCHMARK(BM_PoolEmpty)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 struct MorphScene {
   model::Model view;

@@ -385,7 +385,7 @@ void skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws, s
 ThreadPool::ThreadPool(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   workers_.reserve(threads - 1);
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker(i); });
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -397,47 +397,58 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::worker(unsigned index) noexcept {
-  std::uint64_t seen = 0;
+void ThreadPool::run_chunks(const Call& call) noexcept {
+  const std::uint64_t tag = static_cast<std::uint64_t>(call.generation) << 32;
+  std::uint64_t cur = next_.load(std::memory_order_acquire);
   for (;;) {
-    Job job;
-    void* ctx;
-    std::size_t n;
+    // Claim the next chunk of this call; stop when they are all claimed or a newer call began.
+    if ((cur & ~0xFFFFFFFFull) != tag || (cur & 0xFFFFFFFFull) >= call.chunks) return;
+    if (!next_.compare_exchange_weak(cur, cur + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    const std::size_t b = static_cast<std::size_t>(cur & 0xFFFFFFFFull) * call.chunk;
+    call.job(call.context, b, std::min(call.n, b + call.chunk));
+    if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == call.chunks) done_.notify_all();
+    cur = next_.load(std::memory_order_acquire);
+  }
+}
+
+void ThreadPool::worker() noexcept {
+  std::uint32_t seen = 0;
+  for (;;) {
+    Call call;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      start_.wait(lock, [&] { return stop_ || call_.generation != seen; });
       if (stop_) return;
-      seen = generation_;
-      job = job_;
-      ctx = context_;
-      n = n_;
+      call = call_;
+      seen = call.generation;
     }
-    const std::size_t parts = size();
-    job(ctx, n * index / parts, n * (index + 1) / parts);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (--pending_ == 0) done_.notify_one();
-    }
+    run_chunks(call);
   }
 }
 
 void ThreadPool::parallel_for(std::size_t n, Job job, void* context) noexcept {
-  if (workers_.empty() || n < 2 * size()) {
+  constexpr std::size_t kMinChunk = 1024, kChunksPerParticipant = 8;
+  const std::size_t chunks =
+      std::min<std::size_t>(n / kMinChunk, std::size_t{size()} * kChunksPerParticipant);
+  if (workers_.empty() || chunks < 2) {
     job(context, 0, n);
     return;
   }
+  Call call;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    job_ = job;
-    context_ = context;
-    n_ = n;
-    pending_ = static_cast<unsigned>(workers_.size());
-    ++generation_;
+    call = {call_.generation + 1, job, context, n, (n + chunks - 1) / chunks, 0};
+    call.chunks = static_cast<std::uint32_t>((n + call.chunk - 1) / call.chunk);
+    if (call.generation == 0) call.generation = 1;  // 0 is "no call yet" for the workers
+    done_.store(0, std::memory_order_relaxed);
+    next_.store(static_cast<std::uint64_t>(call.generation) << 32, std::memory_order_release);
+    call_ = call;
   }
   start_.notify_all();
-  job(context, 0, n / size());
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return pending_ == 0; });
+  run_chunks(call);
+  for (std::uint32_t d = done_.load(std::memory_order_acquire); d < call.chunks;
+       d = done_.load(std::memory_order_acquire))
+    done_.wait(d, std::memory_order_acquire);
 }
 
 namespace {

@@ -56,7 +56,7 @@ namespace {
 TEST(SkinAllocation, MorphsPoseAndSkinningAllocateNothingPerFrame) {
   // PMX 2.1: BDEF1/2/4, SDEF, QDEF vertices; vertex, bone, material, group, UV, flip, impulse morphs.
   pmx::GenerateOptions o;
-  o.vertices = 2000;
+  o.vertices = 5000;  // ≥ 2048, so that skin_parallel hands chunks to the pool's worker
   o.morphs = 24;
   o.variant = pmx::GenerateVariant::pmx21_utf8;
   auto pm = pmx::generate(o);

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -161,8 +162,11 @@ void skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws, s
           std::span<Vec3> out_positions, std::span<Vec3> out_normals) noexcept;
 
 /// A fixed set of worker threads created once and reused for every frame (no allocation and no
-/// thread creation per call). parallel_for splits [0, n) into equal contiguous ranges, one per
-/// participant (the workers and the calling thread), and returns when all are done.
+/// thread creation per call). parallel_for cuts [0, n) into contiguous chunks (up to 8 per
+/// participant, at least 1024 items each) handed out through an atomic counter to the workers and
+/// the calling thread, and returns when every chunk is done. A worker that the OS has not
+/// scheduled yet (a busy machine) does not hold the frame up: the others take its chunks, and a
+/// late worker finds none left and goes back to sleep. Results do not depend on who ran a chunk.
 class ThreadPool {
  public:
   using Job = void (*)(void* context, std::size_t begin, std::size_t end);
@@ -173,20 +177,29 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
   /// Participants (≥ 1).
   unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()) + 1; }
-  /// Runs job(context, b, e) over [0, n) split in size() ranges; blocks until done. Not reentrant.
+  /// Runs job(context, b, e) over disjoint ranges covering [0, n) exactly once (possibly several
+  /// calls per thread, concurrently on different threads); blocks until all are done. n < 2048 or
+  /// a pool of one runs job(context, 0, n) on the caller. Not reentrant; one caller at a time.
   void parallel_for(std::size_t n, Job job, void* context) noexcept;
 
  private:
-  void worker(unsigned index) noexcept;
+  struct Call {
+    std::uint32_t generation;
+    Job job;
+    void* context;
+    std::size_t n, chunk;
+    std::uint32_t chunks;
+  };
+  void worker() noexcept;
+  void run_chunks(const Call& call) noexcept;
   std::vector<std::thread> workers_;
   std::mutex mutex_;
-  std::condition_variable start_, done_;
-  std::uint64_t generation_ = 0;
-  unsigned pending_ = 0;
+  std::condition_variable start_;
   bool stop_ = false;
-  Job job_ = nullptr;
-  void* context_ = nullptr;
-  std::size_t n_ = 0;
+  Call call_{};  // the current call; written under mutex_ before its generation is published
+  // (generation << 32) | next chunk index: a claim succeeds only for the call it was read for.
+  std::atomic<std::uint64_t> next_{0};
+  std::atomic<std::uint32_t> done_{0};  // chunks finished in the current call
 };
 
 /// prepare_skin, then skin_range over all vertices spread over `pool`. Never allocates.
