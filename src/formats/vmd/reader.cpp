@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "mmdkit/core/file.hpp"
-#include "formats/vmd/huge_pages.hpp"
+#include "core/huge_pages.hpp"
 #include "mmdkit/formats/vmd.hpp"
 
 namespace mmdkit::vmd {
@@ -208,7 +208,7 @@ class Parser {
     if constexpr (Full) {
       auto& keys = motion.bone_keys;
       keys.reserve(*n);  // exact; constructing in place lets the compiler drop the default stores
-      detail::advise_huge_pages(keys);
+      mmdkit::detail::advise_huge_pages(keys);
       for (std::uint32_t i = 0; i < *n; ++i, p += kBoneKeySize) {
         BoneKey& k = keys.emplace_back();
         k.name = bone_names.intern(p);

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "formats/vmd/huge_pages.hpp"
+#include "core/huge_pages.hpp"
 #include "mmdkit/formats/vmd.hpp"
 
 namespace mmdkit::vmd {
@@ -90,7 +90,7 @@ Result<std::vector<std::uint8_t>> write(const Motion& motion) {
 
   std::vector<std::uint8_t> out;
   out.reserve(total);
-  detail::advise_huge_pages(out);
+  mmdkit::detail::advise_huge_pages(out);
   out.resize(total);
   std::uint8_t* p = out.data();
 
