@@ -15,7 +15,7 @@ void decode_append(ByteSpan bytes, Encoding enc, std::string& out);
 Result<std::vector<std::uint8_t>> encode(std::string_view utf8, Encoding enc);
 
 /// Fixed byte size of the deform data of a type (without the type byte), given the bone index size.
-inline std::size_t deform_size(DeformType t, std::size_t bi) noexcept {
+constexpr std::size_t deform_size(DeformType t, std::size_t bi) noexcept {
   switch (t) {
     case DeformType::bdef1: return bi;
     case DeformType::bdef2: return 2 * bi + 4;

@@ -1,9 +1,16 @@
 // PMX reader: one pass over the span; every count is checked against the bytes left before any
-// allocation; bulk sections (vertices, faces) run in tight loops specialised on index sizes.
+// allocation; bulk sections (vertices, faces) run in tight loops specialised on index sizes and
+// the additional-UV count (vertex_decode.hpp), on arrays hinted to use huge pages.
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <compare>
 #include <cstring>
+#include <iterator>
 
+#include "core/huge_pages.hpp"
 #include "formats/pmx/common.hpp"
+#include "formats/pmx/vertex_decode.hpp"
 #include "mmdkit/core/file.hpp"
 
 #define PMX_TRY(expr)                                         \
@@ -14,7 +21,6 @@
 namespace mmdkit::pmx {
 namespace {
 
-using detail::deform_size;
 
 inline std::int32_t load_index(const std::uint8_t* p, std::size_t size) noexcept {
   switch (size) {
@@ -29,9 +35,6 @@ inline std::uint32_t load_vertex_index(const std::uint8_t* p, std::size_t size) 
     case 2: return load_le<std::uint16_t>(p);
     default: return load_le<std::uint32_t>(p);
   }
-}
-inline void load_floats(const std::uint8_t* p, float* out, std::size_t n) noexcept {
-  std::memcpy(out, p, n * sizeof(float));
 }
 template <std::size_t N>
 inline std::array<float, N> vec(const std::uint8_t* p) noexcept {
@@ -119,8 +122,12 @@ class Reader {
   }
 
   Result<void> header();
-  template <std::size_t BI>
+  template <std::size_t BI, std::size_t AUV, bool Store>
   Result<void> vertices_impl(std::uint32_t n);
+  template <std::size_t BI, std::size_t AUV>
+  Result<void> vertices_for(std::uint32_t n);
+  template <std::size_t BI>
+  Result<void> vertices_bi(std::uint32_t n);
   Result<void> vertices();
   Result<void> faces();
   Result<void> textures();
@@ -195,85 +202,88 @@ Result<void> Reader::header() {
   return {};
 }
 
-template <std::size_t BI>
+// Vertices: the records have a size by deform type, so the section's size is only known once it
+// is read. Bulk loop: while at least `safe` records of the longest kind (SDEF) fit in the bytes
+// left, `safe` records are read with no bounds check (only the deform type is checked); the last
+// few records, within one longest record of the end of the input, are checked one by one as
+// before and decoded from a zero-padded copy, so errors (record index, byte offset) are the same.
+template <std::size_t BI, std::size_t AUV, bool Store>
 Result<void> Reader::vertices_impl(std::uint32_t n) {
+  using L = detail::VertexLayout<BI, AUV>;
   Model& m = out_.model;
-  const bool store = !opt_.skip_geometry;
-  const std::size_t fixed = 32 + 16 * auv_ + 1;
-  if (store) {
-    // reserve + push_back: each page is written once (resize would zero it first).
+  if constexpr (Store) {
+    // reserve + emplace_back: each page is written once (resize would zero it first).
     m.vertices.reserve(n);
-    if (auv_) m.additional_uvs.resize(static_cast<std::size_t>(n) * auv_);
+    mmdkit::detail::advise_huge_pages(m.vertices);
+    if constexpr (AUV > 0) {
+      m.additional_uvs.reserve(static_cast<std::size_t>(n) * AUV);
+      mmdkit::detail::advise_huge_pages(m.additional_uvs);
+    }
   }
   const std::uint8_t* base = r_.data().data();
   std::size_t pos = r_.offset();
   const std::size_t size = r_.size();
   std::uint64_t sdef_count = 0;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (size - pos < fixed) {
+  auto bad_type = [&](std::uint8_t type, std::uint32_t i) {
+    return fail(ErrorCode::invalid_value, "deform type " + std::to_string(type) + " is not 0..4", i,
+                static_cast<std::int64_t>(pos + L::kFixed - 1));
+  };
+  std::uint32_t i = 0;
+  while (i < n) {
+    const std::size_t safe = (size - pos) / L::kMaxRecord;
+    if (safe == 0) break;
+    const std::uint32_t stop = i + static_cast<std::uint32_t>(std::min<std::size_t>(safe, n - i));
+    for (; i < stop; ++i) {
+      const std::uint8_t* p = base + pos;
+      const std::uint8_t type = p[L::kFixed - 1];
+      if (type > 4) [[unlikely]]
+        return bad_type(type, i);
+      if constexpr (Store) detail::decode_vertex<BI, AUV>(p, type, m);
+      else sdef_count += type == static_cast<std::uint8_t>(DeformType::sdef);
+      pos += L::kRecord[type];
+    }
+  }
+  for (; i < n; ++i) {
+    if (size - pos < L::kFixed) {
       r_.seek(pos);
-      return std::unexpected(need(fixed, i, "vertex").error());
+      return std::unexpected(need(L::kFixed, i, "vertex").error());
     }
-    const std::uint8_t* p = base + pos;
-    std::uint8_t type = p[fixed - 1];
-    if (type > 4) {
-      return fail(ErrorCode::invalid_value, "deform type " + std::to_string(type) + " is not 0..4", i,
-                  static_cast<std::int64_t>(pos + fixed - 1));
-    }
-    const std::size_t dsize = deform_size(static_cast<DeformType>(type), BI);
-    if (size - pos < fixed + dsize + 4) {
-      r_.seek(pos + fixed);
+    const std::uint8_t type = base[pos + L::kFixed - 1];
+    if (type > 4) return bad_type(type, i);
+    const std::size_t dsize = L::kDeformSize[type];
+    if (size - pos < L::kFixed + dsize + 4) {
+      r_.seek(pos + L::kFixed);
       return std::unexpected(need(dsize + 4, i, "vertex deform data and edge scale").error());
     }
-    const std::uint8_t* d = p + fixed;
-    if (store) {
-      Vertex v;
-      load_floats(p, v.position.data(), 3);
-      load_floats(p + 12, v.normal.data(), 3);
-      load_floats(p + 24, v.uv.data(), 2);
-      if (auv_) std::memcpy(m.additional_uvs[static_cast<std::size_t>(i) * auv_].data(), p + 32, 16 * auv_);
-      v.deform = static_cast<DeformType>(type);
-      switch (v.deform) {
-        case DeformType::bdef1:
-          v.bones[0] = load_index(d, BI);
-          break;
-        case DeformType::bdef2:
-          v.bones[0] = load_index(d, BI);
-          v.bones[1] = load_index(d + BI, BI);
-          v.weights[0] = load_le<float>(d + 2 * BI);
-          break;
-        case DeformType::bdef4:
-        case DeformType::qdef:
-          v.bones[0] = load_index(d, BI);
-          v.bones[1] = load_index(d + BI, BI);
-          v.bones[2] = load_index(d + 2 * BI, BI);
-          v.bones[3] = load_index(d + 3 * BI, BI);
-          load_floats(d + 4 * BI, v.weights.data(), 4);
-          break;
-        case DeformType::sdef: {
-          v.bones[0] = load_index(d, BI);
-          v.bones[1] = load_index(d + BI, BI);
-          v.weights[0] = load_le<float>(d + 2 * BI);
-          v.sdef = static_cast<std::uint32_t>(m.sdef_params.size());
-          SdefParams sp;
-          load_floats(d + 2 * BI + 4, sp.c.data(), 3);
-          load_floats(d + 2 * BI + 16, sp.r0.data(), 3);
-          load_floats(d + 2 * BI + 28, sp.r1.data(), 3);
-          m.sdef_params.push_back(sp);
-          break;
-        }
-      }
-      v.edge_scale = load_le<float>(d + dsize);
-      m.vertices.push_back(v);
-    } else if (type == 3) {
-      ++sdef_count;
+    if constexpr (Store) {
+      std::array<std::uint8_t, L::kMaxRecord> padded{};
+      std::memcpy(padded.data(), base + pos, L::kRecord[type]);
+      detail::decode_vertex<BI, AUV>(padded.data(), type, m);
+    } else {
+      sdef_count += type == static_cast<std::uint8_t>(DeformType::sdef);
     }
-    pos += fixed + dsize + 4;
+    pos += L::kRecord[type];
   }
   r_.seek(pos);
   out_.counts.vertices = n;
-  out_.counts.sdef_vertices = store ? m.sdef_params.size() : sdef_count;
+  out_.counts.sdef_vertices = Store ? m.sdef_params.size() : sdef_count;
   return {};
+}
+
+template <std::size_t BI, std::size_t AUV>
+Result<void> Reader::vertices_for(std::uint32_t n) {
+  return opt_.skip_geometry ? vertices_impl<BI, AUV, false>(n) : vertices_impl<BI, AUV, true>(n);
+}
+
+template <std::size_t BI>
+Result<void> Reader::vertices_bi(std::uint32_t n) {
+  switch (auv_) {
+    case 0: return vertices_for<BI, 0>(n);
+    case 1: return vertices_for<BI, 1>(n);
+    case 2: return vertices_for<BI, 2>(n);
+    case 3: return vertices_for<BI, 3>(n);
+    default: return vertices_for<BI, 4>(n);
+  }
 }
 
 Result<void> Reader::vertices() {
@@ -282,11 +292,43 @@ Result<void> Reader::vertices() {
   auto n = count(min, "vertex");
   if (!n) return std::unexpected(n.error());
   switch (bi_) {
-    case 1: return vertices_impl<1>(*n);
-    case 2: return vertices_impl<2>(*n);
-    default: return vertices_impl<4>(*n);
+    case 1: return vertices_bi<1>(*n);
+    case 2: return vertices_bi<2>(*n);
+    default: return vertices_bi<4>(*n);
   }
 }
+
+// Face indices as a random-access range over the little-endian bytes, so that vector::assign
+// sizes the array once and fills it in one loop (no per-element capacity check, no zeroing).
+template <class T>
+class LeIndexIterator {
+ public:
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = std::uint32_t;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = std::uint32_t;
+  explicit LeIndexIterator(const std::uint8_t* p) noexcept : p_(p) {}
+  std::uint32_t operator*() const noexcept { return load_le<T>(p_); }
+  std::uint32_t operator[](difference_type k) const noexcept { return load_le<T>(p_ + k * sizeof(T)); }
+  LeIndexIterator& operator++() noexcept { p_ += sizeof(T); return *this; }
+  LeIndexIterator operator++(int) noexcept { auto t = *this; p_ += sizeof(T); return t; }
+  LeIndexIterator& operator--() noexcept { p_ -= sizeof(T); return *this; }
+  LeIndexIterator operator--(int) noexcept { auto t = *this; p_ -= sizeof(T); return t; }
+  LeIndexIterator& operator+=(difference_type k) noexcept { p_ += k * static_cast<difference_type>(sizeof(T)); return *this; }
+  LeIndexIterator& operator-=(difference_type k) noexcept { p_ -= k * static_cast<difference_type>(sizeof(T)); return *this; }
+  friend LeIndexIterator operator+(LeIndexIterator a, difference_type k) noexcept { return a += k; }
+  friend LeIndexIterator operator+(difference_type k, LeIndexIterator a) noexcept { return a += k; }
+  friend LeIndexIterator operator-(LeIndexIterator a, difference_type k) noexcept { return a -= k; }
+  friend difference_type operator-(LeIndexIterator a, LeIndexIterator b) noexcept {
+    return (a.p_ - b.p_) / static_cast<difference_type>(sizeof(T));
+  }
+  friend bool operator==(LeIndexIterator a, LeIndexIterator b) noexcept { return a.p_ == b.p_; }
+  friend auto operator<=>(LeIndexIterator a, LeIndexIterator b) noexcept { return a.p_ <=> b.p_; }
+
+ private:
+  const std::uint8_t* p_;
+};
 
 Result<void> Reader::faces() {
   section_ = "faces";
@@ -302,15 +344,16 @@ Result<void> Reader::faces() {
   if (!opt_.skip_geometry) {
     auto& f = out_.model.faces;
     f.reserve(*n);
+    mmdkit::detail::advise_huge_pages(f);
     switch (vi_) {
       case 1:
         f.assign(p, p + *n);
         break;
       case 2:
-        for (std::uint32_t i = 0; i < *n; ++i) f.push_back(load_le<std::uint16_t>(p + 2 * i));
+        f.assign(LeIndexIterator<std::uint16_t>(p), LeIndexIterator<std::uint16_t>(p + 2 * std::size_t{*n}));
         break;
       default:
-        for (std::uint32_t i = 0; i < *n; ++i) f.push_back(load_le<std::uint32_t>(p + 4 * i));
+        f.assign(LeIndexIterator<std::uint32_t>(p), LeIndexIterator<std::uint32_t>(p + 4 * std::size_t{*n}));
         break;
     }
   }
