@@ -47,6 +47,17 @@ struct VertexLayout {
 inline constexpr std::array<std::uint32_t, 5> kDeformBones{1, 2, 4, 2, 4};
 inline constexpr std::array<std::uint32_t, 5> kDeformWeights{0, 1, 4, 1, 4};
 
+/// All-ones for slot k < count, else 0: masks instead of conditions, so that the compiler emits
+/// no branch on the (often irregular) deform type.
+constexpr std::array<std::array<std::uint32_t, 4>, 5> slot_masks(const std::array<std::uint32_t, 5>& count) {
+  std::array<std::array<std::uint32_t, 4>, 5> m{};
+  for (std::size_t t = 0; t < 5; ++t)
+    for (std::size_t k = 0; k < 4; ++k) m[t][k] = k < count[t] ? 0xFFFFFFFFu : 0u;
+  return m;
+}
+inline constexpr auto kBoneMask = slot_masks(kDeformBones);
+inline constexpr auto kWeightMask = slot_masks(kDeformWeights);
+
 template <std::size_t BI>
 inline std::int32_t load_bone_index(const std::uint8_t* p) noexcept {
   if constexpr (BI == 1) return static_cast<std::int8_t>(p[0]);
@@ -60,27 +71,27 @@ inline std::int32_t load_bone_index(const std::uint8_t* p) noexcept {
 /// unless SDEF. Precondition: VertexLayout<BI, AUV>::kMaxRecord bytes readable at `p`; the
 /// vectors have capacity for the append (reserve), so it never reallocates vertices.
 template <std::size_t BI, std::size_t AUV>
-inline void decode_vertex(const std::uint8_t* p, std::uint8_t type, Model& model) noexcept {
+[[gnu::always_inline]] inline void decode_vertex(const std::uint8_t* p, std::uint8_t type, Model& model) noexcept {
   using L = VertexLayout<BI, AUV>;
   const std::uint8_t* d = p + L::kFixed;
-  const std::uint32_t nb = kDeformBones[type];
-  const std::uint32_t nw = kDeformWeights[type];
-  const std::uint8_t* w = d + nb * BI;
+  const std::uint8_t* w = d + kDeformBones[type] * BI;
   const bool sdef = type == static_cast<std::uint8_t>(DeformType::sdef);
 
-  Vertex& v = model.vertices.emplace_back();  // every field is overwritten below
+  Vertex v;  // built in registers, then stored once (no default stores into the array)
   std::memcpy(v.position.data(), p, 12);
   std::memcpy(v.normal.data(), p + 12, 12);
   std::memcpy(v.uv.data(), p + 24, 8);
+#pragma GCC unroll 4
   for (std::uint32_t k = 0; k < 4; ++k) {
-    const std::int32_t b = load_bone_index<BI>(d + k * BI);
-    v.bones[k] = k < nb ? b : 0;
+    const auto b = static_cast<std::uint32_t>(load_bone_index<BI>(d + k * BI));
+    v.bones[k] = static_cast<std::int32_t>(b & kBoneMask[type][k]);
     const std::uint32_t bits = load_le<std::uint32_t>(w + 4 * k);
-    v.weights[k] = std::bit_cast<float>(k < nw ? bits : 0u);
+    v.weights[k] = std::bit_cast<float>(bits & kWeightMask[type][k]);
   }
   std::memcpy(&v.edge_scale, d + L::kDeformSize[type], 4);
   v.deform = static_cast<DeformType>(type);
   v.sdef = sdef ? static_cast<std::uint32_t>(model.sdef_params.size()) : kNoSdef;
+  model.vertices.push_back(v);
   for (std::size_t k = 0; k < AUV; ++k) {
     Vec4& uv = model.additional_uvs.emplace_back();
     std::memcpy(uv.data(), p + 32 + 16 * k, 16);
