@@ -80,6 +80,96 @@ Quat limit_rotation(const IkLink& link, const Quat& q, bool use_axis) noexcept {
   return pm::mul(pm::mul(qx, qz), qy);
 }
 
+// Sine and cosine of half of atan2(a, b) (the half angle lies in [−π/2, π/2], cosine ≥ 0), from
+// the half-angle identities: the larger of the two by a square root, the other from
+// sin·cos = sin(angle) / 2, so that neither loses precision.
+inline void half_angle(float a, float b, float& hs, float& hc) noexcept {
+  const float r = std::sqrt(a * a + b * b);
+  if (!(r > 0.0f)) {  // atan2(0, 0) = 0 (NaN stays NaN below)
+    hs = r == 0.0f ? 0.0f : r;
+    hc = 1.0f;
+    return;
+  }
+  if (b >= 0.0f) {
+    hc = std::sqrt((r + b) / (2.0f * r));
+    hs = a / (2.0f * r * hc);
+  } else {
+    hs = std::copysign(std::sqrt((r - b) / (2.0f * r)), a);
+    hc = a / (2.0f * r * hs);
+  }
+}
+
+// Single-axis link (IkLink::axis_limit_valid): (IK · local) limited as limit_rotation does — the
+// other two Euler angles are limited to [0, 0] and vanish — but on half angles: the link's angle
+// θ = atan2(a, b) in its Euler order, limited with limit_angle's rules using precomputed sines and
+// cosines (half angles in [−π/2, π/2] compare by their sines). Returns (IK · local), limited.
+Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcept {
+  // Matrix elements of q as rigid_matrix computes them (m[4c + r]).
+  const float x = q[0], y = q[1], z = q[2], w = q[3];
+  float a = 0.0f, b = 1.0f;
+  int axis = 0;
+  switch (link.axis) {
+    case IkSolveAxis::x:
+      if (link.order == IkEulerOrder::zyx) {  // rx = atan2(m6, m10) (the middle angle's cosine > 0 cancels)
+        a = 2.0f * (y * z + w * x);
+        b = 1.0f - 2.0f * (x * x + y * y);
+      } else {  // YXZ: rx = asin(−m9), the middle angle, clamped to ±88°
+        const float threshold = 88.0f * std::numbers::pi_v<float> / 180.0f;
+        static const float sin_t = std::sin(threshold), cos_t = std::cos(threshold);
+        const float s = std::clamp(-(2.0f * (y * z - w * x)), -1.0f, 1.0f);
+        if (s > sin_t) {
+          a = sin_t;
+          b = cos_t;
+        } else if (s < -sin_t) {
+          a = -sin_t;
+          b = cos_t;
+        } else {
+          a = s;
+          b = std::sqrt(1.0f - s * s);
+        }
+      }
+      break;
+    case IkSolveAxis::y:  // YXZ: ry = atan2(m8, m10)
+      axis = 1;
+      a = 2.0f * (x * z + w * y);
+      b = 1.0f - 2.0f * (x * x + y * y);
+      break;
+    case IkSolveAxis::z:  // YXZ: rz = atan2(m1, m5)
+      axis = 2;
+      a = 2.0f * (x * y + w * z);
+      b = 1.0f - 2.0f * (x * x + z * z);
+      break;
+    case IkSolveAxis::none:
+    case IkSolveAxis::fixed:
+      return q;  // not called for these
+  }
+  float hs, hc;
+  half_angle(a, b, hs, hc);
+  const IkAxisLimit& k = link.axis_limit;
+  if (hs < k.lo_half_sin) {  // below lower: reflect (2·lo − θ) or clamp
+    if (use_axis && hs >= k.reflect_lo_half_sin) {
+      const float s2 = k.lo_sin * hc - k.lo_cos * hs, c2 = k.lo_cos * hc + k.lo_sin * hs;  // half = lo − θ/2
+      hs = s2;
+      hc = c2;
+    } else {
+      hs = k.lo_half_sin;
+      hc = k.lo_half_cos;
+    }
+  } else if (hs > k.hi_half_sin) {  // above upper
+    if (use_axis && hs <= k.reflect_hi_half_sin) {
+      const float s2 = k.hi_sin * hc - k.hi_cos * hs, c2 = k.hi_cos * hc + k.hi_sin * hs;
+      hs = s2;
+      hc = c2;
+    } else {
+      hs = k.hi_half_sin;
+      hc = k.hi_half_cos;
+    }
+  }
+  Quat r{0.0f, 0.0f, 0.0f, hc};
+  r[static_cast<std::size_t>(axis)] = hs;
+  return r;
+}
+
 }  // namespace
 
 void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
@@ -115,8 +205,8 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       const float cr2 = pm::dot(cr, cr);
       const float n2 = pm::dot(e, e) * pm::dot(g, g);
       if (!(cr2 >= 1.0e-8f * n2) || n2 == 0.0f) continue;
-      const float full_angle = std::atan2(std::sqrt(cr2), pm::dot(e, g));
-      Vec3 axis = pm::scale(cr, 1.0f / std::sqrt(cr2));
+      const float cl = std::sqrt(cr2), dt = pm::dot(e, g);
+      Vec3 axis = pm::scale(cr, 1.0f / cl);
       const std::int32_t parent = s.parents()[lb];
       const Quat parent_rot = parent < 0 ? kIdentityQuat : ws.model_rot_[static_cast<std::size_t>(parent)];
       if (link.has_limits && use_axis && link.axis != IkSolveAxis::none) {
@@ -126,11 +216,34 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       } else {
         axis = pm::normalized(pm::rotate(pm::conj(parent_rot), axis));
       }
-      const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), full_angle);
-      Quat ik = pm::mul(pm::axis_angle(axis, angle), ws.ik_rot_[lb]);
+      // Step = min(cap, full angle), as the sine and cosine of its half. The full angle φ has
+      // cos φ = dt / nn, sin φ = cl / nn (nn = |e||g|); half-angle identities avoid atan2 and
+      // sincos, and φ > cap ⟺ cos(φ/2) < cos(cap/2).
+      float hs, hc;
+      if (link.cap_half_valid) {
+        const float nn = std::sqrt(n2);
+        if (dt >= 0.0f) {
+          hc = std::sqrt((nn + dt) / (2.0f * nn));
+          hs = cl / (2.0f * nn * hc);
+        } else {
+          hs = std::sqrt((nn - dt) / (2.0f * nn));
+          hc = cl / (2.0f * nn * hs);
+        }
+        if (hc < link.cap_half_cos) {
+          hs = link.cap_half_sin;
+          hc = link.cap_half_cos;
+        }
+      } else {
+        const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), std::atan2(cl, dt));
+        hs = std::sin(0.5f * angle);
+        hc = std::cos(0.5f * angle);
+      }
+      Quat ik = pm::mul({axis[0] * hs, axis[1] * hs, axis[2] * hs, hc}, ws.ik_rot_[lb]);
       if (link.has_limits) {
         const Quat local = ws.append_rot_[lb];
-        ik = pm::mul(limit_rotation(link, pm::mul(ik, local), use_axis), pm::conj(local));
+        const Quat limited = link.axis_limit_valid ? limit_single_axis(link, pm::mul(ik, local), use_axis)
+                                                   : limit_rotation(link, pm::mul(ik, local), use_axis);
+        ik = pm::mul(limited, pm::conj(local));
       }
       ws.ik_rot_[lb] = ik;
       // Update the chain below (and including) this link; the effector last.

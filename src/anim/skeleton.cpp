@@ -51,7 +51,41 @@ IkLink prepare_link(const IkLinkDesc& d) {
     l.axis = IkSolveAxis::z;
   else
     l.axis = IkSolveAxis::none;
+  if (l.axis == IkSolveAxis::x || l.axis == IkSolveAxis::y || l.axis == IkSolveAxis::z) {
+    const int a = l.axis == IkSolveAxis::x ? 0 : l.axis == IkSolveAxis::y ? 1 : 2;
+    const float pi = std::numbers::pi_v<float>;
+    const float lo = l.lower[a], hi = l.upper[a];
+    if (lo >= -pi && hi <= pi) {  // also false for NaN
+      IkAxisLimit& k = l.axis_limit;
+      k.lo_half_sin = std::sin(0.5f * lo);
+      k.lo_half_cos = std::cos(0.5f * lo);
+      k.hi_half_sin = std::sin(0.5f * hi);
+      k.hi_half_cos = std::cos(0.5f * hi);
+      k.lo_sin = std::sin(lo);
+      k.lo_cos = std::cos(lo);
+      k.hi_sin = std::sin(hi);
+      k.hi_cos = std::cos(hi);
+      const float t_lo = 2.0f * lo - hi, t_hi = 2.0f * hi - lo;
+      k.reflect_lo_half_sin = t_lo <= -pi ? -2.0f : std::sin(0.5f * t_lo);
+      k.reflect_hi_half_sin = t_hi >= pi ? 2.0f : std::sin(0.5f * t_hi);
+      l.axis_limit_valid = true;
+    }
+  }
   return l;
+}
+
+// The per-iteration cap of link `index` as half-angle sine and cosine (IkLink::cap_half_*).
+void prepare_cap(IkLink& l, float unit_angle, std::size_t index) {
+  const float cap = unit_angle * static_cast<float>(index + 1);  // the solver's own product
+  if (!(cap > 0.0f)) return;  // zero, negative or NaN: the solver takes min(cap, angle) itself
+  l.cap_half_valid = true;
+  if (cap >= std::numbers::pi_v<float>) {  // no angle exceeds π: never capped
+    l.cap_half_sin = 1.0f;
+    l.cap_half_cos = -2.0f;
+    return;
+  }
+  l.cap_half_sin = std::sin(0.5f * cap);
+  l.cap_half_cos = std::cos(0.5f * cap);
 }
 
 }  // namespace
@@ -198,7 +232,10 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
     sv.iterations = std::min<std::uint32_t>(b.ik_iterations, kMaxIkIterations);
     sv.unit_angle = std::isfinite(b.ik_unit_angle) ? b.ik_unit_angle : 0.0f;
     sv.link_begin = static_cast<std::uint32_t>(s.links_.size());
-    for (const IkLinkDesc& l : b.ik_links) s.links_.push_back(prepare_link(l));
+    for (const IkLinkDesc& l : b.ik_links) {
+      s.links_.push_back(prepare_link(l));
+      prepare_cap(s.links_.back(), sv.unit_angle, s.links_.size() - 1 - sv.link_begin);
+    }
     sv.link_end = static_cast<std::uint32_t>(s.links_.size());
 
     // Path: links, the effector, and the bones between a link and the effector, parent-first.

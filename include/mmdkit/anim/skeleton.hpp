@@ -104,6 +104,22 @@ enum class IkSolveAxis : std::uint8_t { none, fixed, x, y, z };
 /// inside (−90°, 90°) — YXZ if X's do, else ZYX if Y's do, else XZY (babylon-mmd).
 enum class IkEulerOrder : std::uint8_t { yxz, zyx, xzy };
 
+/// Constants for limiting a single-axis link (IkSolveAxis x, y or z) on half angles, so that the
+/// solver needs no trigonometric call per iteration (src/anim/ik.cpp). lo, hi = the axis's lower
+/// and upper limits (radians, −π ≤ lo ≤ hi ≤ π, float π).
+struct IkAxisLimit {
+  float lo_half_sin = 0.0f, lo_half_cos = 1.0f;  ///< sin, cos of lo / 2
+  float hi_half_sin = 0.0f, hi_half_cos = 1.0f;  ///< sin, cos of hi / 2
+  float lo_sin = 0.0f, lo_cos = 1.0f;            ///< sin, cos of lo
+  float hi_sin = 0.0f, hi_cos = 1.0f;            ///< sin, cos of hi
+  /// An angle below lo is reflected (2·lo − angle) only when angle ≥ 2·lo − hi: sin of half that
+  /// bound, or −2 when the bound is ≤ −π (always).
+  float reflect_lo_half_sin = -2.0f;
+  /// An angle above hi is reflected (2·hi − angle) only when angle ≤ 2·hi − lo: sin of half that
+  /// bound, or 2 when the bound is ≥ π (always).
+  float reflect_hi_half_sin = 2.0f;
+};
+
 /// One IK link prepared for solving.
 struct IkLink {
   std::uint32_t bone = 0;
@@ -113,6 +129,16 @@ struct IkLink {
   IkSolveAxis axis = IkSolveAxis::none;
   IkEulerOrder order = IkEulerOrder::xzy;
   std::uint32_t path_index = 0;  ///< position of the link in its solver's path (bones re-evaluated after it turns)
+  /// The per-iteration cap of this link, unit angle × (index in the chain + 1) in radians, as the
+  /// sine and cosine of its half (float `std::sin(0.5f * cap)`, `std::cos(0.5f * cap)`; a cap ≥ π
+  /// never limits and has cosine −2). Used when `cap_half_valid` (cap > 0; otherwise the solver
+  /// takes min(cap, angle) with atan2 as written).
+  float cap_half_sin = 0.0f, cap_half_cos = 1.0f;
+  bool cap_half_valid = false;
+  /// Single-axis limits within [−π, π] (`axis` x, y or z, has_limits): limited on half angles with
+  /// `axis_limit`; other limited links go through the Euler decomposition.
+  bool axis_limit_valid = false;
+  IkAxisLimit axis_limit;
 };
 
 /// One IK solver prepared for solving.
