@@ -1,6 +1,8 @@
 // Bone and morph track sampling (sampler.hpp).
 #include "mmdkit/anim/sampler.hpp"
 
+#include <cstring>
+
 #include "mmdkit/anim/bezier.hpp"
 
 namespace mmdkit::anim {
@@ -40,13 +42,29 @@ BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint
   const BoneTrackKey& a = keys[s.first];
   if (s.first == s.second) return {a.translation, a.rotation};
   const BoneTrackKey& b = keys[s.second];
-  const vmd::Curve* axis[3] = {&b.x, &b.y, &b.z};
+  // The same values as lerping and slerping every component by its curve's weight, with less work
+  // (most bones have constant translations, many keys repeat a rotation, and the four curves are
+  // often the same): a weight is computed only when it is used, and once per distinct curve.
+  //   - Equal finite translations: a + 0·w = a + 0 for any weight (bezier_weight is finite).
+  //   - Bitwise equal rotations: slerp(a, a, t) = normalize(normalize(a)) for t in [0, 1] (the
+  //     nlerp branch; the double sum (1 − t)·q + t·q rounds back to the float q).
+  const vmd::Curve* curve[4] = {&b.x, &b.y, &b.z, &b.rotation_curve};
+  float weight[4];
+  auto weight_of = [&](std::size_t i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (weight[j] >= 0.0f && *curve[j] == *curve[i]) return weight[i] = weight[j];
+    return weight[i] = bezier_weight(*curve[i], s.x);
+  };
   BonePose p;
   for (std::size_t i = 0; i < 3; ++i) {
-    const float w = bezier_weight(*axis[i], s.x);
-    p.translation[i] = a.translation[i] + (b.translation[i] - a.translation[i]) * w;
+    weight[i] = -1.0f;  // not computed
+    const float d = b.translation[i] - a.translation[i];
+    p.translation[i] = d == 0.0f ? a.translation[i] + 0.0f : a.translation[i] + d * weight_of(i);
   }
-  p.rotation = quat_slerp(a.rotation, b.rotation, bezier_weight(b.rotation_curve, s.x));
+  if (std::memcmp(a.rotation.data(), b.rotation.data(), sizeof(Quat)) == 0)
+    p.rotation = quat_normalize(quat_normalize(a.rotation));
+  else
+    p.rotation = quat_slerp(a.rotation, b.rotation, weight_of(3));
   return p;
 }
 
