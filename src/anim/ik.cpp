@@ -170,6 +170,65 @@ Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcep
   return r;
 }
 
+// One CCD step of `link` (index c in its chain): the new IK rotation of the link, or false when the
+// link is skipped (its two directions are parallel). e = link − effector, g = link − goal (model
+// space), parent_rot = the link's parent's model rotation, ik = its current IK rotation,
+// append_rot = its local rotation before IK.
+[[gnu::always_inline]] inline bool ccd_step(const IkSolver& sv, const IkLink& link, std::size_t c, bool use_axis,
+                                            const Vec3& e, const Vec3& g, const Quat& parent_rot, const Quat& ik,
+                                            const Quat& append_rot, Quat& out) noexcept {
+  // The skip test is B's |normalize(e) × normalize(g)|² < 1e-8, on the unnormalized vectors.
+  const Vec3 cr = pm::cross(e, g);
+  const float cr2 = pm::dot(cr, cr);
+  const float n2 = pm::dot(e, e) * pm::dot(g, g);
+  if (!(cr2 >= 1.0e-8f * n2) || n2 == 0.0f) return false;
+  const float cl = std::sqrt(cr2), dt = pm::dot(e, g);
+  Vec3 axis = pm::scale(cr, 1.0f / cl);
+  if (link.has_limits && use_axis && link.axis != IkSolveAxis::none) {
+    const Vec3& unit = link.axis == IkSolveAxis::x ? kX : link.axis == IkSolveAxis::y ? kY : kZ;
+    const float d = pm::dot(axis, pm::rotate(parent_rot, unit));
+    axis = pm::scale(unit, d >= 0.0f ? 1.0f : -1.0f);
+  } else {
+    axis = pm::normalized(pm::rotate(pm::conj(parent_rot), axis));
+  }
+  // Step = min(cap, full angle φ), as the sine and cosine of its half. cos φ = dt / nn and
+  // sin φ = cl / nn (nn = |e||g|); the half-angle identities (the larger of sine and cosine by a
+  // square root, the other from sin φ = 2 sin(φ/2) cos(φ/2)) need no atan2 or sincos and stay
+  // exact for small angles (acos of a float dot cannot resolve angles below ~3e-4 rad; B uses
+  // acos in double). φ > cap ⟺ cos(φ/2) < cos(cap/2).
+  float hs, hc;
+  if (link.cap_half_valid) {
+    const float nn = std::sqrt(n2);
+    if (dt >= 0.0f) {
+      hc = std::sqrt((nn + dt) / (2.0f * nn));
+      hs = cl / (2.0f * nn * hc);
+    } else {
+      hs = std::sqrt((nn - dt) / (2.0f * nn));
+      hc = cl / (2.0f * nn * hs);
+    }
+    if (hc < link.cap_half_cos) {
+      hs = link.cap_half_sin;
+      hc = link.cap_half_cos;
+    }
+  } else {  // cap ≤ 0 or NaN (bad data): B's min(cap, angle) as written
+    const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), std::atan2(cl, dt));
+    hs = std::sin(0.5f * angle);
+    hc = std::cos(0.5f * angle);
+  }
+  out = pm::mul({axis[0] * hs, axis[1] * hs, axis[2] * hs, hc}, ik);
+  if (link.has_limits) {
+    const Quat q = pm::mul(out, append_rot);
+    const Quat limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis) : limit_rotation(link, q, use_axis);
+    out = pm::mul(limited, pm::conj(append_rot));
+  }
+  return true;
+}
+
+// Chains up to this many path bones without append bones are solved on local 4-lane copies of
+// their transforms (the same arithmetic as model_from_local / recompose, without the workspace's
+// indirections), then written back.
+constexpr std::size_t kLocalPath = 32;
+
 }  // namespace
 
 void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
@@ -189,78 +248,111 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
 
   const std::uint32_t iterations = sv.iterations;
   const std::uint32_t half = iterations >> 1;
-  for (std::uint32_t it = 0; it < iterations; ++it) {
-    const bool use_axis = it < half;
-    for (std::size_t c = 0; c < links.size(); ++c) {
-      const IkLink& link = links[c];
-      if (link.axis == IkSolveAxis::fixed) continue;
-      const std::uint32_t lb = link.bone;
-      // Angle by atan2(|e × g|, e · g) on the unnormalized directions: exact for small angles in
-      // float (acos of a float dot cannot resolve angles below ~3e-4 rad and CCD would stall
-      // millimetres short of the goal; babylon-mmd uses acos in double). The skip test is B's
-      // |normalize(e) × normalize(g)|² < 1e-8.
-      const Vec3 e = pm::sub(ws.model_pos_[lb], ws.model_pos_[sv.effector]);
-      const Vec3 g = pm::sub(ws.model_pos_[lb], goal);
-      const Vec3 cr = pm::cross(e, g);
-      const float cr2 = pm::dot(cr, cr);
-      const float n2 = pm::dot(e, e) * pm::dot(g, g);
-      if (!(cr2 >= 1.0e-8f * n2) || n2 == 0.0f) continue;
-      const float cl = std::sqrt(cr2), dt = pm::dot(e, g);
-      Vec3 axis = pm::scale(cr, 1.0f / cl);
-      const std::int32_t parent = s.parents()[lb];
-      const Quat parent_rot = parent < 0 ? kIdentityQuat : ws.model_rot_[static_cast<std::size_t>(parent)];
-      if (link.has_limits && use_axis && link.axis != IkSolveAxis::none) {
-        const Vec3& unit = link.axis == IkSolveAxis::x ? kX : link.axis == IkSolveAxis::y ? kY : kZ;
-        const float d = pm::dot(axis, pm::rotate(parent_rot, unit));
-        axis = pm::scale(unit, d >= 0.0f ? 1.0f : -1.0f);
-      } else {
-        axis = pm::normalized(pm::rotate(pm::conj(parent_rot), axis));
-      }
-      // Step = min(cap, full angle), as the sine and cosine of its half. The full angle φ has
-      // cos φ = dt / nn, sin φ = cl / nn (nn = |e||g|); half-angle identities avoid atan2 and
-      // sincos, and φ > cap ⟺ cos(φ/2) < cos(cap/2).
-      float hs, hc;
-      if (link.cap_half_valid) {
-        const float nn = std::sqrt(n2);
-        if (dt >= 0.0f) {
-          hc = std::sqrt((nn + dt) / (2.0f * nn));
-          hs = cl / (2.0f * nn * hc);
-        } else {
-          hs = std::sqrt((nn - dt) / (2.0f * nn));
-          hc = cl / (2.0f * nn * hs);
-        }
-        if (hc < link.cap_half_cos) {
-          hs = link.cap_half_sin;
-          hc = link.cap_half_cos;
-        }
-      } else {
-        const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), std::atan2(cl, dt));
-        hs = std::sin(0.5f * angle);
-        hc = std::cos(0.5f * angle);
-      }
-      Quat ik = pm::mul({axis[0] * hs, axis[1] * hs, axis[2] * hs, hc}, ws.ik_rot_[lb]);
-      if (link.has_limits) {
-        const Quat local = ws.append_rot_[lb];
-        const Quat limited = link.axis_limit_valid ? limit_single_axis(link, pm::mul(ik, local), use_axis)
-                                                   : limit_rotation(link, pm::mul(ik, local), use_axis);
-        ik = pm::mul(limited, pm::conj(local));
-      }
-      ws.ik_rot_[lb] = ik;
-      // Update the chain below (and including) this link; the effector last.
-      for (std::size_t j = link.path_index; j < path.size(); ++j) {
-        const std::uint32_t b = path[j];
-        if (b == lb) {
-          recompose(s, ws, b);
-        } else {
-          const BoneDesc& bd = s.desc(b);
-          if (bd.append_rotation || bd.append_translation)
-            update_bone(s, ws, b);  // its append source may have moved (B re-evaluates children fully)
-          else
-            model_from_local(s, ws, b);  // local unchanged: only the parent moved
-        }
+  bool local = path.size() <= kLocalPath;
+  for (std::uint32_t b : path) {
+    const BoneDesc& bd = s.desc(b);
+    if (bd.append_rotation || bd.append_translation) local = false;
+  }
+
+  if (local) {
+    using pm::V4;
+    const std::size_t n = path.size();
+    V4 rot[kLocalPath], pos[kLocalPath], lrot[kLocalPath], lpos[kLocalPath], prot[kLocalPath], ppos[kLocalPath],
+        ik[kLocalPath], arot[kLocalPath];
+    int parent[kLocalPath];  // index in the path; −1: a bone outside the path (constant); −2: none
+    std::size_t eff = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t b = path[j];
+      if (b == sv.effector) eff = j;
+      rot[j] = pm::load4(ws.model_rot_[b]);
+      pos[j] = pm::load3(ws.model_pos_[b]);
+      lrot[j] = pm::load4(ws.local_rot_[b]);
+      lpos[j] = pm::load3(ws.local_pos_[b]);
+      ik[j] = pm::load4(ws.ik_rot_[b]);
+      arot[j] = pm::load4(ws.append_rot_[b]);
+      const std::int32_t p = s.parents()[b];
+      parent[j] = p < 0 ? -2 : -1;
+      for (std::size_t i = 0; i < j; ++i)
+        if (static_cast<std::int32_t>(path[i]) == p) parent[j] = static_cast<int>(i);
+      if (parent[j] == -1) {
+        prot[j] = pm::load4(ws.model_rot_[static_cast<std::size_t>(p)]);
+        ppos[j] = pm::load3(ws.model_pos_[static_cast<std::size_t>(p)]);
       }
     }
-    if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) break;
+    const V4 goal4 = pm::load3(goal);
+    auto dist2 = [&] {
+      const V4 d = goal4 - pos[eff];
+      return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    };
+    for (std::uint32_t it = 0; it < iterations; ++it) {
+      const bool use_axis = it < half;
+      for (std::size_t c = 0; c < links.size(); ++c) {
+        const IkLink& link = links[c];
+        if (link.axis == IkSolveAxis::fixed) continue;
+        const std::size_t j0 = link.path_index;
+        const V4 e4 = pos[j0] - pos[eff], g4 = pos[j0] - goal4;
+        const int pj = parent[j0];
+        const Quat parent_rot = pj >= 0 ? pm::store4(rot[pj]) : pj == -1 ? pm::store4(prot[j0]) : kIdentityQuat;
+        Quat out;
+        if (!ccd_step(sv, link, c, use_axis, pm::store3(e4), pm::store3(g4), parent_rot, pm::store4(ik[j0]),
+                      pm::store4(arot[j0]), out))
+          continue;
+        ik[j0] = pm::load4(out);
+        lrot[j0] = pm::mul4(ik[j0], arot[j0]);  // recompose
+        // Model transforms of the path from this link down (model_from_local).
+        for (std::size_t j = j0; j < n; ++j) {
+          const int p = parent[j];
+          if (p >= 0) {
+            rot[j] = pm::mul4(rot[p], lrot[j]);
+            pos[j] = pos[p] + pm::rotate4(rot[p], lpos[j]);
+          } else if (p == -1) {
+            rot[j] = pm::mul4(prot[j], lrot[j]);
+            pos[j] = ppos[j] + pm::rotate4(prot[j], lpos[j]);
+          } else {
+            rot[j] = lrot[j];
+            pos[j] = lpos[j];
+          }
+        }
+      }
+      if (dist2() < 1.0e-8f) break;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t b = path[j];
+      ws.model_rot_[b] = pm::store4(rot[j]);
+      ws.model_pos_[b] = pm::store3(pos[j]);
+      ws.local_rot_[b] = pm::store4(lrot[j]);
+      ws.ik_rot_[b] = pm::store4(ik[j]);
+    }
+  } else {
+    for (std::uint32_t it = 0; it < iterations; ++it) {
+      const bool use_axis = it < half;
+      for (std::size_t c = 0; c < links.size(); ++c) {
+        const IkLink& link = links[c];
+        if (link.axis == IkSolveAxis::fixed) continue;
+        const std::uint32_t lb = link.bone;
+        const std::int32_t parent = s.parents()[lb];
+        const Quat parent_rot = parent < 0 ? kIdentityQuat : ws.model_rot_[static_cast<std::size_t>(parent)];
+        Quat out;
+        if (!ccd_step(sv, link, c, use_axis, pm::sub(ws.model_pos_[lb], ws.model_pos_[sv.effector]),
+                      pm::sub(ws.model_pos_[lb], goal), parent_rot, ws.ik_rot_[lb], ws.append_rot_[lb], out))
+          continue;
+        ws.ik_rot_[lb] = out;
+        // Update the chain below (and including) this link; the effector last.
+        for (std::size_t j = link.path_index; j < path.size(); ++j) {
+          const std::uint32_t b = path[j];
+          if (b == lb) {
+            recompose(s, ws, b);
+          } else {
+            const BoneDesc& bd = s.desc(b);
+            if (bd.append_rotation || bd.append_translation)
+              update_bone(s, ws, b);  // its append source may have moved (B re-evaluates children fully)
+            else
+              model_from_local(s, ws, b);  // local unchanged: only the parent moved
+          }
+        }
+      }
+      if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) break;
+    }
   }
   for (std::uint32_t b : refresh) update_bone(s, ws, b);
 }

@@ -31,14 +31,14 @@ inline Vec3 store3(V4 v) noexcept { return {v[0], v[1], v[2]}; }
 
 // a·b: x = aw·bx + ax·bw + ay·bz − az·by, y = aw·by − ax·bz + ay·bw + az·bx,
 //      z = aw·bz + ax·by − ay·bx + az·bw, w = aw·bw − ax·bx − ay·by − az·bz.
-inline Quat mul(const Quat& qa, const Quat& qb) noexcept {
-  const V4 a = load4(qa), b = load4(qb);
+inline V4 mul4(V4 a, V4 b) noexcept {
   V4 r = __builtin_shufflevector(a, a, 3, 3, 3, 3) * b;
   r += __builtin_shufflevector(a, a, 0, 0, 0, 0) * (__builtin_shufflevector(b, b, 3, 2, 1, 0) * V4{1.0f, -1.0f, 1.0f, -1.0f});
   r += __builtin_shufflevector(a, a, 1, 1, 1, 1) * (__builtin_shufflevector(b, b, 2, 3, 0, 1) * V4{1.0f, 1.0f, -1.0f, -1.0f});
   r += __builtin_shufflevector(a, a, 2, 2, 2, 2) * (__builtin_shufflevector(b, b, 1, 0, 3, 2) * V4{-1.0f, 1.0f, 1.0f, -1.0f});
-  return store4(r);
+  return r;
 }
+inline Quat mul(const Quat& a, const Quat& b) noexcept { return store4(mul4(load4(a), load4(b))); }
 inline Quat conj(const Quat& q) noexcept { return {-q[0], -q[1], -q[2], q[3]}; }
 // v + 2w(u × v) + 2u × (u × v): t = 2(u × v), result = (v + w·t) + u × t.
 inline V4 rotate4(V4 q, V4 v) noexcept {
