@@ -24,27 +24,9 @@ using mmdkit::test::Outcome;
 using mmdkit::test::quote;
 using mmdkit::test::slurp;
 
-class ModelCli : public ::testing::Test {
+class ModelCli : public mmdkit::test::CliTest {
  protected:
-  fs::path dir = mmdkit::test::temp_dir("modelcli");
-
-  Outcome run(const std::string& args) {
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    std::string cmd = quote(mmdkit::test::cli_path().string()) + " " + args + " >" + quote(out.string()) + " 2>" +
-                      quote(err.string());
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  fs::path write(const std::string& name, const std::vector<std::uint8_t>& bytes) {
-    fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                             static_cast<std::streamsize>(bytes.size()));
-    return p;
-  }
+  ModelCli() : CliTest("modelcli") {}
 };
 
 TEST_F(ModelCli, GeneratePmdMatchesTheLibraryAndChecksClean) {
@@ -73,7 +55,7 @@ TEST_F(ModelCli, ConvertPmdToPmxIsTheLibrarysConversion) {
   ASSERT_TRUE(lib);
   auto pmd_bytes = mmdkit::pmd::write(*lib);
   ASSERT_TRUE(pmd_bytes);
-  fs::path in = write("a.pmd", *pmd_bytes), out = dir / "a.pmx";
+  fs::path in = file("a.pmd", *pmd_bytes), out = dir / "a.pmx";
   Outcome r = run("convert " + quote(in.string()) + " " + quote(out.string()));
   ASSERT_EQ(r.code, 0) << r.err;
   auto p = mmdkit::model::pmd_to_pmx(*lib);
@@ -104,7 +86,7 @@ TEST_F(ModelCli, CheckReportsViewFindingsWithLocation) {
   p->bones[22].ik_links.push_back(mmdkit::pmx::IkLink{26, 0, {}, {}});  // 両目 under 左足ＩＫ
   auto bytes = mmdkit::pmx::write(*p);
   ASSERT_TRUE(bytes);
-  fs::path f = write("bad.pmx", *bytes);
+  fs::path f = file("bad.pmx", *bytes);
   Outcome c = run("check " + quote(f.string()));
   EXPECT_EQ(c.code, 1);
   EXPECT_NE(c.out.find("error: " + f.string() + ": section 'bones', record 4: invalid_value: non_finite: field position"),

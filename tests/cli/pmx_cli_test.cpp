@@ -21,26 +21,10 @@ using mmdkit::test::slurp;
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-class PmxCli : public ::testing::Test {
+class PmxCli : public mmdkit::test::CliTest {
  protected:
-  fs::path dir = mmdkit::test::temp_dir("pmxcli");
+  PmxCli() : CliTest("pmxcli") {}
 
-  Outcome run(const std::string& args) {
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    std::string cmd = quote(mmdkit::test::cli_path().string()) + " " + args + " >" + quote(out.string()) + " 2>" +
-                      quote(err.string());
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  fs::path file(const std::string& name, const std::string& bytes) {
-    fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
   fs::path generated(const std::string& name, const std::string& extra) {
     fs::path p = dir / name;
     Outcome r = run("generate pmx -o " + quote(p.string()) + " --seed 3 " + extra);

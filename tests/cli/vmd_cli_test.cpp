@@ -19,26 +19,10 @@ using mmdkit::test::Outcome;
 using mmdkit::test::quote;
 using mmdkit::test::slurp;
 
-class VmdCli : public ::testing::Test {
+class VmdCli : public mmdkit::test::CliTest {
  protected:
-  fs::path dir = mmdkit::test::temp_dir("vmdcli");
+  VmdCli() : CliTest("vmdcli") {}
 
-  Outcome run(const std::string& args) {
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    std::string cmd = quote(mmdkit::test::cli_path().string()) + " " + args + " >" + quote(out.string()) + " 2>" +
-                      quote(err.string());
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  fs::path file(const std::string& name, const std::string& bytes) {
-    fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
   // A generated motion: 5 bone keys (single bone track would be 5 tracks of 1 here), 3 morph keys.
   std::string generated(const std::string& extra = "") {
     fs::path p = dir / ("gen" + std::to_string(counter_++) + ".vmd");

@@ -31,29 +31,9 @@ std::size_t count(const std::string& s, const std::string& what) {
   return n;
 }
 
-class VmdJsonCli : public ::testing::Test {
+class VmdJsonCli : public mmdkit::test::CliTest {
  protected:
-  fs::path dir = mmdkit::test::temp_dir("vmdjsoncli");
-
-  Outcome run(const std::string& args) {
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    std::string cmd = quote(mmdkit::test::cli_path().string()) + " " + args + " >" + quote(out.string()) + " 2>" +
-                      quote(err.string());
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  fs::path file(const std::string& name, const std::string& bytes) {
-    fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
-  fs::path file(const std::string& name, const std::vector<std::uint8_t>& bytes) {
-    return file(name, std::string(bytes.begin(), bytes.end()));
-  }
+  VmdJsonCli() : CliTest("vmdjsoncli") {}
 
   // Every section, a name with garbage after its NUL, MMD's "0002\0JKLM" signature, and the
   // rotation of Vmd2XML's euler.vmd fixture (YXZ 20/20/20 there, UI (20, -20, -20) here).

@@ -19,26 +19,9 @@ using mmdkit::test::Outcome;
 using mmdkit::test::quote;
 using mmdkit::test::slurp;
 
-class VpdCli : public ::testing::Test {
+class VpdCli : public mmdkit::test::CliTest {
  protected:
-  fs::path dir = mmdkit::test::temp_dir("vpdcli");
-
-  Outcome run(const std::string& args) {
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    std::string cmd = quote(mmdkit::test::cli_path().string()) + " " + args + " >" + quote(out.string()) + " 2>" +
-                      quote(err.string());
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  fs::path file(const std::string& name, const std::string& bytes) {
-    fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
+  VpdCli() : CliTest("vpdcli") {}
 };
 
 TEST_F(VpdCli, CorpusInfoAndRoundTripThroughJson) {

@@ -1,8 +1,13 @@
-// Test helpers for running the built `mmdkit` binary: exit code and captured output.
+// Test helpers for running the built `mmdkit` binary: exit code and captured output, and peak
+// memory of one run.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace mmdkit::test {
 
@@ -17,5 +22,37 @@ std::string slurp(const std::filesystem::path& p);
 
 /// `s` single-quoted for /bin/sh.
 std::string quote(const std::string& s);
+
+/// Runs `mmdkit ARGS` through /bin/sh (so `args` is shell text: quote paths with quote(); it may
+/// end in a redirection such as "< input.vmd"); stdout and stderr go through files in `dir`
+/// (stdout.txt, stderr.txt, overwritten by each run).
+Outcome run_cli(const std::filesystem::path& dir, const std::string& args);
+
+/// One run of the binary as a direct child (no shell), with its peak resident memory.
+struct MeasuredRun {
+  int code = -1;                 ///< exit code; -1 if the process did not exit normally
+  std::uint64_t max_rss_kib = 0; ///< peak resident set size (wait4's ru_maxrss, KiB on Linux)
+  std::string err;               ///< what it wrote to stderr
+};
+
+/// Runs the binary with `args` (no shell); stdin from `stdin_path` (empty = /dev/null), stdout to
+/// `stdout_path` (empty = /dev/null), stderr captured in `dir`/stderr.txt.
+MeasuredRun run_cli_measured(const std::filesystem::path& dir, const std::vector<std::string>& args,
+                             const std::filesystem::path& stdin_path = {},
+                             const std::filesystem::path& stdout_path = {});
+
+/// A GoogleTest fixture for tests of the binary: a fresh temporary folder `dir`, run() and file().
+class CliTest : public ::testing::Test {
+ protected:
+  explicit CliTest(const std::string& tag);
+
+  /// run_cli(dir, args).
+  Outcome run(const std::string& args) const;
+  /// Writes `bytes` to dir/name and returns the path.
+  std::filesystem::path file(const std::string& name, const std::string& bytes) const;
+  std::filesystem::path file(const std::string& name, const std::vector<std::uint8_t>& bytes) const;
+
+  std::filesystem::path dir;
+};
 
 }  // namespace mmdkit::test
