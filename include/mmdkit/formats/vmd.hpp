@@ -260,6 +260,9 @@ Result<Summary> summarize(ByteSpan bytes, const ReadOptions& options = {});
 struct CheckFinding {
   bool error = false;  ///< true = error, false = warning
   Error where;         ///< code, message, section, record index (file order) and byte offset
+  /// > 0: this entry is not a finding but the note "N more ... not listed" (record and offset
+  /// -1): `omitted` findings of this severity and kind were left out. Counts of findings add it.
+  std::size_t omitted = 0;
 };
 
 /// Semantic checks of a motion as read from a file (offsets assume the layout `write` produces,
@@ -268,8 +271,8 @@ struct CheckFinding {
 /// - warning (invalid_value): two keys of the same bone or morph track at the same frame (MMD
 ///   uses the last one read); a bone rotation that is all zero (MMD treats it as identity) or
 ///   whose length differs from 1 by more than 1e-3 (normalized on evaluation).
-/// At most `max_per_kind` findings of each kind are listed; one more finding then gives the
-/// number left out. Findings are sorted by section, then record.
+/// At most `max_per_kind` findings of each kind are listed; one more entry then gives the number
+/// left out (CheckFinding::omitted). Findings are sorted by section, then record.
 std::vector<CheckFinding> check(const Motion& motion, std::size_t max_per_kind = 20);
 
 }  // namespace mmdkit::vmd

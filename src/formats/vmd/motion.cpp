@@ -120,9 +120,10 @@ std::vector<CheckFinding> check(const Motion& m, std::size_t max_per_kind) {
     out.insert(out.end(), section.begin(), section.end());
     for (Kind& k : kinds)
       if (k.dropped)
-        out.push_back({k.error, Error{ErrorCode::invalid_value,
-                                      std::to_string(k.dropped) + " more " + k.label + " not listed",
-                                      std::string(section_name(k.section)), -1, -1, {}}});
+        out.push_back({k.error,
+                       Error{ErrorCode::invalid_value, std::to_string(k.dropped) + " more " + k.label + " not listed",
+                             std::string(section_name(k.section)), -1, -1, {}},
+                       k.dropped});
   };
 
   {  // bones

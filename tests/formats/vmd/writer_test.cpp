@@ -125,6 +125,7 @@ TEST(VmdCheck, CapsFindingsPerKind) {
   auto f = check(r->motion, 10);
   ASSERT_EQ(f.size(), 11u);
   EXPECT_EQ(f[10].where.message, "19 more duplicate keys not listed");
+  EXPECT_EQ(f[10].omitted, 19u);
 }
 
 }  // namespace
