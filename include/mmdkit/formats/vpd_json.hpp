@@ -29,13 +29,19 @@ namespace mmdkit::vpd {
 struct JsonWriteOptions {
   /// Two-space indent, one bone or morph per line; false = one line.
   bool pretty = true;
+  /// Also write each bone rotation as Euler angles in degrees as MMD's UI shows them
+  /// ("euler": [x, y, z] after "rotation"; YXZ order, Y and Z negated, see mmdkit/core/euler.hpp
+  /// and docs/formats/vmd-json.md). Informative only: the quaternion stays authoritative on import.
+  bool euler = false;
 };
 
 /// The JSON text of a pose. Never fails.
 std::string to_json(const Pose& pose, const JsonWriteOptions& options = {});
 
 /// A pose from JSON written by to_json, or hand-written following the schema ("name" and the
-/// numbers are required per block; layout members are optional and default to the canonical
+/// numbers are required per block, except that a bone may give "euler" (degrees, MMD's UI)
+/// instead of "rotation": the quaternion is then built from it, its numbers written as VPD's
+/// writer does (six decimals when they read back to the same float, else the shortest exact text); layout members are optional and default to the canonical
 /// layout; unknown members are ignored). Errors: json_syntax (Error::offset = byte offset in the
 /// JSON text), json_schema (Error::section = JSON path such as "bones[3].rotation", with what was
 /// expected), encoding_error (a name the encoding cannot represent; section = JSON path).

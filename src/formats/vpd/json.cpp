@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
 
@@ -234,6 +235,13 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
     w.open('[');
     for (std::size_t j = 0; j < 4; ++j) w.number(b.layout.numbers[3 + j], b.rotation[j]);
     w.close(']');
+    if (options.euler) {
+      const std::array<float, 3> e = quaternion_to_euler_degrees(b.rotation);
+      w.key("euler");
+      w.open('[');
+      for (float v : e) w.number(format_float_json(v), v);  // shortest text, as VMD JSON writes it
+      w.close(']');
+    }
     if (!b.layout.index.empty() && b.layout.index != std::to_string(i)) w.string_member("index", b.layout.index);
     if (b.layout.present) {
       if (b.layout.lead != cb.lead) w.bytes_member("lead", span_of(b.layout.lead));
@@ -465,8 +473,21 @@ Result<Pose> from_json(std::string_view text) {
     float values[7];
     if (auto r = get_numbers(o, "translation", path, b.layout.numbers.data(), values, 3); !r)
       return std::unexpected(r.error());
-    if (auto r = get_numbers(o, "rotation", path, b.layout.numbers.data() + 3, values + 3, 4); !r)
-      return std::unexpected(r.error());
+    if (member(o, "rotation") || !member(o, "euler")) {  // the quaternion wins; "euler" is informative then
+      if (auto r = get_numbers(o, "rotation", path, b.layout.numbers.data() + 3, values + 3, 4); !r)
+        return std::unexpected(r.error());
+    } else {  // a hand-written bone with Euler angles only: canonical number text
+      std::string tokens[3];
+      float deg[3];
+      if (auto r = get_numbers(o, "euler", path, tokens, deg, 3); !r) return std::unexpected(r.error());
+      for (std::size_t j = 0; j < 3; ++j)
+        if (!std::isfinite(deg[j])) return schema(path + ".euler[" + std::to_string(j) + "]", "expected a finite number");
+      const std::array<float, 4> q = euler_degrees_to_quaternion({deg[0], deg[1], deg[2]});
+      for (std::size_t j = 0; j < 4; ++j) {
+        values[3 + j] = q[j] == 0.0f ? 0.0f : q[j];  // no "-0" text for a zero component
+        b.layout.numbers[3 + j].clear();
+      }
+    }
     b.translation = {values[0], values[1], values[2]};
     b.rotation = {values[3], values[4], values[5], values[6]};
     if (auto r = get_index(o, path, b.layout.index); !r) return std::unexpected(r.error());
