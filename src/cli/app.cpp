@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -13,43 +14,58 @@
 namespace mmdkit::cli {
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return run(argc, argv, std::cin, out, err);
+}
+
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{
       "mmdkit: read, write, check and convert MikuMikuDance files (VMD motions, VPD poses, PMD and PMX "
-      "models).\nExit codes: 0 ok, 1 bad input or failed output, 2 usage."};
+      "models).\nA FILE or INPUT of '-' is the standard input, an output of '-' the standard output.\n"
+      "--force: let an output replace an existing file, an input included (without it, never).\n"
+      "Exit codes: 0 ok, 1 bad input or failed output, 2 usage."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "mmdkit 0.1.0");
 
   CommandArgs args;
+  args.in = &in;
+  args.out = &out;
+  const std::string force_help = "allow the output to replace an existing file, an input included";
   auto add_read_flags = [&](CLI::App* sub) {
     sub->add_option("--encoding", args.encoding_name,
                     "text encoding of names in VMD/VPD/PMD files: cp932 or gbk (default: detected per file, cp932 unless the names read as gbk)");
     sub->add_flag("--strict", args.flags.strict, "treat bytes after the last section as an error");
+    sub->add_option("--format", args.input_format,
+                    "input format: vmd, vpd, pmd or pmx (default: from the content; needed for JSON without a "
+                    "\"format\" member)");
   };
 
   CLI::App* info = app.add_subcommand("info", "summary of a file: header, counts per section, frame range, encoding");
-  info->add_option("FILE", args.input, "input file (.vmd .vpd .pmd .pmx or mmdkit .json)")->required();
+  info->add_option("FILE", args.input, "input file (.vmd .vpd .pmd .pmx or mmdkit .json), - = stdin")->required();
   info->add_flag("--json", args.flags.json, "print the summary as JSON");
   add_read_flags(info);
 
   CLI::App* dump = app.add_subcommand("dump", "lossless JSON text of a file (to stdout or -o)");
-  dump->add_option("FILE", args.input, "input file")->required();
-  dump->add_option("-o,--output", args.output, "write to this file instead of stdout");
-  dump->add_flag("--euler", args.flags.euler, "add Euler angles in degrees (MMD's UI) next to quaternions");
-  dump->add_flag("--force", args.force, "allow the output to replace an input file");
+  dump->add_option("FILE", args.input, "input file, - = stdin")->required();
+  dump->add_option("-o,--output", args.output, "write to this file instead of stdout (- = stdout)");
+  dump->add_flag("--euler", args.flags.euler,
+                 "VMD and VPD: add Euler angles in degrees (MMD's UI) next to bone quaternions");
+  dump->add_flag("--force", args.force, force_help);
   add_read_flags(dump);
 
   CLI::App* convert = app.add_subcommand(
       "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd -> .pmx");
-  convert->add_option("INPUT", args.input, "input file")->required();
-  convert->add_option("OUTPUT", args.output, "output file; its extension chooses the format")->required();
-  convert->add_flag("--euler", args.flags.euler, "JSON output: add Euler angles in degrees");
-  convert->add_flag("--force", args.force, "allow the output to replace the input file");
+  convert->add_option("INPUT", args.input, "input file, - = stdin")->required();
+  convert->add_option("OUTPUT", args.output, "output file; its extension chooses the format; - = stdout (with --to)")
+      ->required();
+  convert->add_option("--to", args.output_format, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
+  convert->add_flag("--euler", args.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
+  convert->add_flag("--force", args.force, force_help);
   add_read_flags(convert);
 
   CLI::App* generate = app.add_subcommand(
       "generate", "write a synthetic file (deterministic by seed) for tests, benchmarks and examples");
   generate->add_option("FORMAT", args.generate_format, "vmd, vpd, pmd or pmx")->required();
-  generate->add_option("-o,--output", args.output, "output file")->required();
+  generate->add_option("-o,--output", args.output, "output file, - = stdout")->required();
   generate->add_option("--seed", args.gen.seed, "random seed (same seed, same bytes)");
   generate->add_option("--bone-keys", args.gen.bone_keys, "VMD: number of bone keyframes");
   generate->add_option("--morph-keys", args.gen.morph_keys, "VMD: number of morph keyframes");
@@ -60,11 +76,11 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   generate->add_option("--bones", args.gen.bones, "PMD/PMX: number of bones (0 = standard humanoid set)");
   generate->add_option("--morphs", args.gen.morphs, "PMD/PMX: number of morphs");
   generate->add_option("--variant", args.gen.format_variant, "format variant, e.g. pmx2.1-utf8");
-  generate->add_flag("--force", args.force, "allow replacing an existing file");
+  generate->add_flag("--force", args.force, force_help);
 
   CLI::App* check = app.add_subcommand(
       "check", "report structural problems with their location; exit 1 if any is an error");
-  check->add_option("FILE", args.input, "input file")->required();
+  check->add_option("FILE", args.input, "input file, - = stdin (models: textures are then not checked)")->required();
   check->add_flag("--json", args.flags.json, "print findings as JSON");
   add_read_flags(check);
 

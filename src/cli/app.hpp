@@ -1,6 +1,7 @@
 // mmdkit CLI — entry point usable in-process (tests) and from main().
 #pragma once
 
+#include <istream>
 #include <ostream>
 
 namespace mmdkit::cli {
@@ -14,6 +15,10 @@ enum ExitCode : int {
 };
 
 /// Runs the command line; writes results to `out`, diagnostics to `err`; returns the exit code.
+/// Inputs named "-" read std::cin.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+/// Same, with `in` as the standard input (for inputs named "-").
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace mmdkit::cli

@@ -11,7 +11,9 @@
 #include <optional>
 #include <system_error>
 
+#include "cli/animation_input.hpp"
 #include "cli/app.hpp"
+#include "cli/io.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/morph.hpp"
 #include "mmdkit/anim/pose.hpp"
@@ -34,11 +36,11 @@ CLI::App* add_pose_command(CLI::App& app, PoseArgs& a) {
   s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
   s->add_option("MOTION", a.motions, "motion files (.vmd, merged) and/or one pose (.vpd); none = bind pose");
   s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
-  s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it)")->required();
+  s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it; not stdout)")->required();
   s->add_flag("--right-handed", a.right_handed, "negate Z and reverse the winding (default: MMD coordinates)");
   s->add_flag("--copy-textures", a.copy_textures, "copy the textures into <stem>_textures/ next to the OBJ");
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
-  s->add_flag("--force", a.force, "allow the outputs to replace an input file");
+  s->add_flag("--force", a.force, "allow the outputs (OBJ, MTL, copied textures) to replace existing files, inputs included");
   return s;
 }
 
@@ -70,56 +72,31 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: --frame must be a finite number >= 0\n";
     return kExitUsage;
   }
+  if (is_std_stream(a.output)) {
+    err << "mmdkit: pose cannot write to stdout ('-o -'): it writes an OBJ, its MTL and the textures as "
+           "files; give an .obj path\n";
+    return kExitUsage;
+  }
   if (lower_ext(a.output) != ".obj") {
     err << "mmdkit: the output must end in .obj\n";
     return kExitUsage;
   }
-  auto view = model::load_file(a.model);
-  if (!view) return fail(err, view.error(), a.model);
-  const model::Model& mdl = *view;
-  auto sk = anim::build_skeleton(mdl);
-  if (!sk) return fail(err, sk.error(), a.model);
-
-  std::vector<vmd::Motion> motions;
-  std::optional<vpd::Pose> pose;
-  for (const std::string& p : a.motions) {
-    auto bytes = read_file(p);
-    if (!bytes) return fail(err, bytes.error(), p);
-    if (lower_ext(p) == ".vpd") {
-      if (pose) {
-        err << "mmdkit: at most one VPD pose\n";
-        return kExitUsage;
-      }
-      auto r = vpd::read(*bytes);
-      if (!r) return fail(err, r.error(), p);
-      pose = std::move(*r);
-    } else {
-      auto r = vmd::read(*bytes);
-      if (!r) return fail(err, r.error(), p);
-      for (const Warning& w : r->warnings) {
-        Warning x = w;
-        x.file = p;
-        err << "mmdkit: warning: " << x.to_string() << "\n";
-      }
-      motions.push_back(std::move(r->motion));
-    }
-  }
-  std::vector<const vmd::Motion*> mptr;
-  for (const auto& m : motions) mptr.push_back(&m);
-  auto sampler = anim::MotionSampler::create(*sk, mptr);
-  if (!sampler) return fail(err, sampler.error(), a.motions.empty() ? a.model : a.motions.front());
-  std::vector<std::vector<std::uint8_t>> morph_keys;
-  for (const auto& m : mdl.morphs) morph_keys.push_back(m.binding_key);
-  auto morphs_bound = anim::bind_motions(mptr, {}, morph_keys);
-  if (!morphs_bound) return fail(err, morphs_bound.error(), a.model);
+  AnimationRequest req{a.model, a.motions, true, false, "pose"};
+  auto loaded = load_animation(req, err);
+  if (!loaded) return loaded.error();
+  AnimationInput& in = *loaded;
+  const model::Model& mdl = *in.view;
+  const anim::Skeleton* sk = &in.skeleton;
+  const std::optional<vpd::Pose>& pose = in.pose;
+  const std::vector<std::vector<std::uint8_t>>& morph_keys = in.morph_keys;
 
   // Bones and morph weights at the frame.
   std::vector<anim::BonePose> local(sk->bone_count());
   std::vector<std::uint8_t> ik(sk->ik_count(), 1);
-  sampler->sample(a.frame, local, ik);
+  in.sampler.sample(a.frame, local, ik);
   std::vector<float> weights(mdl.morphs.size(), 0.0f);
   std::vector<std::uint32_t> cursors(mdl.morphs.size(), 0);
-  anim::sample_morphs(*morphs_bound, a.frame, weights, cursors);
+  anim::sample_morphs(in.morphs, a.frame, weights, cursors);
   if (pose) {
     for (const vpd::Bone& b : pose->bones) {
       std::vector<std::uint8_t> key;
@@ -212,7 +189,12 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   const std::string obj = exporter::write_obj(positions, normals, uvs, mdl.faces, ranges, mats, oo);
   const std::string mtl = exporter::write_mtl(mats);
 
-  WriteOptions wo{inputs, a.force};
+  // The --force rule (io.hpp) for every output before any is written.
+  std::vector<fs::path> outputs{out_path, mtl_path};
+  for (const auto& c : copies) outputs.push_back(c.second);
+  for (const fs::path& o : outputs)
+    if (auto r = check_output(o, inputs, a.force); !r) return fail(err, r.error(), o.string());
+  WriteOptions wo{inputs, true};
   if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return fail(err, r.error(), a.output);
   if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r)
     return fail(err, r.error(), mtl_path.string());

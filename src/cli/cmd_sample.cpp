@@ -16,7 +16,9 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/animation_input.hpp"
 #include "cli/app.hpp"
+#include "cli/io.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
 #include "mmdkit/anim/pose.hpp"
@@ -39,13 +41,13 @@ CLI::App* add_sample_command(CLI::App& app, SampleArgs& a) {
   s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
   s->add_option("MOTION", a.motions, "motion files (.vmd, merged per bone) or one pose (.vpd); none = rest pose");
   s->add_option("--frames", a.frames, "frames: list and ranges, e.g. 0,15,30 or 0-300:10 (default 0..last key, step 1)");
-  s->add_option("-o,--output", a.output, "output file (default stdout)");
+  s->add_option("-o,--output", a.output, "output file (default or - : stdout); written frame by frame");
   s->add_option("--bones", a.bones, "comma-separated bone names to write (default all)");
   s->add_flag("--morphs", a.morphs, "also write morph weights");
   s->add_flag("--camera", a.camera, "also write the camera (from the motions' camera keys)");
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_option("--format", a.format, "json (default) or binary (float32 layout, see docs/EVALUATION-BONES.md)");
-  s->add_flag("--force", a.force, "allow the output to replace an input file");
+  s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
   return s;
 }
 
@@ -89,49 +91,6 @@ bool parse_frame_list(const std::string& text, std::vector<double>& frames) {
 }
 
 namespace {
-
-struct LoadedModel {
-  anim::Skeleton skeleton;
-  std::vector<std::string> morph_names;
-  std::vector<std::vector<std::uint8_t>> morph_keys;
-};
-
-std::string lower_ext(const std::string& p) {
-  std::string e = fs::path(p).extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
-
-Result<LoadedModel> load_model(const std::string& path) {
-  auto bytes = read_file(path);
-  if (!bytes) return std::unexpected(bytes.error());
-  LoadedModel m;
-  Result<anim::SkeletonDesc> desc = make_error(ErrorCode::bad_signature, "not a PMX or PMD model", "header", -1, 0);
-  if (bytes->size() >= 4 && std::memcmp(bytes->data(), "PMX ", 4) == 0) {
-    auto r = pmx::read(*bytes);
-    if (!r) return std::unexpected(r.error());
-    desc = anim::skeleton_desc_from_pmx(r->model);
-    for (const pmx::Morph& mo : r->model.morphs) {
-      m.morph_names.push_back(mo.name.text);
-      auto key = anim::track_match_key_utf8(mo.name.text);
-      m.morph_keys.push_back(key ? std::move(*key) : std::vector<std::uint8_t>{});
-    }
-  } else if (bytes->size() >= 3 && std::memcmp(bytes->data(), "Pmd", 3) == 0) {
-    auto r = pmd::read(*bytes);
-    if (!r) return std::unexpected(r.error());
-    desc = anim::skeleton_desc_from_pmd(r->model);
-    for (const pmd::Morph& mo : r->model.morphs) {
-      if (mo.type == 0) continue;  // the base morph is not a morph one can key
-      m.morph_names.push_back(mo.name.text);
-      m.morph_keys.push_back(anim::track_match_key(mo.name.raw));
-    }
-  }
-  if (!desc) return std::unexpected(desc.error());
-  auto sk = anim::build_skeleton(std::move(*desc));
-  if (!sk) return std::unexpected(sk.error());
-  m.skeleton = std::move(*sk);
-  return m;
-}
 
 void put_float(std::string& s, float v) { s += format_float_json(v); }
 
@@ -181,56 +140,26 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: --format must be json or binary, not '" << a.format << "'\n";
     return kExitUsage;
   }
-  auto model = load_model(a.model);
-  if (!model) return fail(err, model.error(), a.model);
-  const anim::Skeleton& sk = model->skeleton;
-
-  // Motions or one pose.
-  std::vector<vmd::Motion> motions;
-  std::optional<vpd::Pose> pose;
-  for (const std::string& p : a.motions) {
-    auto bytes = read_file(p);
-    if (!bytes) return fail(err, bytes.error(), p);
-    if (lower_ext(p) == ".vpd") {
-      if (pose || a.motions.size() > 1) {
-        err << "mmdkit: a VPD pose cannot be combined with other motions or poses\n";
-        return kExitUsage;
-      }
-      auto r = vpd::read(*bytes);
-      if (!r) return fail(err, r.error(), p);
-      pose = std::move(*r);
-    } else {
-      auto r = vmd::read(*bytes);
-      if (!r) return fail(err, r.error(), p);
-      for (const Warning& w : r->warnings) {
-        Warning x = w;
-        x.file = p;
-        err << "mmdkit: warning: " << x.to_string() << "\n";
-      }
-      motions.push_back(std::move(r->motion));
-    }
+  if (!a.output.empty() && !is_std_stream(a.output)) {  // before the (possibly long) load
+    std::vector<fs::path> inputs{fs::path(a.model)};
+    for (const auto& m : a.motions) inputs.emplace_back(m);
+    if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
   }
-  std::vector<const vmd::Motion*> mptr;
-  for (const auto& m : motions) mptr.push_back(&m);
-  auto sampler = anim::MotionSampler::create(sk, mptr);
-  if (!sampler) return fail(err, sampler.error(), a.motions.empty() ? a.model : a.motions.front());
-  auto morphs_bound = anim::bind_motions(mptr, {}, model->morph_keys);
-  if (!morphs_bound) return fail(err, morphs_bound.error(), a.model);
-  std::vector<anim::CameraTrackKey> camera;
-  for (const auto& m : motions)
-    if (!m.camera_keys.empty()) {
-      camera = anim::build_camera_track(m.camera_keys);
-      break;
-    }
+  AnimationRequest req{a.model, a.motions, false, true, "sample"};
+  auto loaded = load_animation(req, err);
+  if (!loaded) return loaded.error();
+  AnimationInput& in = *loaded;
+  const anim::Skeleton& sk = in.skeleton;
+  const std::optional<vpd::Pose>& pose = in.pose;
 
   // Frames.
   std::vector<double> frames;
   if (pose) {
     frames = {0.0};
   } else if (a.frames.empty()) {
-    std::uint32_t last = sampler->last_frame();
-    for (const auto& k : morphs_bound->morph_keys) last = std::max(last, k.frame);
-    for (const auto& k : camera) last = std::max(last, k.frame);
+    std::uint32_t last = in.sampler.last_frame();
+    for (const auto& k : in.morphs.morph_keys) last = std::max(last, k.frame);
+    for (const auto& k : in.camera) last = std::max(last, k.frame);
     for (std::uint32_t f = 0; f <= last; ++f) frames.push_back(f);
   } else if (!parse_frame_list(a.frames, frames)) {
     err << "mmdkit: bad --frames '" << a.frames << "' (use e.g. 0,15,30 or 0-300:10)\n";
@@ -255,19 +184,34 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       bones.push_back(static_cast<std::uint32_t>(i));
     }
   }
-  const std::size_t nm = a.morphs ? model->morph_names.size() : 0;
+  const std::size_t nm = a.morphs ? in.morph_names.size() : 0;
 
   // Buffers (allocated once).
   anim::PoseWorkspace ws(sk);
   std::vector<anim::BonePose> local(sk.bone_count());
   std::vector<std::uint8_t> ik(sk.ik_count(), 1);
-  std::vector<std::uint32_t> morph_cursors(model->morph_keys.size(), 0);
-  std::vector<float> weights(model->morph_keys.size(), 0.0f);
+  std::vector<std::uint32_t> morph_cursors(in.morph_keys.size(), 0);
+  std::vector<float> weights(in.morph_keys.size(), 0.0f);
   std::uint32_t camera_cursor = 0;
   if (pose) local = anim::pose_from_vpd(sk, *pose);
 
-  const bool binary = a.format == "binary";
+  // The output is written as it is made: the header, then the frames in pieces of about
+  // kFlushBytes (one frame's text or binary record at least), never held whole.
+  std::vector<fs::path> inputs{fs::path(a.model)};
+  for (const auto& m : a.motions) inputs.emplace_back(m);
+  auto sink = OutputSink::open(a.output.empty() ? std::string("-") : a.output, inputs, a.force, out);
+  if (!sink) return fail(err, sink.error(), a.output);
+  constexpr std::size_t kFlushBytes = std::size_t{1} << 18;
   std::string s;
+  s.reserve(kFlushBytes * 2);
+  auto flush = [&]() -> bool {
+    auto r = sink->write(s);
+    s.clear();
+    if (!r) fail(err, r.error(), a.output);
+    return r.has_value();
+  };
+
+  const bool binary = a.format == "binary";
   if (binary) {
     s.append("MMDKSMP1", 8);
     put_le<std::uint32_t>(s, 1);
@@ -283,8 +227,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     }
     for (std::size_t m = 0; m < nm; ++m) {
       put_le<std::uint32_t>(s, static_cast<std::uint32_t>(m));
-      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(model->morph_names[m].size()));
-      s += model->morph_names[m];
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(in.morph_names[m].size()));
+      s += in.morph_names[m];
     }
   } else {
     s += "{\"lib\":\"mmdkit 0.1.0\",\"model\":";
@@ -305,13 +249,14 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   }
 
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
+    if (s.size() >= kFlushBytes && !flush()) return kExitBadInput;
     const double f = frames[fi];
-    if (!pose) sampler->sample(f, local, ik);
+    if (!pose) in.sampler.sample(f, local, ik);
     if (a.no_ik) std::fill(ik.begin(), ik.end(), std::uint8_t{0});
     anim::evaluate(sk, {local, {}, ik}, ws);
-    if (nm) anim::sample_morphs(*morphs_bound, f, weights, morph_cursors);
+    if (nm) anim::sample_morphs(in.morphs, f, weights, morph_cursors);
     anim::CameraState cam;
-    if (a.camera) cam = anim::sample_camera(camera, f, camera_cursor);
+    if (a.camera) cam = anim::sample_camera(in.camera, f, camera_cursor);
     const auto mats = ws.model_matrices();
     const auto rots = ws.model_rotations();
     if (binary) {
@@ -352,7 +297,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       for (std::size_t m = 0; m < nm; ++m) {
         if (m) s += ',';
         s += "{\"name\":";
-        put_string(s, model->morph_names[m]);
+        put_string(s, in.morph_names[m]);
         s += fmt::format(",\"index\":{},\"weight\":", m);
         put_float(s, weights[m]);
         s += '}';
@@ -375,15 +320,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     s += '}';
   }
   if (!binary) s += "]}\n";
-
-  if (a.output.empty()) {
-    out << s;
-    return kExitOk;
-  }
-  std::vector<fs::path> inputs{fs::path(a.model)};
-  for (const auto& m : a.motions) inputs.emplace_back(m);
-  WriteOptions wo{inputs, a.force};
-  if (auto r = write_file_atomic(a.output, std::string_view(s), wo); !r) return fail(err, r.error(), a.output);
+  if (!flush()) return kExitBadInput;
+  if (auto r = sink->commit(); !r) return fail(err, r.error(), a.output);
   return kExitOk;
 }
 

@@ -5,6 +5,10 @@
 //                 [--bones a,b] [--morphs] [--camera] [--no-ik] [--format json|binary] [--force]
 //
 // Evaluation: anim/pose.hpp (bones, append, IK; no physics). Frames at 30 fps, fractional allowed.
+// Output: stdout by default or with -o -, else the file (the --force rule of cli/io.hpp). It is
+// written as it is made, in pieces of about 256 KiB (at least one frame), never held whole: peak
+// memory is the model and the bound motion tracks (about twice the input files at most) plus that
+// buffer (tests/cli/sample_memory_test.cpp). Model and motions are files, not stdin.
 // --frames takes a comma list of numbers and ranges A-B[:STEP] (the peers' syntax); default 0 to
 // the last key frame of the motions, step 1. A VPD pose is evaluated once, at frame 0.
 //
@@ -45,7 +49,7 @@ struct SampleArgs {
   std::string model;
   std::vector<std::string> motions;
   std::string frames;          ///< empty = 0..last key frame, step 1
-  std::string output;          ///< empty = stdout
+  std::string output;          ///< empty or "-" = stdout
   std::string bones;           ///< comma list of bone names; empty = all
   std::string format = "json"; ///< json | binary
   bool morphs = false;

@@ -1,9 +1,11 @@
 #include "cli/commands.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <string_view>
 
 #include "cli/app.hpp"
+#include "cli/io.hpp"
 #include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
@@ -53,22 +55,36 @@ bool has_json_extension(const fs::path& p) {
   return ext == ".json";
 }
 
-// A loaded input: bytes plus the format that reads them; for JSON input, `json_format` is set.
+// A loaded input: bytes plus the format that reads them; `is_json` for mmdkit JSON input.
 struct Input {
   std::vector<std::uint8_t> bytes;
   const FormatOps* format = nullptr;
   bool is_json = false;
+  bool add_format_member = false;  // JSON without "format", named by --format: added before import
 };
 
-Result<Input> load(const std::string& path) {
-  auto bytes = read_file(path);
+// Reads the input ("-" = stdin) and finds its format from the content; `--format` names it when the
+// content cannot (JSON without a "format" member) and must agree with it otherwise.
+Result<Input> load(const CommandArgs& a) {
+  const std::string label = input_label(a.input);
+  auto fail = [&](ErrorCode code, std::string message, std::string section = {}, std::int64_t offset = -1) {
+    return std::unexpected(Error{code, std::move(message), std::move(section), -1, offset, label});
+  };
+  const FormatOps* declared = nullptr;
+  if (!a.input_format.empty()) {
+    declared = format_by_name(a.input_format);
+    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.input_format + "' is not vmd, vpd, pmd or pmx");
+  }
+  std::istream& stdin_stream = a.in ? *a.in : std::cin;
+  auto bytes = read_input(a.input, stdin_stream);
   if (!bytes) return std::unexpected(bytes.error());
   Input in;
   in.bytes = std::move(*bytes);
-  if (in.bytes.empty()) {
-    return std::unexpected(Error{ErrorCode::empty_input, "file is empty", {}, -1, -1, path});
-  }
+  if (in.bytes.empty()) return fail(ErrorCode::empty_input, is_std_stream(a.input) ? "standard input is empty" : "file is empty");
   if (const FormatOps* f = format_by_content(in.bytes)) {
+    if (declared && declared != f)
+      return fail(ErrorCode::bad_signature, "--format " + std::string(declared->name) + " given, but the content is a " +
+                                                std::string(f->name) + " file", "header", 0);
     in.format = f;
     return in;
   }
@@ -77,14 +93,22 @@ Result<Input> load(const std::string& path) {
   if (first != std::string_view::npos && text[first] == '{') {
     in.is_json = true;
     in.format = format_of_json(text);
+    if (in.format && declared && declared != in.format)
+      return fail(ErrorCode::json_schema, "--format " + std::string(declared->name) + " given, but the JSON says \"format\": \"" +
+                                              std::string(in.format->name) + "\"");
+    if (!in.format) {
+      in.format = declared;
+      in.add_format_member = declared != nullptr;
+    }
     if (!in.format)
-      return std::unexpected(Error{ErrorCode::json_schema, "JSON without a known \"format\" member (vmd, vpd, pmd, pmx)",
-                                   {}, -1, -1, path});
+      return fail(ErrorCode::json_schema,
+                  "JSON without a known \"format\" member (vmd, vpd, pmd, pmx); name it with --format");
     return in;
   }
-  return std::unexpected(Error{ErrorCode::bad_signature,
-                               "not a VMD, VPD, PMD or PMX file (unknown signature) nor mmdkit JSON", "header",
-                               -1, 0, path});
+  return fail(ErrorCode::bad_signature,
+              declared ? "not a " + std::string(declared->name) + " file (unknown signature) nor mmdkit JSON"
+                       : "not a VMD, VPD, PMD or PMX file (unknown signature) nor mmdkit JSON",
+              "header", 0);
 }
 
 // JSON input → the format's binary bytes; binary input is moved out (no copy of a large file).
@@ -93,15 +117,27 @@ Result<std::vector<std::uint8_t>> binary_of(Input& in, const ReadFlags& flags) {
   if (!in.format->from_json)
     return make_error(ErrorCode::unsupported, std::string("JSON import is not available for ") +
                                                   std::string(in.format->name));
-  return in.format->from_json(as_text(in.bytes), flags);
+  if (!in.add_format_member) return in.format->from_json(as_text(in.bytes), flags);
+  // {"format": NAME, ...the rest} (the importers require the member; --format supplied it).
+  std::string_view text = as_text(in.bytes);
+  const std::size_t open = text.find('{');
+  const std::size_t next = text.find_first_not_of(" \t\r\n", open + 1);
+  const bool empty_object = next != std::string_view::npos && text[next] == '}';
+  std::string with;
+  with.reserve(text.size() + 32);
+  with.append(text.substr(0, open + 1));
+  with.append("\"format\": \"").append(in.format->name).append(empty_object ? "\"" : "\", ");
+  with.append(text.substr(open + 1));
+  return in.format->from_json(with, flags);
 }
 
+// Writes a command's output: "-" = stdout, a path = the --force rule (io.hpp) and an atomic write.
 int write_output(const std::string& output, ByteSpan bytes, const CommandArgs& a, std::ostream& err) {
   std::vector<fs::path> inputs;
-  if (!a.input.empty()) inputs.emplace_back(a.input);
-  WriteOptions wo{inputs, a.force};
-  if (auto r = write_file_atomic(output, bytes, wo); !r) {
-    print_error(err, r.error(), output);
+  if (!a.input.empty() && !is_std_stream(a.input)) inputs.emplace_back(a.input);
+  std::ostream& out = a.out ? *a.out : std::cout;
+  if (auto r = cli::write_output(output, bytes, inputs, a.force, out); !r) {
+    print_error(err, r.error(), is_std_stream(output) ? "<stdout>" : output);
     return kExitBadInput;
   }
   return kExitOk;
@@ -110,75 +146,116 @@ int write_output(const std::string& output, ByteSpan bytes, const CommandArgs& a
 }  // namespace
 
 int cmd_info(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  auto in = load(a.input);
-  if (!in) return print_error(err, in.error(), a.input), kExitBadInput;
+  const std::string label = input_label(a.input);
+  auto in = load(a);
+  if (!in) return print_error(err, in.error(), label), kExitBadInput;
   auto bytes = binary_of(*in, a.flags);
-  if (!bytes) return print_error(err, bytes.error(), a.input), kExitBadInput;
+  if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
   if (!in->format->info) {
-    err << "mmdkit: error: " << a.input << ": info is not available for " << in->format->name << "\n";
+    err << "mmdkit: error: " << label << ": info is not available for " << in->format->name << "\n";
     return kExitBadInput;
   }
   std::vector<Warning> warnings;
   auto text = in->format->info(*bytes, a.flags, warnings);
-  print_warnings(err, warnings, a.input);
-  if (!text) return print_error(err, text.error(), a.input), kExitBadInput;
+  print_warnings(err, warnings, label);
+  if (!text) return print_error(err, text.error(), label), kExitBadInput;
   out << *text;
   if (!text->empty() && text->back() != '\n') out << "\n";
   return kExitOk;
 }
 
-int cmd_dump(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  auto in = load(a.input);
-  if (!in) return print_error(err, in.error(), a.input), kExitBadInput;
-  auto bytes = binary_of(*in, a.flags);
-  if (!bytes) return print_error(err, bytes.error(), a.input), kExitBadInput;
-  if (!in->format->to_json) {
-    err << "mmdkit: error: " << a.input << ": JSON output is not available for " << in->format->name << "\n";
+namespace {
+
+// JSON text of a loaded input to `output` (empty or "-" = stdout).
+int dump_loaded(Input& in, const CommandArgs& a, const std::string& output, std::ostream& out, std::ostream& err) {
+  const std::string label = input_label(a.input);
+  auto bytes = binary_of(in, a.flags);
+  if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
+  if (!in.format->to_json) {
+    err << "mmdkit: error: " << label << ": JSON output is not available for " << in.format->name << "\n";
     return kExitBadInput;
   }
   std::vector<Warning> warnings;
-  auto json = in->format->to_json(*bytes, a.flags, warnings);
-  print_warnings(err, warnings, a.input);
-  if (!json) return print_error(err, json.error(), a.input), kExitBadInput;
-  if (a.output.empty() || a.output == "-") {
-    out << *json;
-    return kExitOk;
-  }
-  return write_output(a.output, ByteSpan(reinterpret_cast<const std::uint8_t*>(json->data()), json->size()), a, err);
+  auto json = in.format->to_json(*bytes, a.flags, warnings);
+  print_warnings(err, warnings, label);
+  if (!json) return print_error(err, json.error(), label), kExitBadInput;
+  CommandArgs w = a;
+  w.out = &out;
+  return write_output(output.empty() ? std::string("-") : output,
+                      ByteSpan(reinterpret_cast<const std::uint8_t*>(json->data()), json->size()), w, err);
+}
+
+// The --force rule checked before reading (so that a long read is not wasted).
+int precheck_output(const CommandArgs& a, std::ostream& err) {
+  if (a.output.empty() || is_std_stream(a.output)) return kExitOk;
+  std::vector<fs::path> inputs;
+  if (!is_std_stream(a.input)) inputs.emplace_back(a.input);
+  if (auto r = check_output(a.output, inputs, a.force); !r) return print_error(err, r.error(), a.output), kExitBadInput;
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_dump(const CommandArgs& a, std::ostream& out, std::ostream& err) {
+  if (int rc = precheck_output(a, err); rc != kExitOk) return rc;
+  auto in = load(a);
+  if (!in) return print_error(err, in.error(), input_label(a.input)), kExitBadInput;
+  return dump_loaded(*in, a, a.output, out, err);
 }
 
 int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  (void)out;
-  auto in = load(a.input);
-  if (!in) return print_error(err, in.error(), a.input), kExitBadInput;
-  fs::path target(a.output);
-  std::vector<Warning> warnings;
-  if (has_json_extension(target)) {
-    CommandArgs d = a;
-    return cmd_dump(d, out, err);
+  const std::string label = input_label(a.input);
+  // The output format: --to for stdout, else the extension (and --to, if given, must agree).
+  std::string target_name;
+  if (is_std_stream(a.output)) {
+    if (a.output_format.empty()) {
+      err << "mmdkit: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|json\n";
+      return kExitUsage;
+    }
+    target_name = a.output_format;
+  } else {
+    target_name = fs::path(a.output).extension().string();
+    if (!a.output_format.empty() && format_by_name(target_name) != format_by_name(a.output_format) &&
+        !(has_json_extension(a.output) && (a.output_format == "json" || a.output_format == ".json"))) {
+      err << "mmdkit: --to " << a.output_format << " disagrees with the output extension '" << target_name << "'\n";
+      return kExitUsage;
+    }
   }
-  const FormatOps* to = format_by_name(target.extension().string());
-  if (!to) {
-    err << "mmdkit: output extension '" << target.extension().string()
-        << "' is not one of .vmd .vpd .pmd .pmx .json\n";
+  for (char& c : target_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!target_name.empty() && target_name[0] == '.') target_name.erase(0, 1);
+  const bool to_json = target_name == "json";
+  const FormatOps* to = to_json ? nullptr : format_by_name(target_name);
+  if (!to_json && !to) {
+    if (is_std_stream(a.output))
+      err << "mmdkit: --to '" << a.output_format << "' is not one of vmd vpd pmd pmx json\n";
+    else
+      err << "mmdkit: output extension '" << fs::path(a.output).extension().string()
+          << "' is not one of .vmd .vpd .pmd .pmx .json (or give --to)\n";
     return kExitUsage;
   }
+  if (int rc = precheck_output(a, err); rc != kExitOk) return rc;
+  auto in = load(a);
+  if (!in) return print_error(err, in.error(), label), kExitBadInput;
+  if (to_json) return dump_loaded(*in, a, a.output, out, err);
   auto bytes = binary_of(*in, a.flags);
-  if (!bytes) return print_error(err, bytes.error(), a.input), kExitBadInput;
+  if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
+  std::vector<Warning> warnings;
   std::vector<std::uint8_t> result;
   if (in->format == to && in->is_json) {
     result = std::move(*bytes);
   } else if (in->format->convert) {
     auto r = in->format->convert(*bytes, to->name, a.flags, warnings);
-    print_warnings(err, warnings, a.input);
-    if (!r) return print_error(err, r.error(), a.input), kExitBadInput;
+    print_warnings(err, warnings, label);
+    if (!r) return print_error(err, r.error(), label), kExitBadInput;
     result = std::move(*r);
   } else {
     err << "mmdkit: error: cannot convert " << in->format->name << " to " << to->name
         << " (supported: the same format, .json, and .pmd -> .pmx)\n";
     return kExitUsage;
   }
-  return write_output(a.output, result, a, err);
+  CommandArgs w = a;
+  w.out = &out;
+  return write_output(a.output, result, w, err);
 }
 
 int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
@@ -204,39 +281,65 @@ int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
 }
 
 int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  auto in = load(a.input);
-  if (!in) return print_error(err, in.error(), a.input), kExitBadInput;
+  const std::string label = input_label(a.input);
+  auto in = load(a);
+  if (!in) return print_error(err, in.error(), label), kExitBadInput;
   auto bytes = binary_of(*in, a.flags);
-  if (!bytes) return print_error(err, bytes.error(), a.input), kExitBadInput;
+  if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
   if (!in->format->check) {
     err << "mmdkit: error: check is not available for " << in->format->name << "\n";
     return kExitBadInput;
   }
   ReadFlags flags = a.flags;
-  flags.input_folder = fs::absolute(fs::path(a.input)).parent_path();
+  // Models refer to textures in their folder; the standard input has none, so textures are not
+  // checked then, and the output says so.
+  std::vector<std::string> not_checked;
+  if (!is_std_stream(a.input))
+    flags.input_folder = fs::absolute(fs::path(a.input)).parent_path();
+  else if (in->format->name == "pmd" || in->format->name == "pmx")
+    not_checked.emplace_back("textures: the model was read from stdin, so there is no folder to find them in");
   auto findings = in->format->check(*bytes, flags);
-  if (!findings) return print_error(err, findings.error(), a.input), kExitBadInput;
+  if (!findings) return print_error(err, findings.error(), label), kExitBadInput;
+  // Real findings: a listed finding counts one, a "N more ... not listed" entry counts N.
   std::size_t errors = 0, warnings = 0;
-  for (const Finding& f : *findings) (f.severity_error ? errors : warnings)++;
+  for (const Finding& f : *findings) (f.severity_error ? errors : warnings) += f.omitted ? f.omitted : 1;
   if (a.flags.json) {
-    out << "{\"file\": " << json_string(a.input) << ", \"errors\": " << errors << ", \"warnings\": " << warnings
+    out << "{\"file\": " << json_string(label) << ", \"errors\": " << errors << ", \"warnings\": " << warnings
         << ", \"findings\": [";
     bool first = true;
     for (const Finding& f : *findings) {
+      if (f.omitted) continue;
       out << (first ? "\n  " : ",\n  ") << "{\"severity\": \"" << (f.severity_error ? "error" : "warning")
           << "\", \"code\": \"" << error_code_name(f.where.code) << "\", \"section\": " << json_string(f.where.section)
           << ", \"record\": " << f.where.record << ", \"offset\": " << f.where.offset
           << ", \"message\": " << json_string(f.where.message) << "}";
       first = false;
     }
-    out << (first ? "]}\n" : "\n]}\n");
+    out << (first ? "]" : "\n]");
+    // Findings counted but not listed one by one: {"severity", "section", "count", "message"}.
+    first = true;
+    for (const Finding& f : *findings) {
+      if (!f.omitted) continue;
+      out << (first ? ", \"not_listed\": [\n  " : ",\n  ") << "{\"severity\": \""
+          << (f.severity_error ? "error" : "warning") << "\", \"section\": " << json_string(f.where.section)
+          << ", \"count\": " << f.omitted << ", \"message\": " << json_string(f.where.message) << "}";
+      first = false;
+    }
+    if (!first) out << "\n]";
+    if (!not_checked.empty()) {
+      out << ", \"not_checked\": [";
+      for (std::size_t i = 0; i < not_checked.size(); ++i) out << (i ? ", " : "") << json_string(not_checked[i]);
+      out << "]";
+    }
+    out << "}\n";
     return errors ? kExitBadInput : kExitOk;
   }
   for (Finding f : *findings) {
-    if (f.where.file.empty()) f.where.file = a.input;
-    out << (f.severity_error ? "error: " : "warning: ") << f.where.to_string() << "\n";
+    if (f.where.file.empty()) f.where.file = label;
+    out << (f.omitted ? "note: " : f.severity_error ? "error: " : "warning: ") << f.where.to_string() << "\n";
   }
-  out << a.input << ": " << errors << " error(s), " << warnings << " warning(s)\n";
+  for (const std::string& n : not_checked) out << "note: " << label << ": not checked: " << n << "\n";
+  out << label << ": " << errors << " error(s), " << warnings << " warning(s)\n";
   return errors ? kExitBadInput : kExitOk;
 }
 

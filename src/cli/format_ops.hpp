@@ -44,6 +44,9 @@ struct GenerateFlags {
 struct Finding {
   bool severity_error = true;
   Error where;
+  /// > 0: not a finding itself but a note that this many more findings of this severity (of the
+  /// kind `where.message` names) were left out of the list; they count in the summary.
+  std::size_t omitted = 0;
 };
 
 struct FormatOps {

@@ -147,7 +147,7 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   if (!r) return std::unexpected(r.error());
   std::vector<Finding> out;
   for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  for (vmd::CheckFinding& f : vmd::check(r->motion)) out.push_back(Finding{f.error, std::move(f.where)});
+  for (vmd::CheckFinding& f : vmd::check(r->motion)) out.push_back(Finding{f.error, std::move(f.where), f.omitted});
   return out;
 }
 

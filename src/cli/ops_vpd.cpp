@@ -74,7 +74,9 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>&) {
   auto p = vpd::read(bytes, read_options(flags));
   if (!p) return std::unexpected(p.error());
-  return vpd::to_json(*p);
+  vpd::JsonWriteOptions o;
+  o.euler = flags.euler;
+  return vpd::to_json(*p, o);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {

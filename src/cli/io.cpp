@@ -1,0 +1,176 @@
+// mmdkit CLI — inputs and outputs (io.hpp).
+#include "cli/io.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "mmdkit/core/file.hpp"
+
+namespace mmdkit::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::unexpected<Error> io_error(const std::string& file, std::string message) {
+  return std::unexpected<Error>(Error{ErrorCode::io_error, std::move(message), {}, -1, -1, file});
+}
+
+}  // namespace
+
+bool is_std_stream(std::string_view path) noexcept { return path == "-"; }
+
+std::string input_label(std::string_view path) { return is_std_stream(path) ? "<stdin>" : std::string(path); }
+
+Result<std::vector<std::uint8_t>> read_stream(std::istream& in, const std::string& label, std::uint64_t max_bytes) {
+  std::vector<std::uint8_t> data;
+  std::streambuf* buf = in.rdbuf();
+  if (!buf) return io_error(label, "cannot read: no stream");
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  for (;;) {
+    const std::size_t at = data.size();
+    if (at > max_bytes)
+      return std::unexpected<Error>(Error{ErrorCode::limit_exceeded,
+                                          "input is more than the limit of " + std::to_string(max_bytes) + " bytes",
+                                          {}, -1, -1, label});
+    data.resize(at + kChunk);
+    const std::streamsize n = buf->sgetn(reinterpret_cast<char*>(data.data() + at), static_cast<std::streamsize>(kChunk));
+    data.resize(at + static_cast<std::size_t>(n > 0 ? n : 0));
+    if (n < static_cast<std::streamsize>(kChunk)) break;
+  }
+  if (data.size() > max_bytes)
+    return std::unexpected<Error>(Error{ErrorCode::limit_exceeded,
+                                        "input is more than the limit of " + std::to_string(max_bytes) + " bytes",
+                                        {}, -1, -1, label});
+  data.shrink_to_fit();
+  return data;
+}
+
+Result<std::vector<std::uint8_t>> read_input(const std::string& path, std::istream& in) {
+  if (is_std_stream(path)) return read_stream(in, input_label(path));
+  return read_file(path);
+}
+
+Result<void> check_output(const fs::path& output, std::span<const fs::path> inputs, bool force) {
+  const std::string name = output.string();
+  std::error_code ec;
+  if (fs::is_directory(output, ec)) return io_error(name, "output is a directory");
+  if (force || !fs::exists(output, ec)) return {};
+  for (const fs::path& in : inputs) {
+    if (is_std_stream(in.native())) continue;
+    std::error_code ec2;
+    if (fs::equivalent(in, output, ec2))
+      return io_error(name, "is an input file; refusing to replace it (use --force to allow)");
+  }
+  return io_error(name, "exists; refusing to replace it (use --force to allow)");
+}
+
+Result<void> write_output(const std::string& output, ByteSpan bytes, std::span<const fs::path> inputs, bool force,
+                          std::ostream& out) {
+  if (is_std_stream(output)) {
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) return io_error("<stdout>", "write failed");
+    return {};
+  }
+  if (auto r = check_output(output, inputs, force); !r) return r;
+  return write_file_atomic(output, bytes, WriteOptions{inputs, force});
+}
+
+OutputSink::OutputSink(OutputSink&& o) noexcept
+    : out_(o.out_), fd_(o.fd_), path_(std::move(o.path_)), tmp_(std::move(o.tmp_)) {
+  o.out_ = nullptr;
+  o.fd_ = -1;
+}
+
+OutputSink& OutputSink::operator=(OutputSink&& o) noexcept {
+  if (this != &o) {
+    discard();
+    out_ = o.out_;
+    fd_ = o.fd_;
+    path_ = std::move(o.path_);
+    tmp_ = std::move(o.tmp_);
+    o.out_ = nullptr;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+OutputSink::~OutputSink() { discard(); }
+
+void OutputSink::discard() noexcept {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+    fd_ = -1;
+  }
+}
+
+Result<OutputSink> OutputSink::open(const std::string& output, std::span<const fs::path> inputs, bool force,
+                                    std::ostream& out) {
+  OutputSink s;
+  if (is_std_stream(output)) {
+    s.out_ = &out;
+    return s;
+  }
+  if (auto r = check_output(output, inputs, force); !r) return std::unexpected(r.error());
+  s.path_ = output;
+  fs::path dir = s.path_.parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return io_error(output, "output folder does not exist");
+  std::random_device rd;
+  s.tmp_ = dir / ("." + s.path_.filename().string() + ".tmp" + std::to_string(rd() % 1000000));
+  s.fd_ = ::open(s.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (s.fd_ < 0) return io_error(output, std::string("cannot create temporary file: ") + std::strerror(errno));
+  return s;
+}
+
+Result<void> OutputSink::write(std::string_view bytes) {
+  if (out_) {
+    out_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!*out_) return io_error("<stdout>", "write failed");
+    return {};
+  }
+  if (fd_ < 0) return io_error(path_.string(), "write after the output was finished");
+  std::size_t put = 0;
+  while (put < bytes.size()) {
+    const ssize_t n = ::write(fd_, bytes.data() + put, bytes.size() - put);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      discard();
+      return io_error(path_.string(), std::string("write failed: ") + std::strerror(e));
+    }
+    put += static_cast<std::size_t>(n);
+  }
+  return {};
+}
+
+Result<void> OutputSink::commit() {
+  if (out_) {
+    out_->flush();
+    if (!*out_) return io_error("<stdout>", "write failed");
+    return {};
+  }
+  if (fd_ < 0) return io_error(path_.string(), "output already finished");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(tmp_.c_str());
+    return io_error(path_.string(), std::string("write failed: ") + std::strerror(e));
+  }
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp_.c_str());
+    return io_error(path_.string(), std::string("cannot rename temporary file into place: ") + std::strerror(e));
+  }
+  return {};
+}
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,76 @@
+// mmdkit CLI — command inputs and outputs: "-" for the standard streams, the one --force rule,
+// and an output that is written piece by piece (stdout, or a temporary file renamed into place).
+//
+// The --force rule (every command that writes): an output that already exists is not replaced
+// unless --force is given; an output that is one of the command's inputs is refused the same way
+// with its own message. With --force both are replaced. Files are always written to a temporary
+// file beside the target and renamed, so a failed run never leaves a partial output.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mmdkit/core/bytes.hpp"
+#include "mmdkit/core/error.hpp"
+
+namespace mmdkit::cli {
+
+/// True for the path "-" (stdin as an input, stdout as an output).
+bool is_std_stream(std::string_view path) noexcept;
+
+/// The name to show in messages: "<stdin>" for an input "-", the path otherwise.
+std::string input_label(std::string_view path);
+
+/// Everything `in` holds until its end, at most `max_bytes` (limit_exceeded beyond; io_error if
+/// the stream fails before its end). `label` names the input in errors.
+Result<std::vector<std::uint8_t>> read_stream(std::istream& in, const std::string& label,
+                                              std::uint64_t max_bytes = std::uint64_t{4} << 30);
+
+/// An input path's bytes: "-" reads `in` (stdin), anything else is read_file().
+Result<std::vector<std::uint8_t>> read_input(const std::string& path, std::istream& in);
+
+/// The --force rule for a file output (not "-"): io_error when `output` is a folder; when it
+/// exists and `force` is false, io_error "exists" or, when it is the same file as one of
+/// `inputs`, "is an input file". Inputs named "-" are ignored.
+Result<void> check_output(const std::filesystem::path& output, std::span<const std::filesystem::path> inputs,
+                          bool force);
+
+/// Writes `bytes` to `output`: "-" = `out` (stdout), a path = check_output then write_file_atomic.
+Result<void> write_output(const std::string& output, ByteSpan bytes, std::span<const std::filesystem::path> inputs,
+                          bool force, std::ostream& out);
+
+/// An output written in pieces (e.g. one frame at a time) without holding it whole: "-" writes
+/// to `out` as it goes; a path writes a temporary file beside it (".NAME.tmpNNNNNN"), renamed onto
+/// the path by commit(). Destroying an uncommitted sink removes its temporary file.
+class OutputSink {
+ public:
+  OutputSink() = default;
+  OutputSink(OutputSink&& other) noexcept;
+  OutputSink& operator=(OutputSink&& other) noexcept;
+  OutputSink(const OutputSink&) = delete;
+  OutputSink& operator=(const OutputSink&) = delete;
+  ~OutputSink();
+
+  /// Opens `output` ("-" or a path; the --force rule applies to a path, see check_output).
+  static Result<OutputSink> open(const std::string& output, std::span<const std::filesystem::path> inputs,
+                                 bool force, std::ostream& out);
+
+  /// Appends `bytes`. Errors: io_error (disk full, closed stdout, ...).
+  Result<void> write(std::string_view bytes);
+  /// Finishes: flushes `out`, or closes the temporary file and renames it onto the path.
+  Result<void> commit();
+
+ private:
+  void discard() noexcept;
+  std::ostream* out_ = nullptr;  // set for "-"
+  int fd_ = -1;                  // temporary file
+  std::filesystem::path path_, tmp_;
+};
+
+}  // namespace mmdkit::cli
