@@ -32,12 +32,13 @@ def gbench(out, prog):
     for b in benches:
         if b.get("run_type") != "iteration" or b.get("error_occurred"):
             continue
-        r = runs.setdefault(b["run_name"].removesuffix("/real_time"), {"ms": [], "bps": []})
+        r = runs.setdefault(b["run_name"].removesuffix("/real_time"), {"ms": [], "bps": [], "cpu": []})
         r["ms"].append(b["real_time"] * UNIT[b["time_unit"]])
+        r["cpu"].append(b["cpu_time"] * UNIT[b["time_unit"]])
         if "bytes_per_second" in b:
             r["bps"].append(b["bytes_per_second"])
     return {k: {"ms": statistics.median(v["ms"]), "bps": statistics.median(v["bps"]) if v["bps"] else None,
-                "n": len(v["ms"])} for k, v in runs.items()}
+                "cpu": statistics.median(v["cpu"]), "n": len(v["ms"])} for k, v in runs.items()}
 
 
 def peers_parse(out):
@@ -173,9 +174,12 @@ def main():
     rs = bound["bps"] / sa["bps"] if bound.get("bps") and sa.get("bps") else None
     rs1 = bound["bps"] / s1["bps"] if bound.get("bps") and s1.get("bps") else None
     skin_ok = "" if rs is None else (" ✅" if rs <= T_SKIN else " ❌")
-    ratio_lines.append(f"| skinning 200k BDEF4 vertices, time / memory-bandwidth bound (not a peer ratio) | all cores {fmt_ratio(rs)}{skin_ok} | one core {fmt_ratio(rs1)} | ≤ 2× the bound on all cores |")
+    # CPU time of the calling thread: what a frame costs when no other tenant takes the cores
+    # (Google Benchmark's cpu_time counts the main thread only; the pool's worker runs beside it).
+    rc = sa["cpu"] / bound["cpu"] if sa.get("cpu") and bound.get("cpu") else None
+    ratio_lines.append(f"| skinning 200k BDEF4 vertices, time / memory-bandwidth bound (not a peer ratio) | all cores {fmt_ratio(rs)}{skin_ok} real time, {fmt_ratio(rc)} CPU time | one core {fmt_ratio(rs1)} | ≤ 2× the bound on all cores |")
     gb = lambda d: "—" if not d.get("bps") else f"{d['bps'] / 1e9:.1f} GB/s ({fmt_ms(d['ms'])})"
-    abs_lines.append(f"| skinning 200k vertices (80 B/vertex) | | all cores {gb(sa)}, one core {gb(s1)} | bound {gb(bound)} | |")
+    abs_lines.append(f"| skinning 200k vertices (81 B/vertex) | | all cores {gb(sa)}, one core {gb(s1)} | bound {gb(bound)} | |")
     if rs is not None and rs > T_SKIN:
         missed.append(f"skinning: {rs:.1f}× the memory-bandwidth bound (target ≤ 2×)")
 
