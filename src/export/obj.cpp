@@ -2,6 +2,7 @@
 #include "mmdkit/export/obj.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "mmdkit/core/number.hpp"
 
@@ -9,6 +10,12 @@ namespace mmdkit::exporter {
 
 namespace {
 void put(std::string& s, float v) { s += format_float_json(v); }
+
+// MTL colours and dissolve are fractions: an additive material morph can push them outside 0..1
+// (or, in a broken model, to NaN), which MTL readers reject or misread. NaN becomes 0.
+float unit(float v) { return v >= 0.0f ? std::min(v, 1.0f) : 0.0f; }
+// Ns (specular exponent) is not negative in MTL; NaN / infinity become 0 / the largest float.
+float exponent(float v) { return v >= 0.0f ? std::min(v, std::numeric_limits<float>::max()) : 0.0f; }
 }  // namespace
 
 std::string obj_material_name(std::size_t index, std::string_view name) {
@@ -134,19 +141,19 @@ std::string write_mtl(std::span<const ObjMaterial> materials) {
     }
     const auto& v = m.values;
     s += "newmtl " + m.name + "\n";
-    auto line = [&](const char* key, const float* x, int k) {
+    auto line = [&](const char* key, const float* x, int k, float (*clamp)(float)) {
       s += key;
       for (int i = 0; i < k; ++i) {
         s += ' ';
-        put(s, x[i]);
+        put(s, clamp(x[i]));
       }
       s += '\n';
     };
-    line("Kd", v.diffuse.data(), 3);
-    line("d", &v.diffuse[3], 1);
-    line("Ks", v.specular.data(), 3);
-    line("Ns", &v.specular_power, 1);
-    line("Ka", v.ambient.data(), 3);
+    line("Kd", v.diffuse.data(), 3, unit);
+    line("d", &v.diffuse[3], 1, unit);
+    line("Ks", v.specular.data(), 3, unit);
+    line("Ns", &v.specular_power, 1, exponent);
+    line("Ka", v.ambient.data(), 3, unit);
     if (!m.texture.empty()) s += "map_Kd " + m.texture + "\n";
   }
   return s;

@@ -45,7 +45,10 @@ std::string write_obj(std::span<const anim::Vec3> positions, std::span<const ani
                       std::span<const std::array<std::uint32_t, 2>> material_ranges,
                       std::span<const ObjMaterial> materials, const ObjOptions& options);
 
-/// The MTL text of `materials` (Kd, d, Ks, Ns, Ka, map_Kd).
+/// The MTL text of `materials` (Kd, d, Ks, Ns, Ka, map_Kd). Kd, d, Ks and Ka are written clamped
+/// to [0, 1] (NaN as 0): additive material morphs can push the evaluated colours outside that
+/// range, and MTL readers reject or misread such values. Ns is written as at least 0 (NaN as 0,
+/// infinity as the largest float). `values` themselves are not changed.
 std::string write_mtl(std::span<const ObjMaterial> materials);
 
 /// An OBJ-safe material name: "m<index>_" + the name with whitespace and '#' replaced by '_'.
