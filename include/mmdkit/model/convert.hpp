@@ -8,8 +8,10 @@
 // base-relative morph indices → vertex indices (base morph dropped), rigid bodies made absolute,
 // display frames Root / 表情 / one per PMD bone frame. Deform layers: 0 ordinary bones, 1 IK bones,
 // 2 follow bones (and descendants of each), so that MMD's PMX evaluation runs the IK chains after
-// all forward kinematics and follow bones last, as MMD does for the PMD (PmxEditor writes 0
-// everywhere; babylon-mmd's PMD loader uses layer 1 for IK bones for the same reason).
+// all forward kinematics and follow bones last, as MMD does for the PMD, whatever the file order
+// (PmxEditor writes 0 everywhere; mmd_tools gives IK bones 1 and type 5 bones 2 but type 9 bones
+// 0; babylon-mmd gives IK bones 1). The converted PMX evaluates exactly like the PMD
+// (docs/MODEL.md "Deform layers"; tests/export/pmd_to_pmx_eval_test.cpp).
 #pragma once
 
 #include <vector>
