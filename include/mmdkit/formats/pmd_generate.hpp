@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/formats/pmd.hpp"
@@ -38,5 +40,25 @@ struct GenerateOptions {
 ///   upper-body capsule; positions relative to their bones as PMD stores them) and one joint.
 /// Errors: limit_exceeded for more than 65535 vertices or 65534 morphs.
 Result<Model> generate(const GenerateOptions& options);
+
+/// A file that generated models refer to, to be written beside the model file.
+struct GeneratedFile {
+  /// Path relative to the model file's folder: a plain file name here (the PMD texture field's
+  /// text), never absolute, no "..".
+  std::string path;
+  std::vector<std::uint8_t> bytes;  ///< the whole file
+};
+
+/// The texture files that every model of generate() references, so that the model is complete
+/// (`mmdkit check` finds nothing missing, `pose` has real textures to copy), all 64 × 64 24-bit
+/// BMP (the format PMD-era MMD reads):
+/// - "body.bmp": skin colour with a faint 8-pixel checker (to see the UVs);
+/// - "face.bmp": lighter skin with two eyes and a mouth;
+/// - "face.sph": multiply sphere map, white in the middle darkening to grey at the rim.
+/// The toons toon01.bmp .. toon10.bmp are MMD's shared toons (its Data folder), not written.
+/// Identical for every seed (integer pixel formulas, no PRNG); bytes from stb_image_write (Debian
+/// libstb), which is deterministic. About 37 KiB in all. Errors: io_error if the encoder fails
+/// (out of memory).
+Result<std::vector<GeneratedFile>> generate_textures();
 
 }  // namespace mmdkit::pmd

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/formats/pmx.hpp"
@@ -49,6 +51,25 @@ struct GenerateOptions {
 /// vertex; 1,000,000 vertices take well under a second. Errors: limit_exceeded for more than
 /// 2^31 - 1 vertices, bones or morphs.
 Result<Model> generate(const GenerateOptions& options);
+
+/// A file that generated models refer to, to be written beside the model file.
+struct GeneratedFile {
+  /// Path relative to the model file's folder: '/' separators, no "." or ".." parts, never
+  /// absolute (e.g. "tex/body.png"); the same text as the model's texture table entry.
+  std::string path;
+  std::vector<std::uint8_t> bytes;  ///< the whole file
+};
+
+/// The texture files that every model of generate() references, in texture-table order, so that
+/// the model is complete (`mmdkit check` finds nothing missing, `pose` has real textures to copy):
+/// - "tex/body.png": 64 × 64 RGB PNG, skin colour with a faint 8-pixel checker (to see the UVs);
+/// - "tex/face.png": 64 × 64 RGB PNG, lighter skin with two eyes and a mouth;
+/// - "tex/hair_s.spa": 64 × 64 24-bit BMP additive sphere map (MMD reads sphere maps as BMP
+///   whatever the extension): black with a soft blue-grey highlight up and left of the centre.
+/// Identical for every seed and variant (integer pixel formulas, no PRNG); PNG and BMP bytes come
+/// from stb_image_write (Debian libstb), which is deterministic. About 9 KiB in all.
+/// Errors: io_error if the encoder fails (out of memory).
+Result<std::vector<GeneratedFile>> generate_textures();
 
 /// Parses a variant name: "pmx2.0-utf16" (also "" and "pmx2.0") or "pmx2.1-utf8" (also "pmx2.1").
 /// invalid_argument otherwise.
