@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <iostream>
 #include <string_view>
+#include <system_error>
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/model_ops.hpp"
 #include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
@@ -255,11 +257,19 @@ int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   }
   CommandArgs w = a;
   w.out = &out;
-  return write_output(a.output, result, w, err);
+  const int rc = write_output(a.output, result, w, err);
+  // Texture references are relative to the model file: say which ones a model written to another
+  // folder loses (model_ops.hpp). Not for the standard streams (no folder on one side).
+  if (rc == kExitOk && (to->name == "pmd" || to->name == "pmx") && !is_std_stream(a.input) &&
+      !is_std_stream(a.output))
+    print_warnings(err,
+                   texture_warnings_for_output(result, fs::absolute(fs::path(a.input)).parent_path(),
+                                               fs::absolute(fs::path(a.output)).parent_path()),
+                   a.output);
+  return rc;
 }
 
 int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  (void)out;
   const FormatOps* f = format_by_name(a.generate_format);
   if (!f) {
     err << "mmdkit: unknown format '" << a.generate_format << "' (vmd, vpd, pmd or pmx)\n";
@@ -271,13 +281,74 @@ int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   }
   auto bytes = f->generate(a.gen);
   if (!bytes) return print_error(err, bytes.error(), a.output), kExitBadInput;
-  CommandArgs w = a;
-  w.input.clear();
+  if (is_std_stream(a.output)) {
+    // Standard output takes the model file only: its textures need a folder.
+    CommandArgs w = a;
+    w.input.clear();
+    w.out = &out;
+    const int rc = write_output(a.output, *bytes, w, err);
+    if (rc == kExitOk && (f->name == "pmd" || f->name == "pmx"))
+      err << "mmdkit: note: the model's textures are not written when the output is stdout\n";
+    return rc;
+  }
+  // The files the model refers to (its textures) go beside it, inside the output's folder only.
+  auto companions = generated_companions(f->name);
+  if (!companions) return print_error(err, companions.error(), a.output), kExitBadInput;
+  const fs::path folder = fs::absolute(fs::path(a.output)).parent_path();
+  std::vector<fs::path> targets;
+  for (const CompanionFile& c : *companions) {
+    const fs::path rel = fs::path(c.path).lexically_normal();
+    if (rel.empty() || rel.has_root_path() || *rel.begin() == "..") {
+      err << "mmdkit: error: " << c.path << ": refused: a generated file must stay inside the output's folder\n";
+      return kExitBadInput;
+    }
+    targets.push_back(folder / rel);
+  }
+  // --force rule for every file: without it nothing that exists is replaced, and nothing is
+  // written when one of them would be. A texture that already has exactly the bytes to write (an
+  // earlier model generated into the same folder) is left as it is.
   if (!a.force && fs::exists(a.output)) {
     err << "mmdkit: error: " << a.output << ": exists (use --force to replace it)\n";
     return kExitBadInput;
   }
-  return write_output(a.output, *bytes, w, err);
+  std::vector<std::uint8_t> keep(targets.size(), 0);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    std::error_code xe;
+    if (!fs::exists(targets[i], xe)) continue;
+    const auto size = fs::file_size(targets[i], xe);
+    auto existing = !xe && size == (*companions)[i].bytes.size() ? read_file(targets[i]) : Result<std::vector<std::uint8_t>>{};
+    if (!xe && existing && *existing == (*companions)[i].bytes) {
+      keep[i] = 1;
+    } else if (!a.force) {
+      err << "mmdkit: error: " << targets[i].string() << ": exists with other contents (use --force to replace it)\n";
+      return kExitBadInput;
+    }
+  }
+  // A sub-folder (e.g. tex/) that is a link out of the folder is refused before anything is
+  // written. (A missing output folder is reported by the model's write below.)
+  std::error_code ec;
+  const fs::path real_folder = fs::canonical(folder, ec);
+  for (std::size_t i = 0; i < targets.size() && !ec; ++i) {
+    const fs::path rel = fs::weakly_canonical(targets[i].parent_path(), ec).lexically_relative(real_folder);
+    if (!ec && (rel.empty() || *rel.begin() == "..")) {
+      err << "mmdkit: error: " << targets[i].parent_path().string() << ": refused: leads outside the output's folder "
+          << folder.string() << "\n";
+      return kExitBadInput;
+    }
+  }
+  CommandArgs w = a;
+  w.input.clear();
+  if (int rc = write_output(a.output, *bytes, w, err); rc != kExitOk) return rc;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    fs::create_directories(targets[i].parent_path(), ec);
+    if (ec) {
+      err << "mmdkit: error: " << targets[i].parent_path().string() << ": io_error: " << ec.message() << "\n";
+      return kExitBadInput;
+    }
+    if (keep[i]) continue;
+    if (int rc = write_output(targets[i].string(), (*companions)[i].bytes, w, err); rc != kExitOk) return rc;
+  }
+  return kExitOk;
 }
 
 int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {

@@ -1,11 +1,16 @@
 // mmdkit CLI — model operations (model_ops.hpp).
 #include "cli/model_ops.hpp"
 
+#include <set>
+#include <system_error>
+
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
 #include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/model/check.hpp"
 #include "mmdkit/model/convert.hpp"
+#include "mmdkit/model/textures.hpp"
 
 namespace mmdkit::cli {
 namespace {
@@ -26,11 +31,19 @@ void append(std::vector<Finding>& out, const std::vector<model::Finding>& fs) {
 }  // namespace
 
 Finding to_cli_finding(const model::Finding& f) {
-  std::string msg = std::string(model::finding_kind_name(f.kind)) + ": ";
+  // Texture findings have codes of their own (the kind's name, so it is not repeated).
+  ErrorCode code = ErrorCode::invalid_value;
+  std::string msg;
+  if (f.kind == model::FindingKind::texture_missing) {
+    code = ErrorCode::texture_missing;
+  } else if (f.kind == model::FindingKind::texture_escapes) {
+    code = ErrorCode::texture_escapes;
+  } else {
+    msg = std::string(model::finding_kind_name(f.kind)) + ": ";
+  }
   if (!f.field.empty()) msg += "field " + f.field + ": ";
   msg += f.message;
-  return Finding{f.severity == model::Severity::error,
-                 Error{ErrorCode::invalid_value, std::move(msg), f.section, f.record, -1, {}}};
+  return Finding{f.severity == model::Severity::error, Error{code, std::move(msg), f.section, f.record, -1, {}}};
 }
 
 Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
@@ -96,6 +109,55 @@ Result<std::vector<std::uint8_t>> generate_pmd(const GenerateFlags& flags) {
   auto m = pmd::generate(pmd::GenerateOptions{.seed = flags.seed, .vertices = flags.vertices, .morphs = flags.morphs});
   if (!m) return std::unexpected(m.error());
   return pmd::write(*m);
+}
+
+Result<std::vector<CompanionFile>> generated_companions(std::string_view format) {
+  std::vector<CompanionFile> out;
+  auto take = [&](auto files) -> Result<std::vector<CompanionFile>> {
+    if (!files) return std::unexpected(files.error());
+    for (auto& f : *files) out.push_back(CompanionFile{std::move(f.path), std::move(f.bytes)});
+    return std::move(out);
+  };
+  if (format == "pmd") return take(pmd::generate_textures());
+  if (format == "pmx") return take(pmx::generate_textures());
+  return out;
+}
+
+std::vector<Warning> texture_warnings_for_output(ByteSpan output_bytes, const std::filesystem::path& input_folder,
+                                                 const std::filesystem::path& output_folder) {
+  std::vector<Warning> out;
+  std::error_code ec;
+  if (std::filesystem::equivalent(input_folder, output_folder, ec) && !ec) return out;
+  auto view = model::load(output_bytes);
+  if (!view) return out;
+  std::set<std::string> seen;
+  auto one = [&](std::size_t mat, const char* field, const std::string& ref) {
+    if (ref.empty()) return;
+    std::string key = model::normalize_texture_path(ref);
+    for (char& c : key) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (!seen.insert(key).second) return;
+    const model::TextureLookup there = model::resolve_texture(output_folder, ref);
+    if (there.status == model::TextureStatus::found || there.status == model::TextureStatus::empty) return;
+    const model::TextureLookup here = model::resolve_texture(input_folder, ref);
+    std::string msg = "field " + std::string(field) + ": will not resolve from the output's folder: " + there.message + "; ";
+    if (here.status == model::TextureStatus::found)
+      msg += "it is beside the input (" + input_folder.string() + "): copy it, keeping its relative path";
+    else if (here.status == model::TextureStatus::escapes)
+      msg += "it leaves the input's folder too";
+    else
+      msg += "it is missing beside the input too";
+    out.push_back(Warning{there.status == model::TextureStatus::escapes ? ErrorCode::texture_escapes
+                                                                        : ErrorCode::texture_missing,
+                          std::move(msg), "materials", static_cast<std::int64_t>(mat), -1, {}});
+  };
+  const bool pmd = view->source == model::SourceFormat::pmd;
+  for (std::size_t i = 0; i < view->materials.size(); ++i) {
+    const model::Material& x = view->materials[i];
+    one(i, "texture", x.texture);
+    one(i, pmd ? "texture" : "sphere_texture", x.sphere);
+    if (x.shared_toon < 0 && model::shared_toon_index(x.toon) < 0) one(i, pmd ? "toon_index" : "toon", x.toon);
+  }
+  return out;
 }
 
 }  // namespace mmdkit::cli

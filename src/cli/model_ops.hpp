@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -13,8 +14,10 @@
 
 namespace mmdkit::cli {
 
-/// A model finding as a CLI finding: code invalid_value, message "<kind>: field <field>: <why>",
-/// section and record as found (byte offset -1: the view has no offsets).
+/// A model finding as a CLI finding, section and record as found (byte offset -1: the view has no
+/// offsets). Texture findings get their own codes, texture_missing / texture_escapes (still
+/// warnings; message "field <field>: <why>"); every other kind is code invalid_value with message
+/// "<kind>: field <field>: <why>".
 Finding to_cli_finding(const model::Finding& f);
 
 /// Reads a PMD: reader warnings (as warnings), then pmd::check's findings (indices, counts,
@@ -44,5 +47,27 @@ Result<std::vector<std::uint8_t>> convert_pmd(ByteSpan bytes, std::string_view t
 /// A synthetic humanoid PMD (pmd::generate): flags.seed, flags.vertices (≤ 65535), flags.morphs.
 /// flags.bones must be 0 (the humanoid set) or 29; others are invalid_argument.
 Result<std::vector<std::uint8_t>> generate_pmd(const GenerateFlags& flags);
+
+/// A file written beside a generated model.
+struct CompanionFile {
+  std::string path;                 ///< relative to the model's folder ('/' separators, no "..")
+  std::vector<std::uint8_t> bytes;  ///< the whole file
+};
+
+/// The files a model generated as `format` ("pmd", "pmx") refers to: its textures
+/// (pmd::generate_textures, pmx::generate_textures); none for other formats. `generate` writes
+/// them beside the model, under the same --force rule.
+Result<std::vector<CompanionFile>> generated_companions(std::string_view format);
+
+/// Warnings for a model written to another folder than its input's (`convert a/m.pmd b/m.pmx`):
+/// texture references (texture, sphere, toon; MMD's shared toon01..10.bmp excepted) of the
+/// written model `output_bytes` (PMD or PMX) that do not resolve from `output_folder`, one per
+/// distinct reference (case-insensitive), code texture_missing (texture_escapes for a reference
+/// leaving the folder), section "materials", record = first material using it, file empty (the
+/// caller names the output). The message says whether the file is found beside the input (copy
+/// it, keeping its relative path) or is missing there too. No warnings when both folders are the
+/// same folder, or when `output_bytes` is not a model.
+std::vector<Warning> texture_warnings_for_output(ByteSpan output_bytes, const std::filesystem::path& input_folder,
+                                                 const std::filesystem::path& output_folder);
 
 }  // namespace mmdkit::cli

@@ -17,6 +17,8 @@ std::string_view error_code_name(ErrorCode code) noexcept {
     case ErrorCode::json_schema: return "json_schema";
     case ErrorCode::limit_exceeded: return "limit_exceeded";
     case ErrorCode::invalid_argument: return "invalid_argument";
+    case ErrorCode::texture_missing: return "texture_missing";
+    case ErrorCode::texture_escapes: return "texture_escapes";
   }
   return "unknown";
 }

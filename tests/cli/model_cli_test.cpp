@@ -12,6 +12,7 @@
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
 #include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/model/convert.hpp"
 #include "support/cli_run.hpp"
 #include "support/corpus.hpp"
@@ -38,9 +39,13 @@ TEST_F(ModelCli, GeneratePmdMatchesTheLibraryAndChecksClean) {
   auto bytes = mmdkit::pmd::write(*lib);
   ASSERT_TRUE(bytes);
   EXPECT_TRUE(slurp(p) == std::string(bytes->begin(), bytes->end()));
+  // The textures the model references are written beside it: check finds nothing.
+  auto textures = mmdkit::pmd::generate_textures();
+  ASSERT_TRUE(textures);
+  for (const auto& t : *textures) EXPECT_TRUE(slurp(dir / t.path) == std::string(t.bytes.begin(), t.bytes.end())) << t.path;
   Outcome c = run("check " + quote(p.string()));
   EXPECT_EQ(c.code, 0) << c.out << c.err;
-  EXPECT_NE(c.out.find(": 0 error(s), 3 warning(s)"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(": 0 error(s), 0 warning(s)"), std::string::npos) << c.out;
   // Only the humanoid set.
   Outcome b = run("generate pmd -o " + quote((dir / "h.pmd").string()) + " --bones 40");
   EXPECT_EQ(b.code, 1);
@@ -96,6 +101,97 @@ TEST_F(ModelCli, CheckReportsViewFindingsWithLocation) {
             std::string::npos)
       << c.out;
   EXPECT_NE(c.out.find(": 2 error(s), 3 warning(s)"), std::string::npos) << c.out;
+  // The three missing textures (body.bmp, face.bmp, face.sph) have their own code.
+  EXPECT_NE(c.out.find("warning: " + f.string() +
+                       ": section 'materials', record 0: texture_missing: field texture: \"body.bmp\" not found in "),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("record 1: texture_missing: field sphere_texture: \"face.sph\" not found"), std::string::npos)
+      << c.out;
+  Outcome j = run("check --json " + quote(f.string()));
+  EXPECT_NE(j.out.find("\"severity\": \"warning\", \"code\": \"texture_missing\", \"section\": \"materials\", "
+                       "\"record\": 0"),
+            std::string::npos)
+      << j.out;
+}
+
+TEST_F(ModelCli, GeneratePmxWritesItsTexturesUnderTheForceRule) {
+  auto textures = mmdkit::pmx::generate_textures();
+  ASSERT_TRUE(textures);
+  auto same_as_library = [&] {
+    for (const auto& t : *textures)
+      if (slurp(dir / t.path) != std::string(t.bytes.begin(), t.bytes.end())) return false;
+    return true;
+  };
+  const fs::path a = dir / "a.pmx";
+  Outcome g = run("generate pmx -o " + quote(a.string()) + " --vertices 100");
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / "tex" / "body.png"));
+  EXPECT_TRUE(same_as_library());
+  Outcome c = run("check " + quote(a.string()));
+  EXPECT_EQ(c.code, 0) << c.out;
+  EXPECT_NE(c.out.find(": 0 error(s), 0 warning(s)"), std::string::npos) << c.out;
+  // A second model in the same folder: the identical textures are no conflict.
+  Outcome b = run("generate pmx -o " + quote((dir / "b.pmx").string()) + " --seed 9 --variant pmx2.1-utf8");
+  EXPECT_EQ(b.code, 0) << b.err;
+  // A texture with other contents is not replaced without --force, and nothing is written.
+  std::ofstream(dir / "tex" / "face.png", std::ios::binary) << "mine";
+  Outcome refused = run("generate pmx -o " + quote((dir / "c.pmx").string()));
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.err.find("face.png: exists with other contents (use --force to replace it)"), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(dir / "c.pmx"));
+  EXPECT_EQ(slurp(dir / "tex" / "face.png"), "mine");
+  Outcome forced = run("generate pmx -o " + quote((dir / "c.pmx").string()) + " --force");
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_TRUE(same_as_library());
+  // Never outside the output's folder: a tex/ that links elsewhere is refused before writing.
+  const fs::path inner = dir / "inner", outside = dir / "outside";
+  fs::create_directories(inner);
+  fs::create_directories(outside);
+  fs::create_directory_symlink(outside, inner / "tex");
+  Outcome link = run("generate pmx -o " + quote((inner / "m.pmx").string()) + " --force");
+  EXPECT_EQ(link.code, 1);
+  EXPECT_NE(link.err.find("refused: leads outside the output's folder"), std::string::npos) << link.err;
+  EXPECT_TRUE(fs::is_empty(outside));
+  EXPECT_FALSE(fs::exists(inner / "m.pmx"));
+}
+
+TEST_F(ModelCli, ConvertToAnotherFolderWarnsAboutTexturesLeftBehind) {
+  const fs::path src = dir / "src", other = dir / "other";
+  fs::create_directories(src);
+  fs::create_directories(other);
+  ASSERT_EQ(run("generate pmd -o " + quote((src / "m.pmd").string()) + " --vertices 60").code, 0);
+  fs::remove(src / "face.sph");  // missing beside the input too
+  // Same folder: nothing to say (check reports the missing sphere map).
+  Outcome same = run("convert " + quote((src / "m.pmd").string()) + " " + quote((src / "m.pmx").string()));
+  EXPECT_EQ(same.code, 0) << same.err;
+  EXPECT_EQ(same.err, "");
+  // Another folder: one warning per texture that will not resolve there (toon01.bmp .. are MMD's).
+  const fs::path out = other / "m.pmx";
+  Outcome moved = run("convert " + quote((src / "m.pmd").string()) + " " + quote(out.string()));
+  EXPECT_EQ(moved.code, 0) << moved.err;
+  EXPECT_NE(moved.err.find("mmdkit: warning: " + out.string() +
+                           ": section 'materials', record 0: texture_missing: field texture: will not resolve from "
+                           "the output's folder: \"body.bmp\" not found in "),
+            std::string::npos)
+      << moved.err;
+  EXPECT_NE(moved.err.find("\"face.bmp\" not found in " + other.string() + "; it is beside the input"),
+            std::string::npos)
+      << moved.err;
+  EXPECT_NE(moved.err.find("field sphere_texture: will not resolve from the output's folder: \"face.sph\" not found in " +
+                           other.string() + "; it is missing beside the input too"),
+            std::string::npos)
+      << moved.err;
+  std::size_t warnings = 0;
+  for (std::size_t at = 0; (at = moved.err.find("mmdkit: warning: ", at)) != std::string::npos; ++at) ++warnings;
+  EXPECT_EQ(warnings, 3u) << moved.err;
+  // Copied over, they resolve: no warning.
+  for (const char* t : {"body.bmp", "face.bmp"}) fs::copy_file(src / t, other / t);
+  fs::copy_file(dir / "src" / "face.bmp", other / "face.sph");
+  Outcome again = run("convert --force " + quote((src / "m.pmd").string()) + " " + quote(out.string()));
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.err, "");
 }
 
 TEST_F(ModelCli, CorpusPmdConvertsAndChecksClean) {

@@ -27,6 +27,8 @@ enum class ErrorCode : std::uint8_t {
   json_schema,      ///< well-formed JSON that does not describe a valid file
   limit_exceeded,   ///< a documented size limit of mmdkit was exceeded
   invalid_argument, ///< the caller passed an impossible request (API or command-line usage)
+  texture_missing,  ///< a model's texture reference names no file in the model's folder (`check`, `convert`; a warning)
+  texture_escapes,  ///< a model's texture reference leaves the model's folder (absolute, drive, "..", link; a warning)
 };
 
 /// Stable name of a code, e.g. "count_too_large".
