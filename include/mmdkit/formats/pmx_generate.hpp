@@ -67,7 +67,7 @@ struct GeneratedFile {
 /// - "tex/hair_s.spa": 64 × 64 24-bit BMP additive sphere map (MMD reads sphere maps as BMP
 ///   whatever the extension): black with a soft blue-grey highlight up and left of the centre.
 /// Identical for every seed and variant (integer pixel formulas, no PRNG); PNG and BMP bytes come
-/// from stb_image_write (Debian libstb), which is deterministic. About 9 KiB in all.
+/// from stb_image_write (Debian libstb), which is deterministic. About 13 KiB in all.
 /// Errors: io_error if the encoder fails (out of memory).
 Result<std::vector<GeneratedFile>> generate_textures();
 
