@@ -142,6 +142,14 @@ TEST_F(StreamsCli, DumpAndGenerateToStdout) {
   ASSERT_EQ(g.code, 0) << g.err;
   EXPECT_EQ(g.out, slurp(m));
   EXPECT_FALSE(fs::exists(fs::current_path() / "-"));
+  // A model to stdout: the same bytes as the file form; its textures need a folder, so they are
+  // not written, and a note says so.
+  Outcome p = run("generate pmx -o - --seed 3 --vertices 200");
+  ASSERT_EQ(p.code, 0) << p.err;
+  ASSERT_EQ(run("generate pmx -o " + qs("g.pmx") + " --seed 3 --vertices 200").code, 0);
+  EXPECT_EQ(p.out, slurp(q("g.pmx")));
+  EXPECT_TRUE(has(p.err, "textures are not written")) << p.err;
+  EXPECT_FALSE(fs::exists(fs::current_path() / "tex"));
 }
 
 TEST_F(StreamsCli, SampleToStdoutTextAndBinaryPoseRefused) {
