@@ -119,6 +119,20 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
       }
     }
     if (!std::isfinite(b.append_ratio)) b.append_ratio = 0.0f;
+    // NaN / infinity would spread to every bone below (and to vertices): refused, not evaluated.
+    const auto finite3 = [](const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); };
+    if (!finite3(b.position))
+      return make_error(ErrorCode::invalid_value, "bind position is not finite (NaN or infinity)", "bones", rec);
+    if (b.has_fixed_axis && !finite3(b.fixed_axis))
+      return make_error(ErrorCode::invalid_value, "fixed axis is not finite (NaN or infinity)", "bones", rec);
+    if (b.ik_effector != kNoBone) {
+      if (!std::isfinite(b.ik_unit_angle))
+        return make_error(ErrorCode::invalid_value, "IK unit angle is not finite (NaN or infinity)", "bones", rec);
+      for (const IkLinkDesc& l : b.ik_links)
+        if (l.has_limits && (!finite3(l.lower) || !finite3(l.upper)))
+          return make_error(ErrorCode::invalid_value, "IK link angle limit is not finite (NaN or infinity)", "bones",
+                            rec);
+    }
     if (b.ik_effector != kNoBone && !in_range(b.ik_effector, n))
       return make_error(ErrorCode::invalid_value, "IK target (effector) " + std::to_string(b.ik_effector) + " is out of range",
                         "bones", rec);

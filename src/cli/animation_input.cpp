@@ -10,6 +10,7 @@
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/model/check.hpp"
 
 namespace mmdkit::cli {
 
@@ -66,6 +67,14 @@ Result<void> load_skeleton_only(const std::string& path, AnimationInput& a) {
 Result<void> load_view(const std::string& path, AnimationInput& a) {
   auto view = model::load_file(path);
   if (!view) return std::unexpected(view.error());
+  // NaN / infinity in vertices or morph offsets would reach the posed mesh ("nan" in an OBJ):
+  // refused with the record `check` names. (Bones: build_skeleton refuses them; other sections
+  // such as rigid bodies do not take part in posing.)
+  for (const model::Finding& f : model::check_view(*view)) {
+    if (f.kind != model::FindingKind::non_finite || (f.section != "vertices" && f.section != "morphs")) continue;
+    return make_error(ErrorCode::invalid_value, "field " + f.field + ": " + f.message + " (see mmdkit check)",
+                      f.section, f.record);
+  }
   auto sk = anim::build_skeleton(*view);
   if (!sk) return std::unexpected(sk.error());
   a.skeleton = std::move(*sk);

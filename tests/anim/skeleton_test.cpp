@@ -1,6 +1,8 @@
 // Skeleton building (order, schedule, validation) and forward kinematics with analytic results.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cmath>
 #include <numbers>
 
@@ -83,6 +85,42 @@ TEST(Skeleton, RejectsBadIndicesAndLoops) {
   auto e = build_skeleton(ik);
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("IK link 0"), std::string::npos);
+}
+
+// A user's test: a PMD with a bone at position inf posed without an error, giving "inf" in the
+// sample output. NaN / infinity in a bind position, fixed axis or IK data is now refused with the
+// bone's record.
+TEST(Skeleton, NonFiniteBoneDataIsRefusedWithTheRecord) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  auto refused = [](SkeletonDesc d, std::int64_t record, const char* what) {
+    auto s = build_skeleton(std::move(d));
+    ASSERT_FALSE(s) << what;
+    EXPECT_EQ(s.error().code, ErrorCode::invalid_value) << what;
+    EXPECT_EQ(s.error().section, "bones") << what;
+    EXPECT_EQ(s.error().record, record) << what;
+    EXPECT_NE(s.error().message.find("not finite"), std::string::npos) << s.error().message;
+  };
+  SkeletonDesc pos;
+  pos.bones = {bone("a", {}), bone("b", {0, inf, 0}, 0)};
+  refused(pos, 1, "position");
+  SkeletonDesc axis;
+  axis.bones = {bone("a", {})};
+  axis.bones[0].has_fixed_axis = true;
+  axis.bones[0].fixed_axis = {nan, 0, 1};
+  refused(axis, 0, "fixed axis");
+  SkeletonDesc unit;
+  unit.bones = {bone("a", {}), bone("b", {}, 0), bone("ik", {})};
+  unit.bones[2].ik_effector = 1;
+  unit.bones[2].ik_links = {IkLinkDesc{0, false, {}, {}}};
+  unit.bones[2].ik_unit_angle = nan;
+  refused(unit, 2, "unit angle");
+  SkeletonDesc limit = unit;
+  limit.bones[2].ik_unit_angle = 0.5f;
+  limit.bones[2].ik_links = {IkLinkDesc{0, true, {-1, 0, 0}, {inf, 0, 0}}};
+  refused(limit, 2, "link limit");
+  // The same model with finite values builds (the checks above are not refusing everything).
+  limit.bones[2].ik_links = {IkLinkDesc{0, true, {-1, 0, 0}, {1, 0, 0}}};
+  EXPECT_TRUE(build_skeleton(limit));
 }
 
 TEST(Skeleton, DeepChainsBuildAndPathologicalIkIsRefused) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numbers>
 #include <sstream>
 
@@ -202,6 +203,34 @@ TEST(PoseCli, RefusesToOverwriteAnInputAndBadUsage) {
   r = run({(x.dir / "missing.pmx").string(), "-o", (x.dir / "m.obj").string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("missing.pmx"), std::string::npos) << r.err;
+}
+
+// A user's test: a model with a NaN vertex (check: error) was posed with exit 0 into an OBJ with
+// "nan:7fc00000" coordinates. pose now refuses it naming the vertex; a bone at infinity is refused
+// by the skeleton, for pose and sample alike.
+TEST(PoseCli, NonFiniteModelIsRefusedWithTheRecord) {
+  const Files& x = files();
+  pmx::Model bad = x.pmx;
+  bad.vertices[7].position[1] = std::numeric_limits<float>::quiet_NaN();
+  const fs::path nan_model = x.dir / "nan.pmx";
+  ASSERT_TRUE(write_file_atomic(nan_model, *pmx::write(bad)).has_value());
+  const fs::path out = x.dir / "nan.obj";
+  PoseRun r = run({nan_model.string(), x.motion.string(), "-o", out.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("'vertices', record 7"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+
+  pmx::Model far = x.pmx;
+  far.bones[1].position[0] = std::numeric_limits<float>::infinity();
+  const fs::path inf_model = x.dir / "inf.pmx";
+  ASSERT_TRUE(write_file_atomic(inf_model, *pmx::write(far)).has_value());
+  r = run({inf_model.string(), x.motion.string(), "-o", out.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("'bones', record 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not finite"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  // The unchanged model still poses.
+  EXPECT_EQ(run({x.model.string(), x.motion.string(), "-o", out.string()}).code, 0);
 }
 
 TEST(PoseCli, CorpusMikuV2WithWavefileMotionAndMorphs) {

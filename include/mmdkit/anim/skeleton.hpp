@@ -208,7 +208,9 @@ class Skeleton {
 
 /// Builds the skeleton. Checks: every bone index (parent, append source, IK effector, IK link) is
 /// −1 or in range — an out-of-range or self append source / parent is an error (invalid_value,
-/// section "bones", record = bone index); parent chains must not loop (invalid_value). IK bones
+/// section "bones", record = bone index); parent chains must not loop (invalid_value); a NaN or
+/// infinite bind position, fixed axis, IK unit angle or IK link limit is an error (invalid_value;
+/// a non-finite append ratio counts as 0). IK bones
 /// whose effector is missing, and links that are not ancestors of the effector, are kept as MMD
 /// does (they simply do not move the effector). Cost: O(bones × depth).
 Result<Skeleton> build_skeleton(SkeletonDesc desc);
