@@ -1,11 +1,10 @@
 // mmdkit — synthetic humanoid PMD (pmd_generate.hpp).
-#include <stb_image_write.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
 
+#include "core/generated_images.hpp"
 #include "mmdkit/core/humanoid.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
 
@@ -249,75 +248,19 @@ Result<Model> generate(const GenerateOptions& o) {
 
 // --- textures -------------------------------------------------------------------------------
 
-namespace {
-
-using Rgb = std::array<std::uint8_t, 3>;
-constexpr int kTextureSize = 64;
-
-// Skin with a faint checker of 8-pixel cells.
-Rgb body_pixel(int x, int y) {
-  return ((x / 8) + (y / 8)) % 2 ? Rgb{236, 203, 184} : Rgb{246, 214, 196};
-}
-
-// Lighter skin, two eyes (ellipses 5 × 7 around (20, 26) and (44, 26)) and a mouth.
-Rgb face_pixel(int x, int y) {
-  auto eye = [](int dx, int dy) { return dx * dx * 49 + dy * dy * 25 <= 25 * 49; };
-  if (eye(x - 20, y - 26) || eye(x - 44, y - 26)) return {58, 40, 48};
-  if (y >= 44 && y <= 46 && x >= 26 && x <= 38) return {196, 96, 104};
-  return {250, 226, 212};
-}
-
-// Multiply sphere map: 255 in the middle down to 160 at the rim (radius 32), linear in squared
-// distance, grey.
-Rgb sph_pixel(int x, int y) {
-  const int dx = 2 * x - 63, dy = 2 * y - 63, d2 = std::min(dx * dx + dy * dy, 64 * 64);
-  const auto v = static_cast<std::uint8_t>(255 - d2 * 95 / (64 * 64));
-  return {v, v, v};
-}
-
-struct Sink {
-  std::vector<std::uint8_t> bytes;
-  bool failed = false;
-};
-
-// stb_image_write's output callback (C code calls it: no exception may leave it).
-void sink(void* context, void* data, int size) {
-  auto* s = static_cast<Sink*>(context);
-  try {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    s->bytes.insert(s->bytes.end(), p, p + size);
-  } catch (...) {
-    s->failed = true;
-  }
-}
-
-Result<GeneratedFile> encode_bmp(std::string path, Rgb (*pixel)(int, int)) {
-  std::vector<std::uint8_t> rgb;
-  rgb.reserve(kTextureSize * kTextureSize * 3);
-  for (int y = 0; y < kTextureSize; ++y)
-    for (int x = 0; x < kTextureSize; ++x) {
-      const Rgb c = pixel(x, y);
-      rgb.insert(rgb.end(), c.begin(), c.end());
-    }
-  Sink s;
-  if (!stbi_write_bmp_to_func(sink, &s, kTextureSize, kTextureSize, 3, rgb.data()) || s.failed)
-    return make_error(ErrorCode::io_error, "stb_image_write could not encode the generated texture '" + path + "'");
-  return GeneratedFile{std::move(path), std::move(s.bytes)};
-}
-
-}  // namespace
-
 Result<std::vector<GeneratedFile>> generate_textures() {
-  std::vector<GeneratedFile> out;
+  namespace gi = generated_images;
   struct Texture {
     const char* path;
-    Rgb (*pixel)(int, int);
+    gi::PixelFn pixel;
   };
-  static constexpr Texture kTextures[] = {{"body.bmp", body_pixel}, {"face.bmp", face_pixel}, {"face.sph", sph_pixel}};
+  static constexpr Texture kTextures[] = {
+      {"body.bmp", gi::body_pixel}, {"face.bmp", gi::face_pixel}, {"face.sph", gi::sph_pixel}};
+  std::vector<GeneratedFile> out;
   for (const Texture& t : kTextures) {
-    auto f = encode_bmp(t.path, t.pixel);
-    if (!f) return std::unexpected(f.error());
-    out.push_back(std::move(*f));
+    auto bytes = gi::encode(t.pixel, gi::ImageFormat::bmp, t.path);
+    if (!bytes) return std::unexpected(bytes.error());
+    out.push_back(GeneratedFile{t.path, std::move(*bytes)});
   }
   return out;
 }

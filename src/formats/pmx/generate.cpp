@@ -1,11 +1,10 @@
 // Synthetic PMX models (see pmx_generate.hpp).
 #include "mmdkit/formats/pmx_generate.hpp"
 
-#include <stb_image_write.h>
-
 #include <array>
 #include <cmath>
 
+#include "core/generated_images.hpp"
 #include "formats/pmx/common.hpp"
 #include "mmdkit/core/humanoid.hpp"
 
@@ -367,86 +366,21 @@ Result<Model> generate(const GenerateOptions& o) {
 
 // --- textures -------------------------------------------------------------------------------
 
-namespace {
-
-using Rgb = std::array<std::uint8_t, 3>;
-constexpr int kTextureSize = 64;
-
-constexpr std::uint8_t u8(int v) { return static_cast<std::uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v); }
-
-// Skin with a faint checker of 8-pixel cells.
-Rgb body_pixel(int x, int y) {
-  return ((x / 8) + (y / 8)) % 2 ? Rgb{236, 203, 184} : Rgb{246, 214, 196};
-}
-
-// Lighter skin, two eyes (ellipses 5 × 7 around (20, 26) and (44, 26)) and a mouth.
-Rgb face_pixel(int x, int y) {
-  auto eye = [](int dx, int dy) { return dx * dx * 49 + dy * dy * 25 <= 25 * 49; };
-  if (eye(x - 20, y - 26) || eye(x - 44, y - 26)) return {58, 40, 48};
-  if (y >= 44 && y <= 46 && x >= 26 && x <= 38) return {196, 96, 104};
-  return {250, 226, 212};
-}
-
-// Additive sphere map: black, with a highlight of radius 28 around (24, 20) fading linearly in
-// squared distance, tinted blue-grey.
-Rgb spa_pixel(int x, int y) {
-  const int dx = x - 24, dy = y - 20, d2 = dx * dx + dy * dy, r2 = 28 * 28;
-  const int i = d2 >= r2 ? 0 : 255 - d2 * 255 / r2;
-  return {u8(i * 3 / 5), u8(i * 7 / 10), u8(i * 4 / 5)};
-}
-
-std::vector<std::uint8_t> pixels(Rgb (*pixel)(int, int)) {
-  std::vector<std::uint8_t> rgb;
-  rgb.reserve(kTextureSize * kTextureSize * 3);
-  for (int y = 0; y < kTextureSize; ++y)
-    for (int x = 0; x < kTextureSize; ++x) {
-      const Rgb c = pixel(x, y);
-      rgb.insert(rgb.end(), c.begin(), c.end());
-    }
-  return rgb;
-}
-
-struct Sink {
-  std::vector<std::uint8_t> bytes;
-  bool failed = false;
-};
-
-// stb_image_write's output callback (C code calls it: no exception may leave it).
-void sink(void* context, void* data, int size) {
-  auto* s = static_cast<Sink*>(context);
-  try {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    s->bytes.insert(s->bytes.end(), p, p + size);
-  } catch (...) {
-    s->failed = true;
-  }
-}
-
-Result<GeneratedFile> encode(std::string path, Rgb (*pixel)(int, int), bool png) {
-  const std::vector<std::uint8_t> rgb = pixels(pixel);
-  Sink s;
-  const int ok = png ? stbi_write_png_to_func(sink, &s, kTextureSize, kTextureSize, 3, rgb.data(), kTextureSize * 3)
-                     : stbi_write_bmp_to_func(sink, &s, kTextureSize, kTextureSize, 3, rgb.data());
-  if (!ok || s.failed)
-    return make_error(ErrorCode::io_error, "stb_image_write could not encode the generated texture '" + path + "'");
-  return GeneratedFile{std::move(path), std::move(s.bytes)};
-}
-
-}  // namespace
-
 Result<std::vector<GeneratedFile>> generate_textures() {
-  std::vector<GeneratedFile> out;
+  namespace gi = generated_images;
   struct Texture {
     const char* path;
-    Rgb (*pixel)(int, int);
-    bool png;  // else BMP
+    gi::PixelFn pixel;
+    gi::ImageFormat format;
   };
-  static constexpr Texture kTextures[] = {
-      {"tex/body.png", body_pixel, true}, {"tex/face.png", face_pixel, true}, {"tex/hair_s.spa", spa_pixel, false}};
+  static constexpr Texture kTextures[] = {{"tex/body.png", gi::body_pixel, gi::ImageFormat::png},
+                                          {"tex/face.png", gi::face_pixel, gi::ImageFormat::png},
+                                          {"tex/hair_s.spa", gi::spa_pixel, gi::ImageFormat::bmp}};
+  std::vector<GeneratedFile> out;
   for (const Texture& t : kTextures) {
-    auto f = encode(t.path, t.pixel, t.png);
-    if (!f) return std::unexpected(f.error());
-    out.push_back(std::move(*f));
+    auto bytes = gi::encode(t.pixel, t.format, t.path);
+    if (!bytes) return std::unexpected(bytes.error());
+    out.push_back(GeneratedFile{t.path, std::move(*bytes)});
   }
   return out;
 }
