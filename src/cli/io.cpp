@@ -1,13 +1,6 @@
 // mmdkit CLI — inputs and outputs (io.hpp).
 #include "cli/io.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <random>
-
 #include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
@@ -81,35 +74,6 @@ Result<void> write_output(const std::string& output, ByteSpan bytes, std::span<c
   return write_file_atomic(output, bytes, WriteOptions{inputs, force});
 }
 
-OutputSink::OutputSink(OutputSink&& o) noexcept
-    : out_(o.out_), fd_(o.fd_), path_(std::move(o.path_)), tmp_(std::move(o.tmp_)) {
-  o.out_ = nullptr;
-  o.fd_ = -1;
-}
-
-OutputSink& OutputSink::operator=(OutputSink&& o) noexcept {
-  if (this != &o) {
-    discard();
-    out_ = o.out_;
-    fd_ = o.fd_;
-    path_ = std::move(o.path_);
-    tmp_ = std::move(o.tmp_);
-    o.out_ = nullptr;
-    o.fd_ = -1;
-  }
-  return *this;
-}
-
-OutputSink::~OutputSink() { discard(); }
-
-void OutputSink::discard() noexcept {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(tmp_.c_str());
-    fd_ = -1;
-  }
-}
-
 Result<OutputSink> OutputSink::open(const std::string& output, std::span<const fs::path> inputs, bool force,
                                     std::ostream& out) {
   OutputSink s;
@@ -118,15 +82,9 @@ Result<OutputSink> OutputSink::open(const std::string& output, std::span<const f
     return s;
   }
   if (auto r = check_output(output, inputs, force); !r) return std::unexpected(r.error());
-  s.path_ = output;
-  fs::path dir = s.path_.parent_path();
-  if (dir.empty()) dir = ".";
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return io_error(output, "output folder does not exist");
-  std::random_device rd;
-  s.tmp_ = dir / ("." + s.path_.filename().string() + ".tmp" + std::to_string(rd() % 1000000));
-  s.fd_ = ::open(s.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (s.fd_ < 0) return io_error(output, std::string("cannot create temporary file: ") + std::strerror(errno));
+  auto file = AtomicFile::create(output, WriteOptions{inputs, force});
+  if (!file) return std::unexpected(file.error());
+  s.file_ = std::move(*file);
   return s;
 }
 
@@ -136,19 +94,7 @@ Result<void> OutputSink::write(std::string_view bytes) {
     if (!*out_) return io_error("<stdout>", "write failed");
     return {};
   }
-  if (fd_ < 0) return io_error(path_.string(), "write after the output was finished");
-  std::size_t put = 0;
-  while (put < bytes.size()) {
-    const ssize_t n = ::write(fd_, bytes.data() + put, bytes.size() - put);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      discard();
-      return io_error(path_.string(), std::string("write failed: ") + std::strerror(e));
-    }
-    put += static_cast<std::size_t>(n);
-  }
-  return {};
+  return file_.write(bytes);
 }
 
 Result<void> OutputSink::commit() {
@@ -157,20 +103,7 @@ Result<void> OutputSink::commit() {
     if (!*out_) return io_error("<stdout>", "write failed");
     return {};
   }
-  if (fd_ < 0) return io_error(path_.string(), "output already finished");
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp_.c_str());
-    return io_error(path_.string(), std::string("write failed: ") + std::strerror(e));
-  }
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp_.c_str());
-    return io_error(path_.string(), std::string("cannot rename temporary file into place: ") + std::strerror(e));
-  }
-  return {};
+  return file_.commit();
 }
 
 }  // namespace mmdkit::cli

@@ -18,6 +18,7 @@
 
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
 
@@ -46,16 +47,11 @@ Result<void> write_output(const std::string& output, ByteSpan bytes, std::span<c
                           bool force, std::ostream& out);
 
 /// An output written in pieces (e.g. one frame at a time) without holding it whole: "-" writes
-/// to `out` as it goes; a path writes a temporary file beside it (".NAME.tmpNNNNNN"), renamed onto
-/// the path by commit(). Destroying an uncommitted sink removes its temporary file.
+/// to `out` as it goes; a path writes through mmdkit::AtomicFile (temporary file beside it, renamed
+/// onto the path by commit()). Destroying an uncommitted sink removes its temporary file.
 class OutputSink {
  public:
   OutputSink() = default;
-  OutputSink(OutputSink&& other) noexcept;
-  OutputSink& operator=(OutputSink&& other) noexcept;
-  OutputSink(const OutputSink&) = delete;
-  OutputSink& operator=(const OutputSink&) = delete;
-  ~OutputSink();
 
   /// Opens `output` ("-" or a path; the --force rule applies to a path, see check_output).
   static Result<OutputSink> open(const std::string& output, std::span<const std::filesystem::path> inputs,
@@ -67,10 +63,8 @@ class OutputSink {
   Result<void> commit();
 
  private:
-  void discard() noexcept;
   std::ostream* out_ = nullptr;  // set for "-"
-  int fd_ = -1;                  // temporary file
-  std::filesystem::path path_, tmp_;
+  AtomicFile file_;              // otherwise
 };
 
 }  // namespace mmdkit::cli

@@ -63,7 +63,35 @@ Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path, s
   return data;
 }
 
-Result<void> write_file_atomic(const std::filesystem::path& path, ByteSpan bytes, const WriteOptions& options) {
+AtomicFile::AtomicFile(AtomicFile&& o) noexcept : fd_(o.fd_), path_(std::move(o.path_)), tmp_(std::move(o.tmp_)) {
+  o.fd_ = -1;
+  o.tmp_.clear();
+}
+
+AtomicFile& AtomicFile::operator=(AtomicFile&& o) noexcept {
+  if (this != &o) {
+    discard();
+    fd_ = o.fd_;
+    path_ = std::move(o.path_);
+    tmp_ = std::move(o.tmp_);
+    o.fd_ = -1;
+    o.tmp_.clear();
+  }
+  return *this;
+}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+void AtomicFile::discard() noexcept {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+    fd_ = -1;
+  }
+  tmp_.clear();
+}
+
+Result<AtomicFile> AtomicFile::create(const std::filesystem::path& path, const WriteOptions& options) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) return io_error(path, "output is a directory");
@@ -79,34 +107,62 @@ Result<void> write_file_atomic(const std::filesystem::path& path, ByteSpan bytes
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec)) return io_error(path, "output folder does not exist");
 
+  AtomicFile f;
+  f.path_ = path;
   std::random_device rd;
-  std::string tmp_name = "." + path.filename().string() + ".tmp" + std::to_string(rd() % 1000000);
-  fs::path tmp = dir / tmp_name;
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return io_error(path, std::string("cannot create temporary file: ") + std::strerror(errno));
+  f.tmp_ = dir / ("." + path.filename().string() + ".tmp" + std::to_string(rd() % 1000000));
+  f.fd_ = ::open(f.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (f.fd_ < 0) {
+    f.tmp_.clear();
+    return io_error(path, std::string("cannot create temporary file: ") + std::strerror(errno));
+  }
+  return f;
+}
+
+Result<void> AtomicFile::write(ByteSpan bytes) {
+  if (fd_ < 0) return io_error(path_, "write after the output was finished");
   std::size_t put = 0;
   while (put < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + put, bytes.size() - put);
+    ssize_t n = ::write(fd_, bytes.data() + put, bytes.size() - put);
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return io_error(path, std::string("write failed: ") + std::strerror(err));
+      discard();
+      return io_error(path_, std::string("write failed: ") + std::strerror(err));
     }
     put += static_cast<std::size_t>(n);
   }
+  return {};
+}
+
+Result<void> AtomicFile::write(std::string_view text) {
+  return write(ByteSpan(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+Result<void> AtomicFile::commit() {
+  if (fd_ < 0) return io_error(path_, "output already finished");
+  const int fd = fd_;
+  fd_ = -1;
+  const std::filesystem::path tmp = std::move(tmp_);
+  tmp_.clear();
   if (::close(fd) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
-    return io_error(path, std::string("write failed: ") + std::strerror(err));
+    return io_error(path_, std::string("write failed: ") + std::strerror(err));
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::rename(tmp.c_str(), path_.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
-    return io_error(path, std::string("cannot rename temporary file into place: ") + std::strerror(err));
+    return io_error(path_, std::string("cannot rename temporary file into place: ") + std::strerror(err));
   }
   return {};
+}
+
+Result<void> write_file_atomic(const std::filesystem::path& path, ByteSpan bytes, const WriteOptions& options) {
+  auto file = AtomicFile::create(path, options);
+  if (!file) return std::unexpected(file.error());
+  if (auto r = file->write(bytes); !r) return r;
+  return file->commit();
 }
 
 Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view text, const WriteOptions& options) {

@@ -56,5 +56,51 @@ TEST(File, AtomicWriteRefusesProtectedInputAndKeepsItIntact) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(File, AtomicFileWritesInPiecesAndRenamesOnCommit) {
+  auto dir = test::temp_dir("atomic_pieces");
+  auto out = dir / "out.txt";
+  {
+    auto f = AtomicFile::create(out);
+    ASSERT_TRUE(f) << f.error().message;
+    ASSERT_TRUE(f->write(std::string_view("ab")));
+    const std::uint8_t c[] = {'c', 'd'};
+    ASSERT_TRUE(f->write(ByteSpan(c, 2)));
+    EXPECT_FALSE(std::filesystem::exists(out));  // nothing at the target before commit
+    EXPECT_TRUE(std::filesystem::exists(f->temp_path()));
+    ASSERT_TRUE(f->commit());
+    EXPECT_FALSE(f->commit());  // finished once
+    EXPECT_FALSE(f->write(std::string_view("x")));
+  }
+  auto back = read_file(out);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(std::string(back->begin(), back->end()), "abcd");
+  std::size_t n = 0;
+  for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  EXPECT_EQ(n, 1u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(File, UncommittedAtomicFileLeavesNothing) {
+  auto dir = test::temp_dir("atomic_discard");
+  auto out = dir / "out.txt";
+  { std::ofstream(out) << "old"; }
+  std::filesystem::path tmp;
+  {
+    auto f = AtomicFile::create(out);
+    ASSERT_TRUE(f);
+    ASSERT_TRUE(f->write(std::string_view("partial")));
+    AtomicFile moved = std::move(*f);  // the move carries the temporary file
+    tmp = moved.temp_path();
+    EXPECT_TRUE(std::filesystem::exists(tmp));
+  }
+  EXPECT_FALSE(std::filesystem::exists(tmp));
+  auto back = read_file(out);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(std::string(back->begin(), back->end()), "old");
+  EXPECT_FALSE(AtomicFile::create(dir / "missing" / "x"));
+  EXPECT_FALSE(AtomicFile::create(dir));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace mmdkit

@@ -29,6 +29,43 @@ struct WriteOptions {
   bool force = false;  ///< allow replacing a protected input
 };
 
+/// A file written in pieces (e.g. one frame at a time) without holding it whole: bytes go to a
+/// temporary file beside the target (".NAME.tmpNNNNNN", created exclusively, mode 0644) and
+/// commit() renames it onto the target. Destroying (or moving over) an uncommitted AtomicFile
+/// removes its temporary file, so a failed or interrupted run never leaves a partial output.
+/// This is the one atomic writer; write_file_atomic() is create + write + commit.
+class AtomicFile {
+ public:
+  AtomicFile() = default;
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&& other) noexcept;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+
+  /// Creates the temporary file for `path`. Errors (io_error, `file` = path): the target is a
+  /// directory, the target is one of `options.protected_inputs` and `options.force` is false,
+  /// the folder does not exist, the temporary file cannot be created.
+  static Result<AtomicFile> create(const std::filesystem::path& path, const WriteOptions& options = {});
+
+  /// Appends bytes. Errors (io_error): write failure (disk full, ...); the temporary file is
+  /// removed and later calls fail.
+  Result<void> write(ByteSpan bytes);
+  Result<void> write(std::string_view text);
+  /// Closes the temporary file and renames it onto the target. Errors (io_error): close or
+  /// rename failure (the temporary file is removed), or the file was already finished.
+  Result<void> commit();
+
+  /// The target path and the temporary file's path (empty once committed or discarded).
+  const std::filesystem::path& path() const noexcept { return path_; }
+  const std::filesystem::path& temp_path() const noexcept { return tmp_; }
+
+ private:
+  void discard() noexcept;
+  int fd_ = -1;
+  std::filesystem::path path_, tmp_;
+};
+
 /// Writes `bytes` to `path` via a temporary file in the same folder and a rename. Errors
 /// (io_error): the folder does not exist or is not writable, the target is a directory, the
 /// target is one of `protected_inputs` and `force` is false, write or rename failure (the
