@@ -122,7 +122,7 @@ void run_all_cores(benchmark::State& state, int isa) {
   SkinScene& s = skin_scene();
   KernelChoice k(state, isa);
   anim::SkinWorkspace ws(s.data);
-  anim::ThreadPool pool(0);
+  ThreadPool pool(0);
   state.counters["threads"] = pool.size();
   for (auto _ : state) {
     anim::skin_parallel(pool, s.data, {s.mats, s.rots}, ws, {}, s.pos, s.nrm);
@@ -177,7 +177,7 @@ struct BoundJob {
 };
 void BM_BoundAllCores(benchmark::State& state) {
   BoundJob job{&skin_scene()};
-  anim::ThreadPool pool(0);
+  ThreadPool pool(0);
   state.counters["threads"] = pool.size();
   for (auto _ : state) {
     pool.parallel_for(
@@ -194,7 +194,7 @@ void BM_BoundAllCores(benchmark::State& state) {
 BENCHMARK(BM_BoundAllCores)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PoolEmpty(benchmark::State& state) {
-  anim::ThreadPool pool(0);
+  ThreadPool pool(0);
   state.counters["threads"] = pool.size();
   for (auto _ : state) pool.parallel_for(kVertices, [](void*, std::size_t, std::size_t) {}, nullptr);
 }

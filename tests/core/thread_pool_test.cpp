@@ -1,4 +1,4 @@
-// ThreadPool (skinning.hpp): parallel_for hands out every index of [0, n) exactly once, in
+// ThreadPool (core/thread_pool.hpp): parallel_for hands out every index of [0, n) exactly once, in
 // contiguous ranges, whatever n and the number of participants; small n runs on the caller.
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <thread>
 #include <vector>
 
-#include "mmdkit/anim/skinning.hpp"
+#include "mmdkit/core/thread_pool.hpp"
 
-namespace mmdkit::anim {
+namespace mmdkit {
 namespace {
 
 struct Coverage {
@@ -53,4 +53,4 @@ TEST(SkinningPool, ParallelForCoversEveryIndexExactlyOnce) {
 }
 
 }  // namespace
-}  // namespace mmdkit::anim
+}  // namespace mmdkit
