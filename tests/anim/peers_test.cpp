@@ -33,7 +33,7 @@ struct Row {
 
 std::map<std::pair<std::string, std::string>, std::vector<Row>> load_fixture() {
   std::map<std::pair<std::string, std::string>, std::vector<Row>> out;
-  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "data/peers_babylon.tsv");
+  std::ifstream in(std::filesystem::path(MMDKIT_TESTS_DIR) / "anim/data/peers_babylon.tsv");
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#' || line.rfind("model\t", 0) == 0) continue;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path inputs_dir() { return fs::path(__FILE__).parent_path() / "inputs"; }
+fs::path inputs_dir() { return fs::path(MMDKIT_TESTS_DIR) / "regress/inputs"; }
 
 std::vector<std::uint8_t> slurp(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);

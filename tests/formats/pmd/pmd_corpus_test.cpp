@@ -22,7 +22,7 @@ using Row = std::map<std::string, long long>;
 
 std::map<std::string, Row> load_counts() {
   std::map<std::string, Row> rows;
-  auto path = std::filesystem::path(__FILE__).parent_path() / "../../data/pmd_counts.tsv";
+  auto path = std::filesystem::path(MMDKIT_TESTS_DIR) / "data/pmd_counts.tsv";
   std::ifstream in(path);
   EXPECT_TRUE(in) << path;
   std::string line;

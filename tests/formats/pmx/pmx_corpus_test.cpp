@@ -23,8 +23,7 @@ struct Expected {
 
 std::map<std::string, Expected> expected_counts() {
   std::map<std::string, Expected> out;
-  // Next to this source: tests/data/pmx_counts.tsv (__FILE__ is absolute in CMake builds).
-  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "../../data/pmx_counts.tsv");
+  std::ifstream in(std::filesystem::path(MMDKIT_TESTS_DIR) / "data/pmx_counts.tsv");
   std::string line;
   std::getline(in, line);  // header
   while (std::getline(in, line)) {

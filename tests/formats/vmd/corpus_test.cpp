@@ -21,7 +21,7 @@ struct Expected {
 
 std::map<std::string, Expected> load_counts() {
   std::map<std::string, Expected> out;
-  auto path = std::filesystem::path(__FILE__).parent_path() / "../../data/vmd_counts.tsv";
+  auto path = std::filesystem::path(MMDKIT_TESTS_DIR) / "data/vmd_counts.tsv";
   std::ifstream in(path);
   EXPECT_TRUE(in) << "cannot open " << path;
   std::string line;

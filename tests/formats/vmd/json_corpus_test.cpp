@@ -19,7 +19,7 @@ namespace {
 /// local path -> status ("ok" or an error code name) from tests/data/vmd_counts.tsv.
 std::map<std::string, std::string> expected_status() {
   std::map<std::string, std::string> out;
-  auto path = std::filesystem::path(__FILE__).parent_path() / "../../data/vmd_counts.tsv";
+  auto path = std::filesystem::path(MMDKIT_TESTS_DIR) / "data/vmd_counts.tsv";
   std::ifstream in(path);
   EXPECT_TRUE(in) << "cannot open " << path;
   std::string line;
