@@ -1,0 +1,142 @@
+"""mmdkit — MikuMikuDance data (VMD, VPD, PMD, PMX) for Python, with NumPy arrays.
+
+Conventions (docs/CONVENTIONS.md): lengths in MMD units (about 8 cm), frames at 30 per second,
+MMD's left-handed Y-up space (model facing -Z), quaternions [x, y, z, w], angles in radians
+unless said otherwise. Bulk data are NumPy arrays that view the C++ records (no copy); names are
+decoded ``str`` with their raw bytes beside them (``*_raw``), so writing back is byte-exact.
+
+    import mmdkit
+    motion = mmdkit.read("dance.vmd")            # format sniffed from the bytes
+    motion.bone_keys.rotations                   # (n, 4) float32 view
+    mmdkit.write(motion, "copy.vmd")             # identical bytes
+    model = mmdkit.read("miku.pmd"); model.vertices.positions  # (n, 3)
+
+Errors are mmdkit.Error subclasses carrying code, file, section, record and offset.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import List, Optional, Union
+
+from . import errors
+from .errors import (ArgumentError, EncodingError, Error, FileError, FormatError, JsonError,
+                     PendingError)
+from ._table import Table
+from ._mmdkit import Motion, ModelView, PmdModel, PmxModel, Pose, sniff as _sniff, check_file as _check_file
+
+__all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
+           "PmxModel", "ModelView", "Table", "Error", "FileError", "FormatError", "JsonError",
+           "EncodingError", "ArgumentError", "PendingError", "errors"]
+
+__version__ = "0.1.0"
+
+Document = Union[Motion, Pose, PmdModel, PmxModel]
+_CLASSES = {"vmd": Motion, "vpd": Pose, "pmd": PmdModel, "pmx": PmxModel}
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _class_of(fmt: str):
+    return _CLASSES[fmt]
+
+
+def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False) -> Document:
+    """Reads a VMD, VPD, PMD or PMX file, or mmdkit JSON of one, into its object (Motion, Pose,
+    PmdModel or PmxModel), the format sniffed from the bytes. ``encoding`` forces 'cp932' or
+    'gbk' for legacy text; ``strict`` makes bytes after the last section an error.
+    Raises FileError, FormatError (not a known format included) or JsonError."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    fmt = _sniff(head)
+    if fmt is None:
+        raise FormatError("not a VMD, VPD, PMD or PMX file, nor mmdkit JSON", "bad_signature",
+                          path, "header", None, 0)
+    if fmt.endswith("-json"):
+        with open(path, "r", encoding="utf-8") as f:
+            text = f.read()
+        try:
+            return _class_of(fmt[:-5]).from_json(text)
+        except Error as e:
+            e.file = path
+            raise
+    return _class_of(fmt).read(path, encoding=encoding, strict=strict)
+
+
+def write(obj: Document, path: PathLike, *, force: bool = False) -> None:
+    """Writes ``obj`` in its own format (``.json`` paths get its lossless JSON) atomically.
+    An existing file is replaced only with ``force=True`` (FileError otherwise)."""
+    path = os.fspath(path)
+    if path.lower().endswith(".json"):
+        if os.path.exists(path) and not force:
+            raise FileError("output exists; pass force=True to replace it", "io_error", path)
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(obj.to_json())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        return
+    obj.write(path, force=force)
+
+
+def from_json(text: str) -> Document:
+    """The object of mmdkit JSON text (its "format" member picks the class)."""
+    fmt = _sniff(text.encode("utf-8")[:4096])
+    if fmt is None or not fmt.endswith("-json"):
+        raise JsonError('no "format" member naming vmd, vpd, pmd or pmx', "json_schema", None, "format")
+    return _class_of(fmt[:-5]).from_json(text)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A finding of check: severity 'error' or 'warning', a stable code, why, and where
+    (section, record index, byte offset when known). ``omitted`` > 0 marks the note that so many
+    more findings of that kind were left out."""
+    severity: str
+    code: str
+    message: str
+    section: Optional[str] = None
+    record: Optional[int] = None
+    offset: Optional[int] = None
+    file: Optional[str] = None
+    omitted: int = 0
+
+    @classmethod
+    def _of(cls, d: dict) -> "Finding":
+        return cls(d["severity"], d["code"], d["message"], d.get("section"), d.get("record"),
+                   d.get("offset"), d.get("file"), d.get("omitted", 0))
+
+    def __str__(self) -> str:
+        where = ", ".join(x for x in (f"section '{self.section}'" if self.section else "",
+                                      f"record {self.record}" if self.record is not None else "",
+                                      f"byte {self.offset}" if self.offset is not None else "") if x)
+        return f"{self.severity}: {where + ': ' if where else ''}{self.code}: {self.message}"
+
+
+def check(obj: Union[Document, PathLike]) -> List[Finding]:
+    """The findings of ``mmdkit check``: for a path, the file's (textures resolved in its
+    folder); for an object, those of its bytes (no texture lookup)."""
+    if isinstance(obj, (Motion, Pose, PmdModel, PmxModel)):
+        return [Finding._of(d) for d in obj._check()]
+    return [Finding._of(d) for d in _check_file(os.fspath(obj))]
+
+
+def _check_method(self) -> List[Finding]:
+    """Structural findings of this object (as mmdkit.check(obj))."""
+    return check(self)
+
+
+for _cls in (Motion, Pose, PmdModel, PmxModel):
+    _cls.check = _check_method
+
+
+def _view_method(self) -> ModelView:
+    """The format-neutral model view (mmdkit.ModelView) of this model."""
+    return ModelView.of(self)
+
+
+PmdModel.view = _view_method
+PmxModel.view = _view_method

@@ -1,0 +1,53 @@
+// mmdkit Python bindings — format sniffing and `check` on bytes or files (the CLI's format table).
+#include <filesystem>
+
+#include "document.hpp"
+
+namespace mmdkit::python {
+
+py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder) {
+  cli::ReadFlags flags;
+  if (folder) flags.input_folder = std::filesystem::path(*folder);
+  py::list out;
+  for (const cli::Finding& f : unwrap(without_gil([&] { return ops.check(bytes, flags); }))) {
+    py::dict d = error_dict(f.where);
+    d["severity"] = f.severity_error ? "error" : "warning";
+    d["omitted"] = f.omitted;
+    out.append(d);
+  }
+  return out;
+}
+
+void bind_io(py::module_& m) {
+  m.def(
+      "sniff",
+      [](const py::buffer& data) -> py::object {
+        auto bytes = from_py_bytes(data);
+        if (const cli::FormatOps* f = cli::format_by_content(bytes)) return py::str(std::string(f->name));
+        std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        const auto start = text.find_first_not_of(" \t\r\n");
+        if (start != std::string_view::npos && text[start] == '{')
+          if (const cli::FormatOps* f = cli::format_of_json(text)) return py::str(std::string(f->name) + "-json");
+        return py::none();
+      },
+      py::arg("data"),
+      "The format of a file's first bytes: 'vmd', 'vpd', 'pmd', 'pmx', '<format>-json' for mmdkit JSON "
+      "(its \"format\" member within the first 4 KiB), or None.");
+  m.def(
+      "check_file",
+      [](const std::string& path) {
+        auto bytes = read_path(path);
+        const cli::FormatOps* f = cli::format_by_content(bytes);
+        if (f == nullptr) {
+          Error e{ErrorCode::bad_signature, "not a VMD, VPD, PMD or PMX file", "header", -1, 0, path};
+          raise(e);
+        }
+        auto folder = std::filesystem::path(path).parent_path();
+        if (folder.empty()) folder = ".";
+        return check_findings(*f, bytes, folder.string());
+      },
+      py::arg("path"),
+      "The findings of `mmdkit check PATH` as dicts (textures resolved in the file's folder).");
+}
+
+}  // namespace mmdkit::python

@@ -1,0 +1,112 @@
+// mmdkit Python bindings — one file format as a Python class: the parsed C++ value plus the
+// reader's warnings, with the methods every format shares (read, from_bytes, to_bytes, write,
+// to_json, from_json, check, copy). Each bind_<format>.cpp specializes FormatFns<T> and calls
+// def_document<T>.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/format_ops.hpp"
+#include "common.hpp"
+
+namespace mmdkit::python {
+
+/// A parsed file as Python sees it: the C++ value (whose vectors NumPy arrays view) and the
+/// warnings of the read that made it.
+template <class T>
+struct Document {
+  T data;
+  std::vector<Warning> warnings;
+};
+
+/// What a format provides (specialized in bind_<format>.cpp).
+template <class T>
+struct FormatFns;
+// static constexpr const char* name;                  "vmd"
+// static Result<Document<T>> parse(ByteSpan, std::optional<Encoding>, bool strict);
+// static Result<std::vector<std::uint8_t>> write(const T&);
+// static std::string to_json(const T&, bool pretty);
+// static Result<T> from_json(std::string_view);
+// static const cli::FormatOps& ops();                 what `mmdkit check` uses for the format
+
+/// The findings of `mmdkit check` for a file's bytes, as dicts {"severity" ('error' / 'warning'),
+/// "code", "message", "file", "section", "record", "offset", "omitted"}; with `folder`, texture
+/// references are resolved there. Raises when the bytes do not parse.
+py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder);
+
+template <class T>
+py::object parse_document(ByteSpan bytes, const std::optional<std::string>& encoding, bool strict) {
+  const auto enc = encoding_arg(encoding);
+  return py::cast(unwrap(without_gil([&] { return FormatFns<T>::parse(bytes, enc, strict); })));
+}
+
+template <class T>
+std::vector<std::uint8_t> document_bytes(const Document<T>& d) {
+  return unwrap(without_gil([&] { return FormatFns<T>::write(d.data); }));
+}
+
+/// Defines the shared methods on `cls`.
+template <class T>
+void def_document(py::class_<Document<T>>& cls) {
+  using D = Document<T>;
+  using F = FormatFns<T>;
+  cls.def_property_readonly_static("format", [](const py::object&) { return F::name; },
+                                   "The format name (\"vmd\", \"vpd\", \"pmd\" or \"pmx\").")
+      .def_property_readonly("warnings", [](const D& d) { return error_dicts(d.warnings); },
+                             "Warnings of the read that made this object (dicts: code, message, file, section, "
+                             "record, offset, text).")
+      .def_static(
+          "read",
+          [](const std::string& path, std::optional<std::string> encoding, bool strict) {
+            auto bytes = read_path(path);
+            try {
+              return parse_document<T>(bytes, encoding, strict);
+            } catch (py::error_already_set& e) {
+              if (e.matches(py::module_::import("mmdkit.errors").attr("Error")))
+                e.value().attr("file") = path;
+              throw;
+            }
+          },
+          py::arg("path"), py::arg("encoding") = py::none(), py::arg("strict") = false,
+          "Reads a file. encoding: force 'cp932' or 'gbk' for legacy text (None = detect); strict: bytes "
+          "after the last section are an error. Raises mmdkit.Error subclasses with the location.")
+      .def_static(
+          "from_bytes",
+          [](const py::buffer& data, std::optional<std::string> encoding, bool strict) {
+            auto bytes = from_py_bytes(data);
+            return parse_document<T>(bytes, encoding, strict);
+          },
+          py::arg("data"), py::arg("encoding") = py::none(), py::arg("strict") = false,
+          "Parses the bytes of a file (same options and errors as read).")
+      .def(
+          "to_bytes", [](const D& d) { auto b = document_bytes(d); return to_py_bytes(b); },
+          "The file's bytes (identical to the file read when nothing was changed).")
+      .def(
+          "write",
+          [](const D& d, const std::string& path, bool force) { write_path(path, document_bytes(d), force); },
+          py::arg("path"), py::arg("force") = false,
+          "Writes the file atomically (temporary file + rename). An existing file is replaced only "
+          "with force=True.")
+      .def(
+          "to_json",
+          [](const D& d, bool pretty) {
+            return without_gil([&] { return F::to_json(d.data, pretty); });
+          },
+          py::arg("pretty") = true, "Lossless JSON text (the schema of docs/formats/<format>.md).")
+      .def_static(
+          "from_json",
+          [](const std::string& text) {
+            return D{unwrap(without_gil([&] { return F::from_json(text); })), {}};
+          },
+          py::arg("text"), "An object from lossless JSON text (raises mmdkit.JsonError with the JSON path).")
+      .def("_check", [](const D& d) { return check_findings(F::ops(), document_bytes(d), std::nullopt); },
+           "Structural findings as dicts (severity 'error'/'warning', code, message, section, record, "
+           "offset, field); check() wraps them in mmdkit.Finding objects.")
+      .def("copy", [](const D& d) { return D(d); }, "A deep copy.")
+      .def("__copy__", [](const D& d) { return D(d); })
+      .def("__deepcopy__", [](const D& d, const py::object&) { return D(d); });
+}
+
+}  // namespace mmdkit::python

@@ -1,0 +1,12 @@
+// mmdkit Python bindings — the extension module mmdkit._mmdkit (the package mmdkit wraps it).
+#include "common.hpp"
+
+PYBIND11_MODULE(_mmdkit, m) {
+  m.doc() = "mmdkit C++ bindings; use the package `mmdkit` (docs/PYTHON.md).";
+  mmdkit::python::bind_vmd(m);
+  mmdkit::python::bind_vpd(m);
+  mmdkit::python::bind_pmd(m);
+  mmdkit::python::bind_pmx(m);
+  mmdkit::python::bind_model(m);
+  mmdkit::python::bind_io(m);
+}
