@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is missing, builds everything and runs the whole test suite, then the safety net:
-#   1. default preset (g++ RelWithDebInfo): build everything, ctest;
+#   1. default preset (g++ RelWithDebInfo): build everything, ctest, then the Python module's
+#      pytest suite (tests/python) against the build tree;
 #   2. asan preset (g++ ASan + UBSan): build everything, the same ctest under the sanitizers;
 #   3. fuzz preset (clang 16 libFuzzer): every fuzz target for MMDKIT_CI_FUZZ_SECONDS (default 20)
 #      seconds on generated + corpus seeds; a finding fails the run (inputs kept in
@@ -16,14 +17,25 @@ stage "default build"
 cmake --preset default >/dev/null
 cmake --build --preset default
 stage "default ctest"
-ctest --preset default
+ctest --preset default -LE python   # the pytest entry runs below, with its own summary
+
+if grep -q '^MMDKIT_WITH_PYTHON:BOOL=ON' build/default/CMakeCache.txt; then
+  stage "python tests (pytest)"
+  # pytest exits 5 when it collects no test: that means the suite went missing, a failure here.
+  rc=0
+  PYTHONPATH="$PWD/build/default/python" MMDKIT_CLI="$PWD/build/default/mmdkit" \
+    /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python || rc=$?
+  if [ "$rc" = 5 ]; then echo "run-tests: pytest collected no test in tests/python" >&2; exit 1; fi
+  [ "$rc" = 0 ] || exit "$rc"
+fi
 
 if [ "${MMDKIT_CI_SKIP_ASAN:-0}" != 1 ]; then
   stage "asan build"
   cmake --preset asan >/dev/null
   cmake --build --preset asan
   stage "asan ctest"
-  # Sanitizer findings abort the test (-fno-sanitize-recover); leaks fail it too.
+  # Sanitizer findings abort the test (-fno-sanitize-recover); leaks fail it too. The Python
+  # module is not part of this build (a sanitized extension needs a sanitized interpreter).
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     ctest --preset asan

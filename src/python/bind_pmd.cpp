@@ -100,15 +100,6 @@ py::object joints(py::object self) {
   return make_table("joints", v.size(), c);
 }
 
-template <class R>
-py::list names_of(const std::vector<R>& records, bool raw) {
-  py::list out;
-  for (const R& r : records) {
-    if (raw) out.append(to_py_bytes(r.name.raw));
-    else out.append(py::str(r.name.text));
-  }
-  return out;
-}
 }  // namespace
 
 void bind_pmd(py::module_& m) {

@@ -22,15 +22,6 @@ struct FormatFns<pmx::Model> {
 namespace {
 using Pmx = Document<pmx::Model>;
 
-template <class R>
-py::list names_of(const std::vector<R>& records, bool raw) {
-  py::list out;
-  for (const R& r : records) {
-    if (raw) out.append(to_py_bytes(r.name.raw));
-    else out.append(py::str(r.name.text));
-  }
-  return out;
-}
 
 void set_text(pmx::Text& t, const std::string& s) {
   if (s != t.text) t.assign(s);

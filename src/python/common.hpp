@@ -151,6 +151,17 @@ py::list raws(const std::vector<N>& names) {
   for (const N& n : names) out.append(to_py_bytes(n.raw));
   return out;
 }
+/// Names (list[str], or list[bytes] of the raw bytes) of records that have `.name.text` / `.name.raw`.
+template <class R>
+py::list names_of(const std::vector<R>& records, bool raw) {
+  py::list out;
+  for (const R& r : records) {
+    if (raw) out.append(to_py_bytes(r.name.raw));
+    else out.append(py::str(r.name.text));
+  }
+  return out;
+}
+
 /// Replaces the texts of `names` (same count); the raw bytes are cleared so that the writer
 /// encodes the new text.
 template <class N>

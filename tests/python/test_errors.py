@@ -1,0 +1,72 @@
+"""Errors become mmdkit exceptions carrying code, file, section, record and offset."""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import mmdkit
+from conftest import WAVEFILE, corpus_file
+
+
+def test_truncated_vmd_names_section_record_offset(tmp_path):
+    data = corpus_file(WAVEFILE).read_bytes()
+    cut = tmp_path / "cut.vmd"
+    # header 50 + count 4 + 12 whole bone keys of 111 bytes + 40 bytes of the 13th
+    cut.write_bytes(data[:50 + 4 + 12 * 111 + 40])
+    with pytest.raises(mmdkit.FormatError) as e:
+        mmdkit.read(cut)
+    err = e.value
+    assert err.code == "truncated"
+    assert err.section == "bone keyframes"
+    assert err.record == 12
+    assert err.offset == 50 + 4 + 12 * 111
+    assert err.file == str(cut)
+    assert str(err).startswith(f"{cut}: section 'bone keyframes', record 12, byte {50 + 4 + 12 * 111}: truncated")
+
+
+def test_count_too_large():
+    data = bytearray(corpus_file(WAVEFILE).read_bytes()[:60])
+    with pytest.raises(mmdkit.FormatError) as e:
+        mmdkit.Motion.from_bytes(bytes(data))
+    assert e.value.code == "count_too_large" and e.value.offset == 50 and e.value.record is None
+
+
+def test_bad_signature_and_unknown_format(tmp_path):
+    with pytest.raises(mmdkit.FormatError) as e:
+        mmdkit.PmxModel.from_bytes(b"PMD \0\0\0@")
+    assert e.value.code == "bad_signature" and e.value.offset == 0
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"hello")
+    with pytest.raises(mmdkit.FormatError) as e:
+        mmdkit.read(junk)
+    assert e.value.code == "bad_signature" and e.value.file == str(junk)
+
+
+def test_missing_file():
+    with pytest.raises(mmdkit.FileError) as e:
+        mmdkit.Motion.read("/nonexistent/x.vmd")
+    assert e.value.code == "io_error" and e.value.file == "/nonexistent/x.vmd"
+
+
+def test_json_errors_carry_the_path():
+    with pytest.raises(mmdkit.JsonError) as e:
+        mmdkit.from_json('{"format": "vmd", "bone_keys": [{"frame": 1, "name": "a", "position": [1, 2]}]}')
+    assert e.value.code == "json_schema"
+    assert e.value.section.startswith("bone_keys[0].position")
+    with pytest.raises(mmdkit.JsonError) as e:
+        mmdkit.from_json('{"format": "vmd", ')
+    assert e.value.code == "json_syntax" and e.value.offset is not None
+
+
+def test_bad_encoding_argument():
+    with pytest.raises(mmdkit.ArgumentError) as e:
+        mmdkit.Motion.from_bytes(b"", encoding="latin-1")
+    assert isinstance(e.value, ValueError) and e.value.code == "invalid_argument"
+
+
+def test_errors_pickle():
+    err = mmdkit.FormatError("why", "truncated", "f.vmd", "bone keyframes", 3, 99)
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is mmdkit.FormatError
+    assert (back.code, back.file, back.section, back.record, back.offset) == ("truncated", "f.vmd", "bone keyframes", 3, 99)
