@@ -10,6 +10,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh deps/debian-packages-fuzz.txt
+# npm for the test-only Node tools (tools/gltf), unless a Node.js with npm is already installed.
+command -v npm >/dev/null 2>&1 || sh scripts/install-deps.sh deps/debian-packages-node.txt
 
 stage() { echo "==== run-tests: $* ($(date -u +%H:%M:%S))"; }
 

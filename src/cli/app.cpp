@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cmd_export.hpp"
 #include "cli/cmd_pose.hpp"
 #include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
@@ -88,6 +89,8 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   CLI::App* sample = add_sample_command(app, sample_args);
   PoseArgs pose_args;
   CLI::App* pose = add_pose_command(app, pose_args);
+  ExportArgs export_args;
+  CLI::App* export_cmd = add_export_command(app, export_args);
 
   std::vector<std::string> arg_list;
   for (int i = argc - 1; i > 0; --i) arg_list.emplace_back(argv[i]);
@@ -97,7 +100,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
       known = known || sub->get_name() == argv[1];
     if (!known) {
       err << "mmdkit: error: unknown command '" << argv[1]
-          << "' (info, dump, convert, check, generate, sample, pose; see 'mmdkit --help')\n";
+          << "' (info, dump, convert, check, generate, sample, pose, export; see 'mmdkit --help')\n";
       return kExitUsage;
     }
   }
@@ -134,6 +137,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   if (check->parsed()) return cmd_check(args, out, err);
   if (sample->parsed()) return run_sample(sample_args, out, err);
   if (pose->parsed()) return run_pose(pose_args, out, err);
+  if (export_cmd->parsed()) return run_export(export_args, out, err);
   return kExitUsage;
 }
 

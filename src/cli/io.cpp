@@ -1,6 +1,8 @@
 // mmdkit CLI — inputs and outputs (io.hpp).
 #include "cli/io.hpp"
 
+#include <cctype>
+
 #include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
@@ -16,6 +18,19 @@ std::unexpected<Error> io_error(const std::string& file, std::string message) {
 }  // namespace
 
 bool is_std_stream(std::string_view path) noexcept { return path == "-"; }
+
+std::string lower_extension(std::string_view path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+int report_error(std::ostream& err, const Error& error, const std::string& file) {
+  Error x = error;
+  if (x.file.empty()) x.file = file;
+  err << "mmdkit: error: " << x.to_string() << "\n";
+  return 1;
+}
 
 std::string input_label(std::string_view path) { return is_std_stream(path) ? "<stdin>" : std::string(path); }
 

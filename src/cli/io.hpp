@@ -25,6 +25,13 @@ namespace mmdkit::cli {
 /// True for the path "-" (stdin as an input, stdout as an output).
 bool is_std_stream(std::string_view path) noexcept;
 
+/// The extension of `path` in ASCII lower case, with its dot (".glb"); empty when none.
+std::string lower_extension(std::string_view path);
+
+/// Prints "mmdkit: error: <error>" to `err`, naming `file` when the error names no file, and
+/// returns 1 (bad input or failed output).
+int report_error(std::ostream& err, const Error& error, const std::string& file);
+
 /// The name to show in messages: "<stdin>" for an input "-", the path otherwise.
 std::string input_label(std::string_view path);
 

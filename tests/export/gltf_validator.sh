@@ -1,0 +1,38 @@
+#!/bin/sh
+# ctest export.GltfValidator: the Khronos glTF-Validator (npm gltf-validator, tools/gltf) on
+# exports of generated models (PMX with SDEF / additional UVs, PMD) as .glb and .gltf, and of
+# miku_v2 and mei from the corpus when it is there. Every file must have 0 errors and 0 warnings.
+# Usage: gltf_validator.sh MMDKIT SOURCE_DIR CORPUS_DIR. Exit 77 (skipped) only when npm or its
+# registry cannot be reached.
+set -u
+mmdkit=$1
+src=$2
+corpus=${MMDKIT_CORPUS:-$3}
+dir=$(sh "$src/tools/gltf/setup.sh")
+rc=$?
+if [ "$rc" = 3 ]; then
+  echo "SKIPPED: the glTF-Validator could not be installed (npm or the npm registry unreachable)"
+  exit 77
+fi
+[ "$rc" = 0 ] || exit 1
+work=$(mktemp -d /tmp/mmdkit-gltf-validate.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+set -e
+"$mmdkit" generate pmx -o "$work/gen.pmx" --vertices 400 --morphs 8 --variant pmx2.1-utf8 >/dev/null
+"$mmdkit" generate pmd -o "$work/gen.pmd" --vertices 300 --morphs 5 >/dev/null
+"$mmdkit" export "$work/gen.pmx" -o "$work/gen_pmx.glb" 2>/dev/null
+"$mmdkit" export "$work/gen.pmx" -o "$work/gen_pmx.gltf" --unlit 2>/dev/null
+"$mmdkit" export "$work/gen.pmd" -o "$work/gen_pmd.glb" 2>/dev/null
+files="$work/gen_pmx.glb $work/gen_pmx.gltf $work/gen_pmd.glb"
+for m in jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd \
+         mmdagent__mmdagent-mirror/MMDAgent_Example/Model/mei/mei.pmd; do
+  if [ -f "$corpus/$m" ]; then
+    out="$work/$(basename "$m" .pmd).glb"
+    "$mmdkit" export "$corpus/$m" -o "$out" 2>/dev/null
+    files="$files $out"
+  else
+    echo "corpus file $m absent: not validated"
+  fi
+done
+# shellcheck disable=SC2086
+node "$dir/validate.mjs" $files
