@@ -11,7 +11,7 @@
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/file.hpp"
-#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/model/model.hpp"
 #include "mmdkit/formats/vmd.hpp"
 
 namespace {
@@ -30,12 +30,10 @@ const Scene* scene() {
     auto mb = read_file(dir / "jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
     auto vb = read_file(dir / "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd");
     if (!mb || !vb) return std::nullopt;
-    auto m = pmd::read(*mb);
+    auto m = model::load(*mb, model::LoadOptions{.encoding = {}, .strict = false, .geometry = false});
     auto v = vmd::read(*vb);
     if (!m || !v) return std::nullopt;
-    auto d = anim::skeleton_desc_from_pmd(m->model);
-    if (!d) return std::nullopt;
-    auto sk = anim::build_skeleton(std::move(*d));
+    auto sk = anim::build_skeleton(*m);
     if (!sk) return std::nullopt;
     return Scene{std::move(*sk), std::move(v->motion)};
   }();
@@ -62,7 +60,7 @@ void run(benchmark::State& state, bool ik, bool sample_only) {
   for (auto _ : state) {
     sampler->sample(frame, local, enabled);
     if (!ik) std::fill(enabled.begin(), enabled.end(), std::uint8_t{0});
-    if (!sample_only) anim::evaluate(s->skeleton, {local, {}, enabled}, ws);
+    if (!sample_only) (void)anim::evaluate(s->skeleton, {local, {}, enabled}, ws);
     benchmark::DoNotOptimize(ws.model_matrices().data());
     benchmark::DoNotOptimize(local.data());
     frame = frame >= last ? 0 : frame + 1;

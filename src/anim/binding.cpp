@@ -97,6 +97,12 @@ void finish(std::vector<Entry<TrackKey>>& entries, std::size_t targets, std::vec
 
 }  // namespace
 
+std::vector<std::uint8_t> vpd_match_key(std::span<const std::uint8_t> raw, std::string_view text, Encoding enc) {
+  if (!raw.empty()) return {raw.begin(), raw.end()};
+  if (auto e = encode_text(text, enc)) return std::move(*e);
+  return {};
+}
+
 Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
                                  std::span<const std::vector<std::uint8_t>> bone_keys,
                                  std::span<const std::vector<std::uint8_t>> morph_keys) {

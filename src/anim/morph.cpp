@@ -412,21 +412,22 @@ void apply_morphs(const MorphData& data, std::span<const float> weights, MorphWo
   a.finish_materials();
 }
 
-std::vector<float> morph_weights_from_vpd(std::span<const std::vector<std::uint8_t>> morph_keys,
-                                          const vpd::Pose& pose) {
-  std::vector<float> w(morph_keys.size(), 0.0f);
-  for (const vpd::Morph& m : pose.morphs) {
-    std::vector<std::uint8_t> key;
-    if (!m.name_raw.empty()) {
-      key = track_match_key(ByteSpan(m.name_raw.data(), m.name_raw.size()));
-    } else {
-      auto k = track_match_key_utf8(m.name);
-      if (!k) continue;
-      key = std::move(*k);
+std::vector<float> morph_weights_from_vpd(std::span<const std::vector<std::uint8_t>> morph_names,
+                                          const vpd::Pose& pose, std::vector<std::size_t>* unmatched,
+                                          std::vector<std::uint8_t>* named) {
+  std::vector<float> w(morph_names.size(), 0.0f);
+  if (named) named->assign(morph_names.size(), 0);
+  for (std::size_t b = 0; b < pose.morphs.size(); ++b) {
+    const vpd::Morph& m = pose.morphs[b];
+    const std::vector<std::uint8_t> key = vpd_match_key(m.name_raw, m.name, pose.encoding);
+    bool found = false;
+    for (std::size_t i = 0; i < morph_names.size(); ++i) {
+      if (key.empty() || morph_names[i] != key) continue;
+      w[i] = m.weight;
+      if (named) (*named)[i] = 1;
+      found = true;
     }
-    if (key.empty()) continue;
-    for (std::size_t i = 0; i < morph_keys.size(); ++i)
-      if (morph_keys[i] == key) w[i] = m.weight;
+    if (!found && unmatched) unmatched->push_back(b);
   }
   return w;
 }

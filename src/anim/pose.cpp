@@ -25,6 +25,7 @@ void PoseWorkspace::reset(const Skeleton& skeleton) {
   model_mat_.assign(n, rigid_matrix(kIdentityQuat, Vec3{}));
   skin_mat_.assign(n, rigid_matrix(kIdentityQuat, Vec3{}));
   stage_.assign(n, 0);
+  skeleton_id_ = skeleton.id();
   for (const ScheduleStep& st : skeleton.schedule_after_physics())
     if (st.kind == ScheduleStep::bone) stage_[st.index] = 1;
 }
@@ -131,25 +132,45 @@ void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
   }
 }
 
-namespace {
-bool fits(const Skeleton& s, const PoseWorkspace& ws) { return ws.bone_count() == s.bone_count(); }
-}  // namespace
+Result<void> validate(const Skeleton& s, const PoseWorkspace& ws) {
+  if (ws.skeleton_id() == 0 && s.id() != 0)
+    return make_error(ErrorCode::invalid_argument, "the workspace was never sized (PoseWorkspace::reset)",
+                      "pose workspace");
+  if (ws.skeleton_id() != s.id())
+    return make_error(ErrorCode::invalid_argument,
+                      "the workspace was sized for another skeleton (id " + std::to_string(ws.skeleton_id()) +
+                          ", " + std::to_string(ws.bone_count()) + " bones), not this one (id " +
+                          std::to_string(s.id()) + ", " + std::to_string(s.bone_count()) + " bones)",
+                      "pose workspace");
+  if (ws.bone_count() != s.bone_count())
+    return make_error(ErrorCode::invalid_argument,
+                      "the workspace has " + std::to_string(ws.bone_count()) + " bones, the skeleton " +
+                          std::to_string(s.bone_count()),
+                      "pose workspace");
+  return {};
+}
 
-void evaluate_before_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
-  if (!fits(s, ws)) return;
+Result<void> evaluate_before_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) {
+  if (ws.skeleton_id() != s.id() || ws.bone_count() != s.bone_count() || s.id() == 0) {
+    if (auto v = validate(s, ws); !v) return v;
+  }
   PoseEvaluator::prepass(s, in, ws);
   PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+  return {};
 }
 
-void evaluate_after_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
-  if (!fits(s, ws)) return;
+Result<void> evaluate_after_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) {
+  if (ws.skeleton_id() != s.id() || ws.bone_count() != s.bone_count() || s.id() == 0) {
+    if (auto v = validate(s, ws); !v) return v;
+  }
   PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
   PoseEvaluator::finish(s, ws);
+  return {};
 }
 
-void evaluate(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
-  evaluate_before_physics(s, in, ws);
-  evaluate_after_physics(s, in, ws);
+Result<void> evaluate(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) {
+  if (auto r = evaluate_before_physics(s, in, ws); !r) return r;
+  return evaluate_after_physics(s, in, ws);
 }
 
 // --- motion sampling ------------------------------------------------------------------------
@@ -190,30 +211,46 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
 
 void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {
   sample_bones(bound_, frame, local, cursors_);
-  const std::size_t n = std::min(ik_enabled.size(), ik_tracks_.size());
+  sample_ik(frame, ik_enabled, ik_cursors_);
+}
+
+MotionSampler::Cursors MotionSampler::make_cursors() const {
+  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0)};
+}
+
+void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
+                           Cursors& cursors) const noexcept {
+  sample_bones(bound_, frame, local, cursors.bones);
+  sample_ik(frame, ik_enabled, cursors.ik);
+}
+
+void MotionSampler::sample_ik(double frame, std::span<std::uint8_t> ik_enabled,
+                              std::span<std::uint32_t> cursors) const noexcept {
+  const std::size_t n = std::min({ik_enabled.size(), ik_tracks_.size(), cursors.size()});
   for (std::size_t k = 0; k < n; ++k) {
     const auto& t = ik_tracks_[k];
     if (t.empty()) {
       ik_enabled[k] = 1;
       continue;
     }
-    const Segment seg = find_segment(std::span<const IkKey>(t), frame, ik_cursors_[k]);
+    const Segment seg = find_segment(std::span<const IkKey>(t), frame, cursors[k]);
     ik_enabled[k] = t[seg.first].enabled;
   }
 }
 
-std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose, std::vector<std::size_t>* unmatched) {
+std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose, std::vector<std::size_t>* unmatched,
+                                    std::vector<std::uint8_t>* named) {
   std::vector<BonePose> out(skeleton.bone_count());
+  if (named) named->assign(skeleton.bone_count(), 0);
   for (std::size_t b = 0; b < pose.bones.size(); ++b) {
     const vpd::Bone& vb = pose.bones[b];
-    std::vector<std::uint8_t> key(vb.name_raw.begin(), vb.name_raw.end());
-    if (key.empty())
-      if (auto e = encode_text(vb.name, pose.encoding)) key = std::move(*e);
+    const std::vector<std::uint8_t> key = vpd_match_key(vb.name_raw, vb.name, pose.encoding);
     bool found = false;
     for (std::size_t i = 0; i < skeleton.bone_count(); ++i) {
       if (key.empty() || skeleton.desc(i).name_bytes != key) continue;
       out[i].translation = vb.translation;
       out[i].rotation = quat_normalize(vb.rotation);
+      if (named) (*named)[i] = 1;
       found = true;
     }
     if (!found && unmatched) unmatched->push_back(b);

@@ -2,14 +2,13 @@
 #include "mmdkit/anim/skeleton.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <string>
 
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/core/text.hpp"
-#include "mmdkit/formats/pmd.hpp"
-#include "mmdkit/formats/pmx.hpp"
 
 namespace mmdkit::anim {
 
@@ -94,6 +93,8 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
   const std::size_t n = desc.bones.size();
   if (n > 0x7FFFFFFF) return make_error(ErrorCode::limit_exceeded, "too many bones", "bones");
   Skeleton s;
+  static std::atomic<std::uint64_t> next_id{1};
+  s.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   s.rule_ = desc.rule;
   s.parent_.resize(n);
   s.bind_.resize(n);
@@ -335,118 +336,6 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
 
   s.desc_ = std::move(desc.bones);
   return s;
-}
-
-// --- from file models ------------------------------------------------------------------------
-
-Result<SkeletonDesc> skeleton_desc_from_pmx(const pmx::Model& model) {
-  SkeletonDesc d;
-  d.rule = OrderRule::pmx;
-  const std::size_t n = model.bones.size();
-  d.bones.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const pmx::Bone& b = model.bones[i];
-    BoneDesc& o = d.bones[i];
-    o.name = b.name.text;
-    if (auto bytes = encode_text(b.name.text, Encoding::cp932)) o.name_bytes = std::move(*bytes);
-    o.position = {b.position[0], b.position[1], b.position[2]};
-    o.parent = b.parent < 0 ? kNoBone : b.parent;
-    o.deform_layer = b.deform_layer;
-    o.after_physics = b.has(pmx::kAfterPhysics);
-    if (b.has(pmx::kAppendRotation) || b.has(pmx::kAppendTranslation)) {
-      o.append_source = b.append_parent < 0 ? kNoBone : b.append_parent;
-      o.append_ratio = b.append_ratio;
-      o.append_rotation = b.has(pmx::kAppendRotation);
-      o.append_translation = b.has(pmx::kAppendTranslation);
-      o.append_local = b.has(pmx::kLocalAppend);
-    }
-    if (b.has(pmx::kFixedAxis)) {
-      o.has_fixed_axis = true;
-      o.fixed_axis = {b.fixed_axis[0], b.fixed_axis[1], b.fixed_axis[2]};
-    }
-    if (b.has(pmx::kIk) && b.ik_target >= 0) {
-      o.ik_effector = b.ik_target;
-      o.ik_iterations = b.ik_iterations < 0 ? 0u : static_cast<std::uint32_t>(b.ik_iterations);
-      o.ik_unit_angle = b.ik_limit_angle;
-      for (const pmx::IkLink& l : b.ik_links) {
-        IkLinkDesc ld;
-        ld.bone = l.bone;
-        ld.has_limits = l.has_limits != 0;
-        ld.lower = {l.lower[0], l.lower[1], l.lower[2]};
-        ld.upper = {l.upper[0], l.upper[1], l.upper[2]};
-        o.ik_links.push_back(ld);
-      }
-    }
-  }
-  return d;
-}
-
-Result<SkeletonDesc> skeleton_desc_from_pmd(const pmd::Model& model) {
-  SkeletonDesc d;
-  d.rule = OrderRule::pmd;
-  const std::size_t n = model.bones.size();
-  d.bones.resize(n);
-  auto idx = [&](std::uint16_t v) -> std::int32_t { return v < n ? static_cast<std::int32_t>(v) : kNoBone; };
-  // Knee names in CP932: 左ひざ / 右ひざ.
-  const auto left_knee = encode_text("左ひざ", Encoding::cp932);
-  const auto right_knee = encode_text("右ひざ", Encoding::cp932);
-  std::vector<std::vector<std::uint8_t>> names(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const pmd::Bone& b = model.bones[i];
-    BoneDesc& o = d.bones[i];
-    o.name = b.name.text;
-    ByteSpan raw = until_nul(b.name.raw);
-    if (!raw.empty() || b.name.text.empty())
-      o.name_bytes.assign(raw.begin(), raw.end());
-    else if (auto bytes = encode_text(b.name.text, model.encoding))
-      o.name_bytes = std::move(*bytes);
-    o.position = {b.position[0], b.position[1], b.position[2]};
-    o.parent = b.parent == pmd::kNoBone ? kNoBone : idx(b.parent);
-    if (b.type == 5) {  // 回転影響下 (eyes): copies the rotation of ik_parent (両目)
-      o.append_source = idx(b.ik_parent);
-      o.append_rotation = o.append_source != kNoBone;
-      o.append_ratio = 1.0f;
-    } else if (b.type == 9) {  // 回転連動 (腕捩1..3): source = tail bone, ratio = ik_parent × 0.01
-      o.append_source = idx(b.tail);
-      o.append_rotation = o.append_source != kNoBone;
-      o.append_ratio = static_cast<float>(b.ik_parent) * 0.01f;
-    }
-    if (b.type == 8) {  // twist: axis from head to tail bone
-      const std::int32_t t = idx(b.tail);
-      if (t != kNoBone && t != static_cast<std::int32_t>(i)) {
-        const auto& tp = model.bones[static_cast<std::size_t>(t)].position;
-        o.has_fixed_axis = true;
-        o.fixed_axis = {tp[0] - b.position[0], tp[1] - b.position[1], tp[2] - b.position[2]};
-      }
-    }
-  }
-  const float knee_lo = -std::numbers::pi_v<float>;
-  const float knee_hi = -0.5f * std::numbers::pi_v<float> / 180.0f;
-  for (std::size_t k = 0; k < model.ik_chains.size(); ++k) {
-    const pmd::IkChain& c = model.ik_chains[k];
-    const std::int32_t ikb = idx(c.target), eff = idx(c.effector);
-    if (ikb == kNoBone || eff == kNoBone) continue;
-    BoneDesc& o = d.bones[static_cast<std::size_t>(ikb)];
-    if (o.ik_effector != kNoBone) continue;  // a second chain on the same bone: MMD-era files rarely do this
-    o.ik_effector = eff;
-    o.ik_iterations = c.iterations;
-    o.ik_unit_angle = c.unit_angle * 4.0f;
-    o.ik_file_order = static_cast<std::int32_t>(k);
-    for (std::uint16_t lb : c.links) {
-      const std::int32_t li = idx(lb);
-      if (li == kNoBone) continue;
-      IkLinkDesc ld;
-      ld.bone = li;
-      const auto& nb = d.bones[static_cast<std::size_t>(li)].name_bytes;
-      if ((left_knee && nb == *left_knee) || (right_knee && nb == *right_knee)) {
-        ld.has_limits = true;
-        ld.lower = {knee_lo, 0.0f, 0.0f};
-        ld.upper = {knee_hi, 0.0f, 0.0f};
-      }
-      o.ik_links.push_back(ld);
-    }
-  }
-  return d;
 }
 
 }  // namespace mmdkit::anim

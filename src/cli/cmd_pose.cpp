@@ -14,15 +14,9 @@
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/io.hpp"
-#include "mmdkit/anim/binding.hpp"
-#include "mmdkit/anim/morph.hpp"
-#include "mmdkit/anim/pose.hpp"
-#include "mmdkit/anim/skeleton.hpp"
-#include "mmdkit/anim/skinning.hpp"
+#include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/export/obj.hpp"
-#include "mmdkit/formats/vmd.hpp"
-#include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/model/textures.hpp"
 
@@ -33,14 +27,15 @@ namespace fs = std::filesystem;
 CLI::App* add_pose_command(CLI::App& app, PoseArgs& a) {
   CLI::App* s = app.add_subcommand(
       "pose", "pose a model at one frame (VMD motions and/or a VPD pose; morphs, bones, skinning) and write OBJ + MTL");
-  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
-  s->add_option("MOTION", a.motions, "motion files (.vmd, merged) and/or one pose (.vpd); none = bind pose");
+  s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content)")->required();
+  s->add_option("MOTION", a.motions, "VMD motions (merged) and at most one VPD pose (over them), or their JSON; none = bind pose");
   s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
   s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it; not stdout)")->required();
   s->add_flag("--right-handed", a.right_handed, "negate Z and reverse the winding (default: MMD coordinates)");
   s->add_flag("--copy-textures", a.copy_textures, "copy the textures into <stem>_textures/ next to the OBJ");
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_flag("--force", a.force, "allow the outputs (OBJ, MTL, copied textures) to replace existing files, inputs included");
+  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
   return s;
 }
 
@@ -81,59 +76,16 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: the output must end in .obj\n";
     return kExitUsage;
   }
-  AnimationRequest req{a.model, a.motions, true, false, "pose"};
+  AnimationRequest req{a.model, a.motions, true, a.quiet, "pose"};
   auto loaded = load_animation(req, err);
   if (!loaded) return loaded.error();
-  AnimationInput& in = *loaded;
-  const model::Model& mdl = *in.view;
-  const anim::Skeleton* sk = &in.skeleton;
-  const std::optional<vpd::Pose>& pose = in.pose;
-  const std::vector<std::vector<std::uint8_t>>& morph_keys = in.morph_keys;
-
-  // Bones and morph weights at the frame.
-  std::vector<anim::BonePose> local(sk->bone_count());
-  std::vector<std::uint8_t> ik(sk->ik_count(), 1);
-  in.sampler.sample(a.frame, local, ik);
-  std::vector<float> weights(mdl.morphs.size(), 0.0f);
-  std::vector<std::uint32_t> cursors(mdl.morphs.size(), 0);
-  anim::sample_morphs(in.morphs, a.frame, weights, cursors);
-  if (pose) {
-    for (const vpd::Bone& b : pose->bones) {
-      std::vector<std::uint8_t> key;
-      if (!b.name_raw.empty()) {
-        key = anim::track_match_key(ByteSpan(b.name_raw.data(), b.name_raw.size()));
-      } else if (auto k = anim::track_match_key_utf8(b.name)) {
-        key = std::move(*k);
-      }
-      if (key.empty()) continue;
-      for (std::size_t i = 0; i < sk->bone_count(); ++i)
-        if (sk->match_keys()[i] == key) local[i] = {b.translation, anim::quat_normalize(b.rotation)};
-    }
-    for (const vpd::Morph& m : pose->morphs) {
-      std::vector<std::uint8_t> key;
-      if (!m.name_raw.empty()) {
-        key = anim::track_match_key(ByteSpan(m.name_raw.data(), m.name_raw.size()));
-      } else if (auto k = anim::track_match_key_utf8(m.name)) {
-        key = std::move(*k);
-      }
-      if (key.empty()) continue;
-      for (std::size_t i = 0; i < morph_keys.size(); ++i)
-        if (morph_keys[i] == key) weights[i] = m.weight;
-    }
-  }
-  if (a.no_ik) std::fill(ik.begin(), ik.end(), std::uint8_t{0});
-
-  auto mdata = anim::MorphData::create(mdl);
-  if (!mdata) return fail(err, mdata.error(), a.model);
-  anim::MorphWorkspace mws(*mdata);
-  anim::apply_morphs(*mdata, weights, mws);
-  anim::PoseWorkspace pws(*sk);
-  anim::evaluate(*sk, {local, mws.bone_offsets(), ik}, pws);
-  auto skin = anim::SkinningData::create(mdl);
-  if (!skin) return fail(err, skin.error(), a.model);
-  anim::SkinWorkspace sws(*skin);
-  std::vector<anim::Vec3> positions(mdl.vertices.size()), normals(mdl.vertices.size());
-  anim::skin(*skin, {pws.skinning_matrices(), pws.model_rotations()}, sws, mws.vertex_offsets(), positions, normals);
+  anim::Character ch(*loaded);
+  const model::Model& mdl = ch.data().model();
+  ch.set_ik(!a.no_ik);
+  if (auto r = ch.evaluate(a.frame); !r) return fail(err, r.error(), a.model);
+  if (auto r = ch.skin(); !r) return fail(err, r.error(), a.model);
+  const anim::MorphWorkspace& mws = ch.morphs();
+  std::span<const anim::Vec3> positions = ch.positions(), normals = ch.normals();
   std::vector<std::array<float, 2>> uvs(mdl.vertices.size());
   for (std::size_t v = 0; v < uvs.size(); ++v)
     uvs[v] = {mdl.vertices[v].uv[0] + mws.uv_offsets()[v][0], mdl.vertices[v].uv[1] + mws.uv_offsets()[v][1]};

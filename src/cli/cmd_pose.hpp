@@ -2,14 +2,14 @@
 // skinning applied, written as Wavefront OBJ + MTL.
 //
 //   mmdkit pose MODEL.pmx|.pmd [MOTION.vmd ...] [POSE.vpd] [--frame F] -o posed.obj
-//               [--right-handed] [--copy-textures] [--no-ik] [--force]
+//               [--right-handed] [--copy-textures] [--no-ik] [--force] [--quiet]
 //
-// Evaluation (docs/EVALUATION-MORPH-SKIN.md): VMD bone / morph tracks of all motions merged
-// (anim/binding.hpp, the later motion wins at equal frames) and sampled at F (frames at 30 fps,
-// fractional allowed); a VPD pose then replaces the bones and morphs it names; morphs
-// (anim/morph.hpp) → bone morph offsets → bones with append and IK (anim/pose.hpp, no physics) →
-// skinning with the morph vertex offsets (anim/skinning.hpp); UV morphs move the texture
-// coordinates; material morphs change the MTL colours.
+// Evaluation: the library's pipeline (anim/character.hpp, the same as `sample`): VMD bone /
+// morph tracks of all motions merged (the later motion wins at equal frames) and sampled at F
+// (frames at 30 fps, fractional allowed); a VPD pose then replaces the bones and morphs it names;
+// morphs → bone morph offsets → bones with append and IK (no physics) → skinning with the morph
+// vertex offsets; UV morphs move the texture coordinates; material morphs change the MTL colours.
+// Inputs are told apart by content, binary or mmdkit JSON (anim/input_files.hpp).
 // Output: OBJ in MMD coordinates (left-handed, Y up, MMD units; the OBJ header says so) or, with
 // --right-handed, Z negated and winding reversed; MTL next to it (same stem, .mtl). Textures: the
 // model's references resolved inside the model's folder (model/textures.hpp; references that
@@ -31,13 +31,14 @@ namespace mmdkit::cli {
 /// The parsed options of `pose`.
 struct PoseArgs {
   std::string model;
-  std::vector<std::string> motions;  ///< .vmd files and at most one .vpd
+  std::vector<std::string> motions;  ///< VMD motions and at most one VPD pose (binary or JSON)
   double frame = 0;                  ///< frames at 30 fps
   std::string output;                ///< .obj path (required)
   bool right_handed = false;
   bool copy_textures = false;
   bool no_ik = false;
   bool force = false;
+  bool quiet = false;  ///< no warnings
 };
 
 /// Adds the `pose` subcommand to `app`, storing into `args` (which must outlive parsing).

@@ -21,6 +21,7 @@
 #include "cli/io.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
+#include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/file.hpp"
@@ -37,9 +38,9 @@ namespace fs = std::filesystem;
 
 CLI::App* add_sample_command(CLI::App& app, SampleArgs& a) {
   CLI::App* s = app.add_subcommand(
-      "sample", "evaluate bones (append, IK; no physics) at frames and write model-space transforms as JSON or binary");
-  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
-  s->add_option("MOTION", a.motions, "motion files (.vmd, merged per bone) or one pose (.vpd); none = rest pose");
+      "sample", "evaluate bones (morphs, append, IK; no physics) at frames and write model-space transforms as JSON or binary");
+  s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content)")->required();
+  s->add_option("MOTION", a.motions, "VMD motions (merged per bone) and at most one VPD pose (over them), or their JSON; none = rest pose");
   s->add_option("--frames", a.frames, "frames: list and ranges, e.g. 0,15,30 or 0-300:10 (default 0..last key, step 1)");
   s->add_option("-o,--output", a.output, "output file (default or - : stdout); written frame by frame");
   s->add_option("--bones", a.bones, "comma-separated bone names to write (default all)");
@@ -48,6 +49,7 @@ CLI::App* add_sample_command(CLI::App& app, SampleArgs& a) {
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_option("--format", a.format, "json (default) or binary (float32 layout, see docs/EVALUATION-BONES.md)");
   s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
+  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
   return s;
 }
 
@@ -145,22 +147,18 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     for (const auto& m : a.motions) inputs.emplace_back(m);
     if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
   }
-  AnimationRequest req{a.model, a.motions, false, true, "sample"};
+  AnimationRequest req{a.model, a.motions, false, a.quiet, "sample"};
   auto loaded = load_animation(req, err);
   if (!loaded) return loaded.error();
-  AnimationInput& in = *loaded;
-  const anim::Skeleton& sk = in.skeleton;
-  const std::optional<vpd::Pose>& pose = in.pose;
+  anim::Character ch(*loaded);
+  ch.set_ik(!a.no_ik);
+  const anim::CharacterData& data = ch.data();
+  const anim::Skeleton& sk = data.skeleton();
 
-  // Frames.
+  // Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone).
   std::vector<double> frames;
-  if (pose) {
-    frames = {0.0};
-  } else if (a.frames.empty()) {
-    std::uint32_t last = in.sampler.last_frame();
-    for (const auto& k : in.morphs.morph_keys) last = std::max(last, k.frame);
-    for (const auto& k : in.camera) last = std::max(last, k.frame);
-    for (std::uint32_t f = 0; f <= last; ++f) frames.push_back(f);
+  if (a.frames.empty()) {
+    for (std::uint32_t f = 0; f <= data.last_frame(); ++f) frames.push_back(f);
   } else if (!parse_frame_list(a.frames, frames)) {
     err << "mmdkit: bad --frames '" << a.frames << "' (use e.g. 0,15,30 or 0-300:10)\n";
     return kExitUsage;
@@ -184,16 +182,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       bones.push_back(static_cast<std::uint32_t>(i));
     }
   }
-  const std::size_t nm = a.morphs ? in.morph_names.size() : 0;
-
-  // Buffers (allocated once).
-  anim::PoseWorkspace ws(sk);
-  std::vector<anim::BonePose> local(sk.bone_count());
-  std::vector<std::uint8_t> ik(sk.ik_count(), 1);
-  std::vector<std::uint32_t> morph_cursors(in.morph_keys.size(), 0);
-  std::vector<float> weights(in.morph_keys.size(), 0.0f);
-  std::uint32_t camera_cursor = 0;
-  if (pose) local = anim::pose_from_vpd(sk, *pose);
+  const std::size_t nm = a.morphs ? data.morph_names().size() : 0;
 
   // The output is written as it is made: the header, then the frames in pieces of about
   // kFlushBytes (one frame's text or binary record at least), never held whole.
@@ -227,8 +216,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     }
     for (std::size_t m = 0; m < nm; ++m) {
       put_le<std::uint32_t>(s, static_cast<std::uint32_t>(m));
-      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(in.morph_names[m].size()));
-      s += in.morph_names[m];
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(data.morph_names()[m].size()));
+      s += data.morph_names()[m];
     }
   } else {
     s += "{\"lib\":\"mmdkit 0.1.0\",\"model\":";
@@ -251,14 +240,11 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
     if (s.size() >= kFlushBytes && !flush()) return kExitBadInput;
     const double f = frames[fi];
-    if (!pose) in.sampler.sample(f, local, ik);
-    if (a.no_ik) std::fill(ik.begin(), ik.end(), std::uint8_t{0});
-    anim::evaluate(sk, {local, {}, ik}, ws);
-    if (nm) anim::sample_morphs(in.morphs, f, weights, morph_cursors);
-    anim::CameraState cam;
-    if (a.camera) cam = anim::sample_camera(in.camera, f, camera_cursor);
-    const auto mats = ws.model_matrices();
-    const auto rots = ws.model_rotations();
+    if (auto r = ch.evaluate(f); !r) return fail(err, r.error(), a.model);
+    const std::span<const float> weights = ch.morph_weights();
+    const anim::CameraState& cam = ch.camera();
+    const auto mats = ch.pose().model_matrices();
+    const auto rots = ch.pose().model_rotations();
     if (binary) {
       put_le<double>(s, f);
       for (std::uint32_t b : bones)
@@ -297,7 +283,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       for (std::size_t m = 0; m < nm; ++m) {
         if (m) s += ',';
         s += "{\"name\":";
-        put_string(s, in.morph_names[m]);
+        put_string(s, data.morph_names()[m]);
         s += fmt::format(",\"index\":{},\"weight\":", m);
         put_float(s, weights[m]);
         s += '}';

@@ -1,16 +1,21 @@
 // mmdkit CLI — `sample`: evaluate a model's bones (and optionally morph weights and the camera)
 // under one or more motions (or a VPD pose) at a list of frames.
 //
-//   mmdkit sample MODEL.pmx|.pmd [MOTION.vmd ...| POSE.vpd] [--frames 0-300:1] [-o out.json]
+//   mmdkit sample MODEL.pmx|.pmd [MOTION.vmd ...] [POSE.vpd] [--frames 0-300:1] [-o out.json]
 //                 [--bones a,b] [--morphs] [--camera] [--no-ik] [--format json|binary] [--force]
+//                 [--quiet]
 //
-// Evaluation: anim/pose.hpp (bones, append, IK; no physics). Frames at 30 fps, fractional allowed.
+// Evaluation: the library's pipeline (anim/character.hpp, the same as `pose`, on the model
+// loaded without geometry): motions merged, a VPD pose over them, morphs (bone morphs move
+// bones), bones with append and IK; no physics. Frames at 30 fps, fractional allowed. Inputs are
+// told apart by content, binary or mmdkit JSON (anim/input_files.hpp).
 // Output: stdout by default or with -o -, else the file (the --force rule of cli/io.hpp). It is
 // written as it is made, in pieces of about 256 KiB (at least one frame), never held whole: peak
 // memory is the model and the bound motion tracks (about twice the input files at most) plus that
 // buffer (tests/cli/sample_memory_test.cpp). Model and motions are files, not stdin.
 // --frames takes a comma list of numbers and ranges A-B[:STEP] (the peers' syntax); default 0 to
-// the last key frame of the motions, step 1. A VPD pose is evaluated once, at frame 0.
+// the last key frame of the motions (any track: bones, morphs, IK, camera, light, self-shadow),
+// step 1. A VPD pose holds at every frame (0 alone when it is the only input).
 //
 // JSON output (the shape of /work/shared/peers eval_*.mjs, so compare_eval.mjs can diff them):
 //   {"lib": "mmdkit 0.1.0", "model": PATH, "motion": PATH|null, "motions": [PATHS],
@@ -56,6 +61,7 @@ struct SampleArgs {
   bool camera = false;
   bool no_ik = false;
   bool force = false;
+  bool quiet = false;  ///< no warnings
 };
 
 /// Adds the `sample` subcommand to `app`, storing into `args` (which must outlive parsing).

@@ -45,7 +45,7 @@ std::string trim_newlines(std::string s) {
 static constexpr Vec3 kPmdKneeLower{-std::numbers::pi_v<float>, 0.0f, 0.0f};
 static constexpr Vec3 kPmdKneeUpper{-0.5f * std::numbers::pi_v<float> / 180.0f, 0.0f, 0.0f};
 
-Result<Model> from_pmd(const pmd::Model& p) {
+Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
   Model m;
   m.source = SourceFormat::pmd;
   m.transform_order = TransformOrder::pmd;
@@ -56,7 +56,9 @@ Result<Model> from_pmd(const pmd::Model& p) {
     m.comment_en = p.english->comment.text;
   }
   auto& F = m.findings;
-  const std::size_t nv = p.vertices.size(), nb = p.bones.size(), nmat = p.materials.size();
+  const bool geometry = options.geometry;
+  m.has_geometry = geometry;
+  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nmat = p.materials.size();
 
   // Vertices: BDEF1 when one bone carries everything, else BDEF2 (PmxEditor's conversion).
   m.vertices.resize(nv);
@@ -129,8 +131,8 @@ Result<Model> from_pmd(const pmd::Model& p) {
     counts[i] = s.index_count;
   }
   {
-    std::vector<std::uint32_t> raw(p.indices.begin(), p.indices.end());
-    detail::build_faces(m, raw, counts, "faces", "materials");
+    std::vector<std::uint32_t> raw(geometry ? p.indices.begin() : p.indices.end(), p.indices.end());
+    if (geometry) detail::build_faces(m, raw, counts, "faces", "materials");
   }
 
   // Bones: types → flags and append.
@@ -249,7 +251,7 @@ Result<Model> from_pmd(const pmd::Model& p) {
   const std::size_t first = has_base ? 1 : 0;
   m.pmd_base_morph = has_base;
   std::vector<std::uint32_t> base_vertex;  // base entry → vertex (0xFFFFFFFF = invalid)
-  if (has_base) {
+  if (has_base && geometry) {
     const auto& bo = p.morphs[0].offsets;
     base_vertex.resize(bo.size());
     for (std::size_t k = 0; k < bo.size(); ++k) {
@@ -258,7 +260,7 @@ Result<Model> from_pmd(const pmd::Model& p) {
         add(F, FindingKind::index_out_of_range, "morphs", 0, "offsets[" + std::to_string(k) + "].vertex",
             out_of_range(bo[k].vertex, nv, "vertices") + "; morph entries using it are dropped");
     }
-  } else if (p.morphs.size() > 0) {
+  } else if (!has_base && p.morphs.size() > 0) {
     add(F, FindingKind::index_out_of_range, "morphs", 0, "type",
         "first morph is not the base morph (type 0); no morph offset can be resolved");
   }
@@ -273,7 +275,7 @@ Result<Model> from_pmd(const pmd::Model& p) {
     }
     d.type = MorphType::vertex;
     d.panel = s.type <= 4 ? s.type : 4;
-    for (std::size_t k = 0; k < s.offsets.size(); ++k) {
+    for (std::size_t k = 0; geometry && k < s.offsets.size(); ++k) {
       const pmd::MorphOffset& o = s.offsets[k];
       if (o.vertex >= base_vertex.size()) {
         add(F, FindingKind::index_out_of_range, "morphs", static_cast<std::int64_t>(i),

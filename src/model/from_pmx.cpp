@@ -26,7 +26,7 @@ std::string idx_field(const char* list, std::size_t k, const char* member) {
 
 }  // namespace
 
-Result<Model> from_pmx(const pmx::Model& p) {
+Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
   constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
   if (p.vertices.size() > kMax || p.bones.size() > kMax || p.morphs.size() > kMax || p.materials.size() > kMax ||
       p.faces.size() > 0xFFFFFFFFu || p.rigid_bodies.size() > kMax)
@@ -39,7 +39,9 @@ Result<Model> from_pmx(const pmx::Model& p) {
   m.comment = p.comment.text;
   m.comment_en = p.comment_en.text;
   auto& F = m.findings;
-  const std::size_t nv = p.vertices.size(), nb = p.bones.size(), nm = p.materials.size(),
+  const bool geometry = options.geometry;
+  m.has_geometry = geometry;
+  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nm = p.materials.size(),
                     nmo = p.morphs.size(), nr = p.rigid_bodies.size(), nt = p.textures.size();
 
   // Vertices.
@@ -125,7 +127,7 @@ Result<Model> from_pmx(const pmx::Model& p) {
     d.memo = s.memo.text;
     counts[i] = s.face_index_count;
   }
-  detail::build_faces(m, p.faces, counts, "faces", "materials");
+  if (geometry) detail::build_faces(m, p.faces, counts, "faces", "materials");
 
   // Bones.
   m.bones.resize(nb);
@@ -231,7 +233,7 @@ Result<Model> from_pmx(const pmx::Model& p) {
       if (o.morph < 0 || static_cast<std::size_t>(o.morph) >= nmo) { drop("flip_offsets", k, "morph", o.morph, nmo, "morphs"); continue; }
       d.flip_offsets.push_back({o.morph, o.weight});
     }
-    for (std::size_t k = 0; k < s.vertex_offsets.size(); ++k) {
+    for (std::size_t k = 0; geometry && k < s.vertex_offsets.size(); ++k) {
       const auto& o = s.vertex_offsets[k];
       if (o.vertex >= nv) { drop("offsets", k, "vertex", o.vertex, nv, "vertices"); continue; }
       d.vertex_offsets.push_back({o.vertex, o.offset});
@@ -247,7 +249,7 @@ Result<Model> from_pmx(const pmx::Model& p) {
           "additional UV " + std::to_string(ti - 3) + " morph, the model has " +
               std::to_string(p.header.additional_uv_count) + " additional UVs; its offsets are dropped");
     } else {
-      for (std::size_t k = 0; k < s.uv_offsets.size(); ++k) {
+      for (std::size_t k = 0; geometry && k < s.uv_offsets.size(); ++k) {
         const auto& o = s.uv_offsets[k];
         if (o.vertex >= nv) { drop("offsets", k, "vertex", o.vertex, nv, "vertices"); continue; }
         d.uv_offsets.push_back({o.vertex, o.offset});
@@ -338,12 +340,12 @@ Result<Model> from_pmx(const pmx::Model& p) {
     checked(s.material, nm, F, "soft bodies", i, "material", "materials");
     for (std::size_t k = 0; k < s.anchors.size(); ++k) {
       checked(s.anchors[k].rigid_body, nr, F, "soft bodies", i, idx_field("anchors", k, "rigid_body"), "rigid bodies");
-      if (s.anchors[k].vertex >= nv)
+      if (geometry && s.anchors[k].vertex >= nv)
         add(F, FindingKind::index_out_of_range, "soft bodies", static_cast<std::int64_t>(i),
             idx_field("anchors", k, "vertex"), out_of_range(s.anchors[k].vertex, nv, "vertices"));
     }
     for (std::size_t k = 0; k < s.pinned_vertices.size(); ++k)
-      if (s.pinned_vertices[k] >= nv)
+      if (geometry && s.pinned_vertices[k] >= nv)
         add(F, FindingKind::index_out_of_range, "soft bodies", static_cast<std::int64_t>(i),
             idx_field("pinned_vertices", k, ""), out_of_range(s.pinned_vertices[k], nv, "vertices"));
   }

@@ -54,16 +54,16 @@ void add_reader_warnings(Model& m, const std::vector<Warning>& warnings) {
 Result<Model> load(ByteSpan bytes, const LoadOptions& options) {
   if (bytes.empty()) return make_error(ErrorCode::empty_input, "no bytes to read a model from", "header", -1, 0);
   if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'M' && bytes[2] == 'X' && bytes[3] == ' ') {
-    auto r = pmx::read(bytes, pmx::ReadOptions{.strict = options.strict, .skip_geometry = false});
+    auto r = pmx::read(bytes, pmx::ReadOptions{.strict = options.strict, .skip_geometry = !options.geometry});
     if (!r) return std::unexpected(r.error());
-    auto m = from_pmx(r->model);
+    auto m = from_pmx(r->model, BuildOptions{.geometry = options.geometry});
     if (m) add_reader_warnings(*m, r->warnings);
     return m;
   }
   if (bytes.size() >= 3 && bytes[0] == 'P' && bytes[1] == 'm' && bytes[2] == 'd') {
     auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = options.encoding, .strict = options.strict});
     if (!r) return std::unexpected(r.error());
-    auto m = from_pmd(r->model);
+    auto m = from_pmd(r->model, BuildOptions{.geometry = options.geometry});
     if (m) add_reader_warnings(*m, r->warnings);
     return m;
   }

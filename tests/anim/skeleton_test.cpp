@@ -239,13 +239,16 @@ TEST(Pose, FixedAxisProjectsKeyRotation) {
   EXPECT_NEAR(quat_angle_between(ws.model_rotations()[0], quat_from_axis_angle({0, 0, 1}, 0.4f)), 0.0f, 1e-5f);
 }
 
-TEST(Pose, WorkspaceOfAnotherSkeletonIsLeftAlone) {
+TEST(Pose, WorkspaceOfAnotherSkeletonIsRefusedAndLeftAlone) {
   const Skeleton s = chain3();
   SkeletonDesc d;
   d.bones = {bone("x", {0, 7, 0})};
   const Skeleton other = *build_skeleton(d);
   PoseWorkspace ws(other);
-  evaluate(s, {}, ws);  // size mismatch: no write, no crash
+  auto r = evaluate(s, {}, ws);  // size mismatch: an error, no write, no crash
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(r.error().section, "pose workspace");
   expect_vec(ws.model_positions()[0], {0, 0, 0});
 }
 

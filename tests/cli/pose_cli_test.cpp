@@ -189,18 +189,40 @@ TEST(PoseCli, KnownRotationMovesBdef1VerticesAnalytically) {
   EXPECT_EQ(q.f[0], (std::array<std::uint32_t, 3>{o.f[0][0], o.f[0][2], o.f[0][1]}));
 }
 
-TEST(PoseCli, RefusesToOverwriteAnInputAndBadUsage) {
+TEST(PoseCli, RefusesToOverwriteAnInput) {
   const Files& x = files();
-  // Output named like the motion with .obj is fine; replacing the model is not (.obj required).
+  // A real motion whose name ends in .obj (inputs are told apart by content): posing with it is
+  // fine, writing the OBJ over it is refused as an input, and the file is left as it was.
+  const fs::path motion_obj = x.dir / "motion_named.obj";
+  const auto motion_bytes = read_file(x.motion);
+  ASSERT_TRUE(motion_bytes);
+  ASSERT_TRUE(write_file_atomic(motion_obj, ByteSpan(motion_bytes->data(), motion_bytes->size())).has_value());
+  PoseRun r = run({x.model.string(), motion_obj.string(), "-o", (x.dir / "ok.obj").string(), "--force"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run({x.model.string(), motion_obj.string(), "-o", motion_obj.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("is an input file"), std::string::npos) << r.err;
+  const auto after = read_file(motion_obj);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(*after, *motion_bytes);
+}
+
+TEST(PoseCli, UsageErrorsExitWithTwo) {
+  const Files& x = files();
   PoseRun r = run({x.model.string(), "-o", (x.dir / "x.txt").string()});
   EXPECT_EQ(r.code, 2);
-  const fs::path fake = x.dir / "input.obj";
-  ASSERT_TRUE(write_file_atomic(fake, std::string_view("x")).has_value());
-  r = run({x.model.string(), fake.string(), "-o", fake.string()});
-  EXPECT_EQ(r.code, 1);  // input.obj is read as a VMD first: not a motion
+  EXPECT_NE(r.err.find("must end in .obj"), std::string::npos) << r.err;
   r = run({x.model.string(), "-o", (x.dir / "neg.obj").string(), "--frame", "-1"});
-  EXPECT_NE(r.code, 0);
-  r = run({(x.dir / "missing.pmx").string(), "-o", (x.dir / "m.obj").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--frame must be a finite number >= 0"), std::string::npos) << r.err;
+  r = run({x.model.string(), "-o", "-"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot write to stdout"), std::string::npos) << r.err;
+}
+
+TEST(PoseCli, MissingModelIsBadInputNamingTheFile) {
+  const Files& x = files();
+  PoseRun r = run({(x.dir / "missing.pmx").string(), "-o", (x.dir / "m.obj").string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("missing.pmx"), std::string::npos) << r.err;
 }

@@ -190,9 +190,13 @@ TEST(SampleCli, ErrorsAndExitCodes) {
   EXPECT_EQ(r.code, kExitUsage);
   EXPECT_NE(r.err.find("no such bone"), std::string::npos);
   EXPECT_EQ(run({x.model.string(), "--format", "xml"}).code, kExitUsage);
-  EXPECT_EQ(run({x.motion.string()}).code, kExitBadInput);  // a motion is not a model
+  r = run({x.motion.string()});  // a motion is not a model
+  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_NE(r.err.find("not a PMD or PMX model: a vmd file"), std::string::npos) << r.err;
   // An output may not replace an input without --force.
-  EXPECT_EQ(run({x.model.string(), x.motion.string(), "--frames", "0", "-o", x.motion.string()}).code, kExitBadInput);
+  r = run({x.model.string(), x.motion.string(), "--frames", "0", "-o", x.motion.string()});
+  EXPECT_EQ(r.code, kExitBadInput);
+  EXPECT_NE(r.err.find("is an input file"), std::string::npos) << r.err;
   // No motion: rest pose at frame 0, every bone at its bind position.
   SampleRun rest = run({x.model.string(), "--bones", "頭"});
   ASSERT_EQ(rest.code, 0);

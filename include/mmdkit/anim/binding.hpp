@@ -33,6 +33,11 @@ std::vector<std::uint8_t> track_match_key(ByteSpan raw);
 /// bone either; callers usually treat the bone as unmatched).
 Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8, Encoding enc = Encoding::cp932);
 
+/// The bytes a VPD name is matched by: its whole raw bytes (a VPD line holds the complete name,
+/// no 15-byte field), or when there are none (a name built in code) its text encoded in `enc`
+/// (empty when it cannot be: matches nothing). Used for VPD bones and morphs (pose.hpp, morph.hpp).
+std::vector<std::uint8_t> vpd_match_key(std::span<const std::uint8_t> raw, std::string_view text, Encoding enc);
+
 /// [begin, end) of one track's keys in a BoundMotion's key array.
 struct KeyRange {
   std::uint32_t begin = 0;

@@ -201,10 +201,14 @@ class MorphWorkspace {
 /// offsets of the active morphs).
 void apply_morphs(const MorphData& data, std::span<const float> weights, MorphWorkspace& ws) noexcept;
 
-/// Per-morph weights of a VPD pose (MikuMikuMoving morph blocks): matched by CP932 name bytes
-/// against the model morphs' binding keys (cut to 15 bytes as for VMD); the last block wins.
-/// `morph_keys` = one binding key per model morph (model::Morph::binding_key).
-std::vector<float> morph_weights_from_vpd(std::span<const std::vector<std::uint8_t>> morph_keys,
-                                          const vpd::Pose& pose);
+/// Per-morph weights of a VPD pose (MikuMikuMoving morph blocks): matched by their FULL CP932
+/// name bytes (not cut: see pose_from_vpd in pose.hpp) against `morph_names`, one per model morph
+/// (the morph's name encoded in CP932); the last block wins, unmatched morphs weigh 0. A block
+/// without raw bytes is encoded from its text in the pose's encoding (binding.hpp vpd_match_key).
+/// `unmatched` (optional) receives the indices of VPD morph blocks that matched no model morph;
+/// `named` (optional) is set to one flag per model morph, 1 where the pose names it.
+std::vector<float> morph_weights_from_vpd(std::span<const std::vector<std::uint8_t>> morph_names,
+                                          const vpd::Pose& pose, std::vector<std::size_t>* unmatched = nullptr,
+                                          std::vector<std::uint8_t>* named = nullptr);
 
 }  // namespace mmdkit::anim

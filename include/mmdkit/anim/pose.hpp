@@ -69,6 +69,8 @@ class PoseWorkspace {
   /// Sizes every buffer for `skeleton` (allocates; call once).
   void reset(const Skeleton& skeleton);
   std::size_t bone_count() const noexcept { return model_rot_.size(); }
+  /// Skeleton::id() of the skeleton the workspace was sized for (0 = never reset).
+  std::uint64_t skeleton_id() const noexcept { return skeleton_id_; }
 
   /// Model-space matrices (column-major, translation at 12..14), one per bone.
   std::span<const Mat4> model_matrices() const noexcept { return model_mat_; }
@@ -103,20 +105,28 @@ class PoseWorkspace {
   std::vector<Mat4> model_mat_;
   std::vector<Mat4> skin_mat_;
   std::vector<std::uint8_t> stage_;  // per bone: 0 before physics, 1 after
+  std::uint64_t skeleton_id_ = 0;
 };
+
+/// Checks that `ws` was sized for `skeleton` (ozz's SamplingJob::Validate() idea: a job refuses
+/// buffers that do not fit instead of writing stale or partial output). Errors: invalid_argument
+/// (section "pose workspace") when the workspace was never reset, was reset for another skeleton
+/// (even one with the same bone count: Skeleton::id() differs), or its buffers do not match the
+/// bone count. Never allocates unless it fails.
+Result<void> validate(const Skeleton& skeleton, const PoseWorkspace& ws);
 
 /// Stage before physics: resets every model transform to identity (as babylon-mmd does each
 /// frame, so a bone sorted before its parent sees an identity parent), then runs the
-/// before-physics schedule. Does nothing when the workspace was not built for this skeleton.
-/// Never allocates.
-void evaluate_before_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws) noexcept;
+/// before-physics schedule. Errors: validate()'s, when the workspace was not built for this
+/// skeleton (nothing is written then). Never allocates on success.
+Result<void> evaluate_before_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
 /// Stage after physics: runs the after-physics schedule, then fills model matrices of all bones
-/// and the skinning matrices. Never allocates.
-void evaluate_after_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws) noexcept;
+/// and the skinning matrices. Errors and allocation as evaluate_before_physics.
+Result<void> evaluate_after_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
-/// Both stages without physics.
-void evaluate(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws) noexcept;
+/// Both stages without physics. Errors and allocation as evaluate_before_physics.
+Result<void> evaluate(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
 /// Key rotation projected onto a fixed axis (PMX 0x400 / PMD twist): the rotation's angle about
 /// its own axis, signed by the axis' direction relative to `axis`, applied about `axis`
@@ -136,8 +146,22 @@ class MotionSampler {
   static Result<MotionSampler> create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions);
 
   /// Samples bone poses into `local` (size ≥ bone count; extra ignored) and IK states into
-  /// `ik_enabled` (size ≥ solver count). Never allocates.
+  /// `ik_enabled` (size ≥ solver count), with the sampler's own cursors. Never allocates.
   void sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept;
+
+  /// Per-user lookup caches, so that one sampler (immutable tracks) can be sampled by several
+  /// users at once, each with its own Cursors (anim/character.hpp does this).
+  struct Cursors {
+    std::vector<std::uint32_t> bones;  ///< one per model bone
+    std::vector<std::uint32_t> ik;     ///< one per IK solver
+  };
+  /// Cursors sized for this sampler (allocates; once per user).
+  Cursors make_cursors() const;
+  /// As sample() above with the caller's cursors (made by make_cursors of this sampler; smaller
+  /// cursor vectors sample fewer bones / solvers). Const: safe to call from several threads with
+  /// different cursors. Never allocates.
+  void sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
+              Cursors& cursors) const noexcept;
 
   const BoundMotion& bound() const noexcept { return bound_; }
   /// Last key frame over all bone, morph and property tracks (0 if none).
@@ -148,6 +172,7 @@ class MotionSampler {
     std::uint32_t frame;
     std::uint8_t enabled;
   };
+  void sample_ik(double frame, std::span<std::uint8_t> ik_enabled, std::span<std::uint32_t> cursors) const noexcept;
   BoundMotion bound_;
   std::vector<std::uint32_t> cursors_;
   std::vector<std::vector<IkKey>> ik_tracks_;  // per solver
@@ -155,12 +180,18 @@ class MotionSampler {
   std::uint32_t last_frame_ = 0;
 };
 
-/// Per-bone local poses from a VPD pose: bones matched by name bytes (VPD names are CP932 like
-/// the model's match bytes, cut to 15 bytes as for VMD), translation and rotation (normalized)
-/// as stored; unmatched bones at rest. `unmatched` (optional) receives the indices of VPD bones
-/// that matched no model bone.
+/// Per-bone local poses from a VPD pose: bones matched by their FULL name bytes (a VPD line holds
+/// the whole CP932 name, unlike the 15-byte VMD field, so a long name is not cut: two model bones
+/// sharing their first 15 bytes are told apart; glmmd VpdData::toModelPose and three.js MMDLoader
+/// match whole names too) against BoneDesc::name_bytes; translation and rotation (normalized) as
+/// stored; unmatched bones at rest. A VPD bone without raw bytes is encoded from its text in the
+/// pose's encoding (binding.hpp vpd_match_key); a later block naming the same bone wins.
+/// `unmatched` (optional) receives the indices of VPD bones that matched no model bone; `named`
+/// (optional) is set to one flag per model bone, 1 where the pose names it. Used by
+/// anim::CharacterData (character.hpp), the one place poses are bound.
 std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose,
-                                    std::vector<std::size_t>* unmatched = nullptr);
+                                    std::vector<std::size_t>* unmatched = nullptr,
+                                    std::vector<std::uint8_t>* named = nullptr);
 
 /// Builds the 4×4 column-major matrix of a rigid transform (rotation then translation).
 Mat4 rigid_matrix(const Quat& rotation, const Vec3& translation) noexcept;

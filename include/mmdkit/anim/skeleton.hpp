@@ -30,12 +30,6 @@
 #include "mmdkit/anim/math.hpp"
 #include "mmdkit/core/error.hpp"
 
-namespace mmdkit::pmx {
-struct Model;
-}
-namespace mmdkit::pmd {
-struct Model;
-}
 namespace mmdkit::model {
 struct Model;
 }
@@ -187,12 +181,17 @@ class Skeleton {
   /// The bones in evaluation order (both stages, each bone once).
   std::span<const std::uint32_t> order() const noexcept { return order_; }
   OrderRule rule() const noexcept { return rule_; }
+  /// Identity of the build: every build_skeleton call gives a new non-zero id (copies keep it:
+  /// they hold the same bones). A PoseWorkspace remembers the id of the skeleton it was sized for
+  /// and evaluation refuses another one (pose.hpp). 0 for a default-constructed skeleton.
+  std::uint64_t id() const noexcept { return id_; }
   /// Index of the bone with this UTF-8 name, −1 if none (first match).
   std::int32_t find(std::string_view name) const noexcept;
 
  private:
   friend Result<Skeleton> build_skeleton(SkeletonDesc desc);
   OrderRule rule_ = OrderRule::pmx;
+  std::uint64_t id_ = 0;
   std::vector<BoneDesc> desc_;
   std::vector<std::int32_t> parent_;
   std::vector<Vec3> bind_, offset_;
@@ -215,27 +214,13 @@ class Skeleton {
 /// does (they simply do not move the effector). Cost: O(bones × depth).
 Result<Skeleton> build_skeleton(SkeletonDesc desc);
 
-/// The SkeletonDesc of a PMX model: bones as stored (flags, layers, append, fixed axis, IK with
-/// limits); match keys = names encoded to CP932 and cut to 15 bytes (binding.hpp; a name CP932
-/// cannot encode gets an empty key and matches no track).
-Result<SkeletonDesc> skeleton_desc_from_pmx(const pmx::Model& model);
-
-/// The SkeletonDesc of a PMD model with MMD's PMD rules (docs/EVALUATION-BONES.md):
-/// - IK chains become IK bones in file order (ik_file_order); unit angle × 4 (PMD stores rad / 4);
-/// - links named 左ひざ / 右ひざ get the knee limit X ∈ [−π, −0.5°·π/180], Y = Z = 0 (radians; the
-///   limit babylon-mmd passes in degrees by mistake);
-/// - type 5 (回転影響下, eyes): append rotation of ik_parent (両目), ratio 1; type 9 (回転連動,
-///   腕捩1..3): append rotation of the TAIL bone, ratio ik_parent × 0.01 (checked on miku_v2 and
-///   mei: tail = 腕捩, ik_parent = 25 / 50 / 75);
-/// - type 8 (twist): fixed axis = tail bone head − bone head.
-/// Match keys are the stored name bytes cut to 15.
-Result<SkeletonDesc> skeleton_desc_from_pmd(const pmd::Model& model);
-
-/// The SkeletonDesc of the format-neutral model view (model/model.hpp), which already applies the
-/// PMD rules above (knee limits, unit angle × 4, type 5 / 9 appends, type 8 fixed axes): the PMD
-/// order rule when Model::transform_order is pmd (the view's PMD stage layers are not needed),
-/// PMX otherwise. Name bytes: the name encoded to CP932 (the binding key when it cannot be).
-/// Gives the same evaluation as skeleton_desc_from_pmx / _pmd on the file models.
+/// The SkeletonDesc of the format-neutral model view (model/model.hpp). This is the only way from
+/// a PMD or PMX file to a skeleton: the view converts the PMD rules once (model/from_pmd.cpp,
+/// docs/MODEL.md: knee limits, IK unit angle × 4, type 5 / 9 follow bones as append rotations,
+/// type 8 twist bones as normalised fixed axes), and a geometry-free view (model::LoadOptions
+/// geometry = false) gives the same skeleton as the full one. The PMD order rule applies when
+/// Model::transform_order is pmd (the view's PMD stage layers are not needed), PMX otherwise.
+/// Name bytes: the name encoded to CP932 (the binding key when it cannot be).
 Result<SkeletonDesc> skeleton_desc_from_model(const model::Model& model);
 
 /// build_skeleton(skeleton_desc_from_model(model)).

@@ -328,6 +328,11 @@ enum class TransformOrder : std::uint8_t {
 /// The whole model.
 struct Model {
   SourceFormat source = SourceFormat::pmx;
+  /// False for a geometry-free view (BuildOptions::geometry false): `vertices`, `additional_uvs`
+  /// and `faces` are empty, every material's face range is 0 / 0, and vertex and UV morphs keep
+  /// their type and name but no offsets. Everything else (bones, IK, morph names, bone / material /
+  /// group morphs, rigid bodies, joints) is the same as in the full view, bit for bit.
+  bool has_geometry = true;
   TransformOrder transform_order = TransformOrder::pmx;
   std::string name, name_en, comment, comment_en;  ///< UTF-8 (comments may hold CR LF)
 
@@ -354,16 +359,30 @@ struct Model {
   std::vector<Finding> findings;
 };
 
-/// Builds the view from a PMX model. Fails only on a limit (more than 2^31 − 1 records).
-Result<Model> from_pmx(const pmx::Model& pmx);
+/// Options for from_pmx / from_pmd.
+struct BuildOptions {
+  /// False: a geometry-free view (Model::has_geometry) for evaluating bones and morph weights
+  /// only: vertices, faces and vertex / UV morph offsets are not copied (nor checked: no finding
+  /// about them), which is what `sample` needs and much faster on large models.
+  bool geometry = true;
+};
+
+/// Builds the view from a PMX model (a model read with pmx::ReadOptions::skip_geometry needs
+/// geometry = false). Fails only on a limit (more than 2^31 − 1 records).
+Result<Model> from_pmx(const pmx::Model& pmx, const BuildOptions& options = {});
 
 /// Builds the view from a PMD model, converting PMD semantics (header comment, docs/MODEL.md).
-Result<Model> from_pmd(const pmd::Model& pmd);
+/// This is the only place PMD bone rules are converted: the runtime skeleton (anim/skeleton.hpp)
+/// is built from this view.
+Result<Model> from_pmd(const pmd::Model& pmd, const BuildOptions& options = {});
 
 /// Options for load / load_file.
 struct LoadOptions {
   std::optional<Encoding> encoding;  ///< PMD: force CP932 / GBK (nullopt = detect)
   bool strict = false;               ///< trailing bytes are an error
+  /// False: a geometry-free view (BuildOptions::geometry); PMX vertices and faces are then
+  /// validated but not stored while reading (pmx::ReadOptions::skip_geometry).
+  bool geometry = true;
 };
 
 /// Reads a PMD ("Pmd") or PMX ("PMX ") from memory and builds the view; reader warnings become

@@ -1,0 +1,217 @@
+// The evaluation pipeline of one model (character.hpp): set-up once, then frames.
+#include "mmdkit/anim/character.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/model/check.hpp"
+#include "mmdkit/model/model.hpp"
+
+namespace mmdkit::anim {
+
+PhysicsStage::~PhysicsStage() = default;
+
+namespace {
+
+// NaN / infinity in vertices or morph offsets would reach every posed vertex ("nan" in an OBJ):
+// refused with the record `check` names. (Bones: build_skeleton refuses them; other sections such
+// as rigid bodies are the physics layer's.)
+Result<void> refuse_non_finite_geometry(const model::Model& m) {
+  for (const model::Finding& f : model::check_view(m)) {
+    if (f.kind != model::FindingKind::non_finite || (f.section != "vertices" && f.section != "morphs")) continue;
+    return make_error(ErrorCode::invalid_value, "field " + f.field + ": " + f.message + " (see mmdkit check)",
+                      f.section, f.record);
+  }
+  return {};
+}
+
+// The full CP932 bytes of a model morph's name (VPD morph blocks match whole names).
+std::vector<std::uint8_t> full_name_bytes(const model::Morph& m) {
+  if (auto b = encode_text(m.name, Encoding::cp932)) return std::move(*b);
+  return m.binding_key;
+}
+
+}  // namespace
+
+bool CharacterData::has_geometry() const noexcept { return model_->has_geometry; }
+
+Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_ptr<const model::Model> model,
+                                                                   const MotionInputs& inputs) {
+  if (!model) return make_error(ErrorCode::invalid_argument, "no model", "model");
+  auto d = std::make_shared<CharacterData>();
+  d->model_ = std::move(model);
+  const model::Model& m = *d->model_;
+  if (m.has_geometry)
+    if (auto r = refuse_non_finite_geometry(m); !r) return std::unexpected(r.error());
+  auto sk = build_skeleton(m);
+  if (!sk) return std::unexpected(sk.error());
+  d->skeleton_ = std::move(*sk);
+  auto md = MorphData::create(m);
+  if (!md) return std::unexpected(md.error());
+  d->morph_data_ = std::move(*md);
+  if (m.has_geometry) {
+    auto sd = SkinningData::create(m);
+    if (!sd) return std::unexpected(sd.error());
+    d->skinning_ = std::move(*sd);
+  }
+  std::vector<std::vector<std::uint8_t>> morph_keys;
+  morph_keys.reserve(m.morphs.size());
+  d->morph_names_.reserve(m.morphs.size());
+  for (const model::Morph& mo : m.morphs) {
+    d->morph_names_.push_back(mo.name);
+    morph_keys.push_back(mo.binding_key);
+  }
+
+  // VMD motions: bone + IK tracks, morph tracks, camera / light / self-shadow of the first motion
+  // that has keys of each.
+  std::vector<const vmd::Motion*> motions;
+  for (const vmd::Motion* mo : inputs.motions)
+    if (mo) motions.push_back(mo);
+  auto sampler = MotionSampler::create(d->skeleton_, motions);
+  if (!sampler) return std::unexpected(sampler.error());
+  d->bones_ = std::move(*sampler);
+  auto morphs = bind_motions(motions, {}, morph_keys);
+  if (!morphs) return std::unexpected(morphs.error());
+  d->morphs_ = std::move(*morphs);
+  d->last_frame_ = d->bones_.last_frame();
+  for (const MorphTrackKey& k : d->morphs_.morph_keys) d->last_frame_ = std::max(d->last_frame_, k.frame);
+  for (const vmd::Motion* mo : motions) {
+    if (d->camera_.empty() && !mo->camera_keys.empty()) d->camera_ = build_camera_track(mo->camera_keys);
+    if (d->light_.empty() && !mo->light_keys.empty()) d->light_ = build_light_track(mo->light_keys);
+    if (d->self_shadow_.empty() && !mo->self_shadow_keys.empty())
+      d->self_shadow_ = build_self_shadow_track(mo->self_shadow_keys);
+  }
+  for (const auto& k : d->camera_) d->last_frame_ = std::max(d->last_frame_, k.frame);
+  for (const auto& k : d->light_) d->last_frame_ = std::max(d->last_frame_, k.frame);
+  for (const auto& k : d->self_shadow_) d->last_frame_ = std::max(d->last_frame_, k.frame);
+
+  // Report: the motions' unmatched names (index into the motions given, nulls included); sorted
+  // input by input, bones before morphs, once the pose's are in.
+  std::vector<std::size_t> input_of(motions.size());
+  for (std::size_t i = 0, k = 0; i < inputs.motions.size(); ++i)
+    if (inputs.motions[i]) input_of[k++] = i;
+  BindingReport& rep = d->report_;
+  auto add_vmd = [&](const BoundMotion& b, bool morph) {
+    for (const UnmatchedTrack& u : b.unmatched) {
+      if (u.morph != morph) continue;
+      const vmd::Motion& mo = *motions[u.motion];
+      const auto& names = morph ? mo.morph_names : mo.bone_names;
+      rep.unmatched.push_back({input_of[u.motion], morph, u.name < names.size() ? names[u.name].text : std::string()});
+      ++(morph ? rep.unmatched_morphs : rep.unmatched_bones);
+    }
+  };
+  // Input by input, bones before morphs.
+  add_vmd(d->bones_.bound(), false);
+  add_vmd(d->morphs_, true);
+
+  // The VPD pose: bones and morphs it names, by full name bytes (pose.hpp pose_from_vpd).
+  if (inputs.pose) {
+    const vpd::Pose& pose = *inputs.pose;
+    d->has_pose_ = true;
+    std::vector<std::size_t> unmatched_bones, unmatched_morphs;
+    std::vector<std::uint8_t> named;
+    const std::vector<BonePose> local = pose_from_vpd(d->skeleton_, pose, &unmatched_bones, &named);
+    for (std::size_t i = 0; i < named.size(); ++i)
+      if (named[i]) {
+        d->pose_bone_index_.push_back(static_cast<std::uint32_t>(i));
+        d->pose_bones_.push_back(local[i]);
+      }
+    std::vector<std::vector<std::uint8_t>> morph_names;
+    morph_names.reserve(m.morphs.size());
+    for (const model::Morph& mo : m.morphs) morph_names.push_back(full_name_bytes(mo));
+    const std::vector<float> w = morph_weights_from_vpd(morph_names, pose, &unmatched_morphs, &named);
+    for (std::size_t i = 0; i < named.size(); ++i)
+      if (named[i]) {
+        d->pose_morph_index_.push_back(static_cast<std::uint32_t>(i));
+        d->pose_morph_weights_.push_back(w[i]);
+      }
+    const std::size_t input = inputs.pose_input == static_cast<std::size_t>(-1) ? inputs.motions.size() : inputs.pose_input;
+    for (std::size_t b : unmatched_bones) rep.unmatched.push_back({input, false, pose.bones[b].name});
+    for (std::size_t b : unmatched_morphs) rep.unmatched.push_back({input, true, pose.morphs[b].name});
+    rep.unmatched_bones += unmatched_bones.size();
+    rep.unmatched_morphs += unmatched_morphs.size();
+  }
+  std::stable_sort(rep.unmatched.begin(), rep.unmatched.end(),
+                   [](const BindingReport::Track& a, const BindingReport::Track& b) {
+                     return a.input != b.input ? a.input < b.input : a.morph < b.morph;
+                   });
+  return std::shared_ptr<const CharacterData>(std::move(d));
+}
+
+// --- Character --------------------------------------------------------------------------------
+
+Character::Character(std::shared_ptr<const CharacterData> data) : data_(std::move(data)) {
+  const CharacterData& d = *data_;
+  const Skeleton& sk = d.skeleton_;
+  cursors_ = d.bones_.make_cursors();
+  morph_cursors_.assign(d.morph_names_.size(), 0);
+  local_.assign(sk.bone_count(), BonePose{});
+  ik_enabled_.assign(sk.ik_count(), 1);
+  weights_.assign(d.morph_names_.size(), 0.0f);
+  pose_.reset(sk);
+  morph_ws_.reset(d.morph_data_);
+  if (d.skinning_) {
+    skin_ws_.reset(*d.skinning_);
+    positions_.assign(d.skinning_->vertex_count(), Vec3{});
+    normals_.assign(d.skinning_->vertex_count(), Vec3{});
+  }
+}
+
+void Character::set_physics(PhysicsStage* stage) noexcept {
+  physics_ = stage;
+  physics_reset_ = true;
+}
+
+Result<void> Character::evaluate(double frame) {
+  if (!std::isfinite(frame))
+    return make_error(ErrorCode::invalid_argument, "frame is not a finite number", "frame");
+  const CharacterData& d = *data_;
+  const Skeleton& sk = d.skeleton_;
+  // 1. Sample.
+  d.bones_.sample(frame, local_, ik_enabled_, cursors_);
+  sample_morphs(d.morphs_, frame, weights_, morph_cursors_);
+  // 2. The VPD pose over the motions; IK switch.
+  for (std::size_t k = 0; k < d.pose_bone_index_.size(); ++k) local_[d.pose_bone_index_[k]] = d.pose_bones_[k];
+  for (std::size_t k = 0; k < d.pose_morph_index_.size(); ++k)
+    weights_[d.pose_morph_index_[k]] = d.pose_morph_weights_[k];
+  if (!ik_) std::fill(ik_enabled_.begin(), ik_enabled_.end(), std::uint8_t{0});
+  // 3. Morphs.
+  apply_morphs(d.morph_data_, weights_, morph_ws_);
+  // 4–6. Bones, physics between the stages.
+  const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
+  if (auto r = evaluate_before_physics(sk, in, pose_); !r) return r;
+  if (physics_) {
+    if (physics_reset_)
+      physics_->reset(sk, pose_, frame);
+    else
+      physics_->simulate(frame, sk, pose_);
+    physics_reset_ = false;
+  }
+  if (auto r = evaluate_after_physics(sk, in, pose_); !r) return r;
+  // 7. Camera, light, self-shadow.
+  camera_ = sample_camera(d.camera_, frame, camera_cursor_);
+  light_ = sample_light(d.light_, frame, light_cursor_);
+  self_shadow_ = sample_self_shadow(d.self_shadow_, frame, self_shadow_cursor_);
+  frame_ = frame;
+  return {};
+}
+
+Result<void> Character::skin(ThreadPool* pool) {
+  const CharacterData& d = *data_;
+  if (!d.skinning_)
+    return make_error(ErrorCode::invalid_argument, "the model was loaded without geometry: nothing to skin",
+                      "skinning");
+  if (std::isnan(frame_))
+    return make_error(ErrorCode::invalid_argument, "no frame evaluated yet (call evaluate first)", "skinning");
+  const SkinBones bones{pose_.skinning_matrices(), pose_.model_rotations()};
+  if (pool)
+    skin_parallel(*pool, *d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
+  else
+    anim::skin(*d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
+  return {};
+}
+
+}  // namespace mmdkit::anim

@@ -1,0 +1,333 @@
+// The evaluation pipeline (anim/character.hpp): bone morphs move bones, VPD names match whole,
+// the binding report, workspace validation, the physics slot, shared data, and one PMD conversion
+// (geometry-free view = full view, bit for bit, on every corpus model).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "anim/anim_test_util.hpp"
+#include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/model/model.hpp"
+#include "support/corpus.hpp"
+
+namespace mmdkit::anim {
+namespace {
+
+using test::bone_key;
+
+model::Bone view_bone(const std::string& name, model::Vec3 pos, std::int32_t parent) {
+  model::Bone b;
+  b.name = name;
+  b.binding_key = *model::binding_key_utf8(name);
+  b.position = pos;
+  b.parent = parent;
+  return b;
+}
+
+// Root at the origin, "arm" at (0, 1, 0) under it, "hand" at (0, 2, 0) under the arm; a bone morph
+// "lift" moving the arm by (0, 0, 3) and turning it 90° about Z; a vertex morph "smile".
+std::shared_ptr<const model::Model> small_model() {
+  auto m = std::make_shared<model::Model>();
+  m->bones = {view_bone("root", {0, 0, 0}, -1), view_bone("arm", {0, 1, 0}, 0), view_bone("hand", {0, 2, 0}, 1)};
+  m->bone_order = {0, 1, 2};
+  model::Morph lift;
+  lift.name = "lift";
+  lift.binding_key = *model::binding_key_utf8(lift.name);
+  lift.type = model::MorphType::bone;
+  const float h = std::sqrt(0.5f);
+  lift.bone_offsets.push_back({1, {0, 0, 3}, {0, 0, h, h}});
+  model::Morph smile;
+  smile.name = "smile";
+  smile.binding_key = *model::binding_key_utf8(smile.name);
+  smile.type = model::MorphType::vertex;
+  m->morphs = {lift, smile};
+  return m;
+}
+
+vmd::TrackName name(const std::string& s) {
+  vmd::TrackName n;
+  n.raw.assign(s.begin(), s.end());
+  n.text = s;
+  return n;
+}
+
+TEST(Character, BoneMorphKeyedByTheMotionMovesTheBone) {
+  vmd::Motion mo;
+  mo.morph_names = {name("lift")};
+  mo.morph_keys = {{0, 0, 0.0f}, {0, 10, 1.0f}};
+  auto data = CharacterData::create(small_model(), MotionInputs{{&mo}});
+  ASSERT_TRUE(data) << data.error().to_string();
+  Character c(*data);
+  ASSERT_TRUE(c.evaluate(10));
+  EXPECT_EQ(c.morph_weights()[0], 1.0f);
+  // arm = (0,1,0) + (0,0,3); hand = arm + Rz(90°)·(0,1,0) = arm + (−1,0,0).
+  const auto p = c.pose().model_positions();
+  EXPECT_NEAR(p[1][0], 0.0f, 1e-6f);
+  EXPECT_NEAR(p[1][1], 1.0f, 1e-6f);
+  EXPECT_NEAR(p[1][2], 3.0f, 1e-6f);
+  EXPECT_NEAR(p[2][0], -1.0f, 1e-6f);
+  EXPECT_NEAR(p[2][1], 1.0f, 1e-6f);
+  EXPECT_NEAR(p[2][2], 3.0f, 1e-6f);
+  ASSERT_TRUE(c.evaluate(5));  // half weight: translation (0,0,1.5)
+  EXPECT_NEAR(c.pose().model_positions()[1][2], 1.5f, 1e-6f);
+}
+
+// Two bones whose names share their first 15 bytes: a VMD track (15-byte field) drives both, as
+// MMD does; a VPD block names the whole name and drives one.
+TEST(Character, VpdMatchesWholeNamesVmdTheFirst15Bytes) {
+  auto m = std::make_shared<model::Model>();
+  m->bones = {view_bone("LongBoneName_0001", {0, 0, 0}, -1), view_bone("LongBoneName_0002", {1, 0, 0}, -1)};
+  m->bone_order = {0, 1};
+  vpd::Pose pose;
+  pose.bones.resize(1);
+  const std::string full = "LongBoneName_0002";
+  pose.bones[0].name_raw.assign(full.begin(), full.end());
+  pose.bones[0].name = full;
+  pose.bones[0].translation = {0, 5, 0};
+  auto data = CharacterData::create(m, MotionInputs{{}, &pose});
+  ASSERT_TRUE(data) << data.error().to_string();
+  Character c(*data);
+  ASSERT_TRUE(c.evaluate(0));
+  EXPECT_EQ(c.pose().model_positions()[0][1], 0.0f);
+  EXPECT_EQ(c.pose().model_positions()[1][1], 5.0f);
+  EXPECT_EQ((*data)->report().unmatched_bones, 0u);
+
+  vmd::Motion mo;
+  mo.bone_names = {name(full.substr(0, 15))};
+  mo.bone_keys = {bone_key(0, 0, {0, 7, 0})};
+  auto both = CharacterData::create(m, MotionInputs{{&mo}});
+  ASSERT_TRUE(both);
+  Character d(*both);
+  ASSERT_TRUE(d.evaluate(0));
+  EXPECT_EQ(d.pose().model_positions()[0][1], 7.0f);
+  EXPECT_EQ(d.pose().model_positions()[1][1], 7.0f);
+}
+
+// The pose replaces what the motion gives for the bones and morphs it names, at every frame.
+TEST(Character, PoseOverridesTheMotionsAtEveryFrame) {
+  vmd::Motion mo;
+  mo.bone_names = {name("arm"), name("hand")};
+  mo.bone_keys = {bone_key(0, 0, {1, 0, 0}), bone_key(1, 0, {0, 0, 0}), bone_key(1, 30, {0, 0, 3})};
+  mo.morph_names = {name("lift")};
+  mo.morph_keys = {{0, 0, 0.25f}};
+  vpd::Pose pose;
+  pose.bones.resize(1);
+  pose.bones[0].name_raw = test::bytes("arm");
+  pose.bones[0].translation = {0, 0, 2};
+  pose.morphs.resize(1);
+  pose.morphs[0].name_raw = test::bytes("lift");
+  pose.morphs[0].weight = 0.0f;
+  auto data = CharacterData::create(small_model(), MotionInputs{{&mo}, &pose});
+  ASSERT_TRUE(data);
+  Character c(*data);
+  for (double f : {0.0, 15.0, 30.0}) {
+    ASSERT_TRUE(c.evaluate(f));
+    EXPECT_EQ(c.key_pose()[1].translation, (Vec3{0, 0, 2})) << f;
+    EXPECT_EQ(c.morph_weights()[0], 0.0f) << f;
+    EXPECT_NEAR(c.key_pose()[2].translation[2], static_cast<float>(f / 10.0), 1e-5f) << f;
+  }
+  EXPECT_EQ((*data)->last_frame(), 30u);
+}
+
+TEST(Character, ReportsTracksThatMatchNothing) {
+  vmd::Motion a, b;
+  a.bone_names = {name("arm"), name("tail")};
+  a.bone_keys = {bone_key(0, 0, {}), bone_key(1, 0, {})};
+  b.morph_names = {name("wink"), name("lift"), name("blink")};
+  b.morph_keys = {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}};
+  vpd::Pose pose;
+  pose.bones.resize(1);
+  pose.bones[0].name_raw = test::bytes("wing");
+  pose.bones[0].name = "wing";
+  auto data = CharacterData::create(small_model(), MotionInputs{{&a, nullptr, &b}, &pose, 1});
+  ASSERT_TRUE(data);
+  const BindingReport& r = (*data)->report();
+  EXPECT_EQ(r.unmatched_bones, 2u);
+  EXPECT_EQ(r.unmatched_morphs, 2u);
+  ASSERT_EQ(r.unmatched.size(), 4u);
+  EXPECT_EQ(r.unmatched[0].name, "tail");
+  EXPECT_EQ(r.unmatched[0].input, 0u);
+  EXPECT_EQ(r.unmatched[1].name, "wing");
+  EXPECT_EQ(r.unmatched[1].input, 1u);
+  EXPECT_EQ(r.unmatched[2].name, "wink");
+  EXPECT_EQ(r.unmatched[2].input, 2u);
+  EXPECT_TRUE(r.unmatched[2].morph);
+  EXPECT_EQ(r.unmatched[3].name, "blink");
+}
+
+TEST(Character, NonFiniteFrameIsAnError) {
+  auto data = CharacterData::create(small_model(), {});
+  ASSERT_TRUE(data);
+  Character c(*data);
+  auto r = c.evaluate(std::nan(""));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  auto s = c.skin();  // nothing evaluated yet
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::invalid_argument);
+}
+
+TEST(Character, SkinWithoutGeometryIsAnError) {
+  auto m = std::make_shared<model::Model>(*small_model());
+  m->has_geometry = false;
+  auto data = CharacterData::create(m, {});
+  ASSERT_TRUE(data);
+  EXPECT_EQ((*data)->skinning(), nullptr);
+  Character c(*data);
+  ASSERT_TRUE(c.evaluate(0));
+  auto s = c.skin();
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::invalid_argument);
+}
+
+// A stage that pins the arm at (5, 5, 5): the hand (after the arm) must follow it only if it is
+// evaluated after physics; here it is not (no after-physics flag), so only the arm moves, and the
+// skinning matrix of the arm follows.
+struct PinArm : PhysicsStage {
+  int resets = 0, steps = 0;
+  double last = -1;
+  void reset(const Skeleton&, PoseWorkspace& pose, double frame) override {
+    ++resets;
+    last = frame;
+    pose.set_model_transform(1, kIdentityQuat, {5, 5, 5});
+  }
+  void simulate(double frame, const Skeleton&, PoseWorkspace& pose) override {
+    ++steps;
+    last = frame;
+    pose.set_model_transform(1, kIdentityQuat, {5, 5, 5});
+  }
+};
+
+TEST(Character, PhysicsSlotRunsBetweenTheStages) {
+  auto m = std::make_shared<model::Model>(*small_model());
+  m->bones[2].after_physics = true;  // the hand follows the arm after physics
+  auto data = CharacterData::create(m, {});
+  ASSERT_TRUE(data);
+  Character c(*data);
+  PinArm pin;
+  c.set_physics(&pin);
+  ASSERT_TRUE(c.evaluate(0));
+  ASSERT_TRUE(c.evaluate(1));
+  ASSERT_TRUE(c.evaluate(2));
+  EXPECT_EQ(pin.resets, 1);
+  EXPECT_EQ(pin.steps, 2);
+  EXPECT_EQ(pin.last, 2.0);
+  EXPECT_EQ(c.pose().model_positions()[1], (Vec3{5, 5, 5}));
+  EXPECT_EQ(c.pose().model_positions()[2], (Vec3{5, 6, 5}));  // hand: arm + bind offset (0,1,0)
+  EXPECT_EQ(c.pose().skinning_matrices()[1][13], 4.0f);        // 5 − bind y 1
+  c.reset_physics();
+  ASSERT_TRUE(c.evaluate(0));
+  EXPECT_EQ(pin.resets, 2);
+}
+
+TEST(Pose, WorkspaceOfAnotherSkeletonWithTheSameBoneCountIsRefused) {
+  auto a = build_skeleton(*small_model());
+  auto b = build_skeleton(*small_model());
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(a->bone_count(), b->bone_count());
+  PoseWorkspace ws(*b);
+  auto r = evaluate(*a, {}, ws);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(r.error().section, "pose workspace");
+  PoseWorkspace never;
+  EXPECT_FALSE(evaluate(*a, {}, never));
+  EXPECT_TRUE(validate(*b, ws));
+  const Skeleton copy = *b;  // a copy holds the same bones: accepted
+  EXPECT_TRUE(evaluate(copy, {}, ws));
+}
+
+// Several instances of one CharacterData on several threads give the bytes one instance gives.
+TEST(Character, SharedDataOnThreadsGivesTheSameBytes) {
+  vmd::Motion mo;
+  mo.bone_names = {name("arm"), name("hand")};
+  mo.bone_keys = {bone_key(0, 0, {1, 0, 0}, {0, 0, 0, 1}), bone_key(0, 40, {0, 2, 0}, {0, 0.6f, 0, 0.8f}),
+                  bone_key(1, 0, {0, 0, 0}), bone_key(1, 30, {0, 0, 3}, {0.6f, 0, 0, 0.8f})};
+  mo.morph_names = {name("lift")};
+  mo.morph_keys = {{0, 0, 0.0f}, {0, 40, 1.0f}};
+  auto data = CharacterData::create(small_model(), MotionInputs{{&mo}});
+  ASSERT_TRUE(data);
+  auto run = [&](std::vector<Mat4>& out) {
+    Character c(*data);
+    for (int f = 0; f <= 40; ++f) {
+      if (!c.evaluate(f * 0.75)) return;
+      for (const Mat4& m : c.pose().model_matrices()) out.push_back(m);
+    }
+  };
+  std::vector<Mat4> one, two, three;
+  run(one);
+  std::thread t1([&] { run(two); }), t2([&] { run(three); });
+  t1.join();
+  t2.join();
+  ASSERT_EQ(one.size(), 41u * 3u);
+  EXPECT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(Mat4)), 0);
+  EXPECT_EQ(std::memcmp(one.data(), three.data(), one.size() * sizeof(Mat4)), 0);
+}
+
+// One PMD conversion: every corpus model evaluates through the geometry-free view exactly as
+// through the full view (the skeleton's bone data and every transform, bit for bit), with a
+// real motion; twist axes of PMD type-8 bones are unit length (normalised by the view).
+TEST(Character, GeometryFreeViewEvaluatesLikeTheFullViewOnEveryCorpusModel) {
+  MMDKIT_REQUIRE_CORPUS();
+  auto motion_file = ::mmdkit::test::corpus_file("moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd");
+  if (!motion_file) GTEST_SKIP() << "wavefile_v2.vmd not in the corpus";
+  auto motion = vmd::read(::mmdkit::test::read_bytes(motion_file->path));
+  ASSERT_TRUE(motion);
+  std::size_t models = 0, twist = 0;
+  for (const std::string kind : {"pmd", "pmx"}) {
+    for (const auto& f : ::mmdkit::test::corpus_files(kind)) {
+      if (f.bytes > (std::uint64_t{8} << 20)) continue;  // keep the test fast
+      const auto bytes = ::mmdkit::test::read_bytes(f.path);
+      auto full = model::load(bytes);
+      model::LoadOptions geometry_free;
+      geometry_free.geometry = false;
+      auto lite = model::load(bytes, geometry_free);
+      ASSERT_EQ(full.has_value(), lite.has_value()) << f.local_path;
+      if (!full) continue;
+      EXPECT_FALSE(lite->has_geometry);
+      EXPECT_TRUE(lite->vertices.empty() && lite->faces.empty());
+      auto a = CharacterData::create(std::make_shared<const model::Model>(std::move(*full)), MotionInputs{{&motion->motion}, nullptr});
+      auto b = CharacterData::create(std::make_shared<const model::Model>(std::move(*lite)), MotionInputs{{&motion->motion}, nullptr});
+      ASSERT_EQ(a.has_value(), b.has_value()) << f.local_path;
+      if (!a) continue;
+      const Skeleton &sa = (*a)->skeleton(), &sb = (*b)->skeleton();
+      ASSERT_EQ(sa.bone_count(), sb.bone_count()) << f.local_path;
+      for (std::size_t i = 0; i < sa.bone_count(); ++i) {
+        const BoneDesc &x = sa.desc(i), &y = sb.desc(i);
+        EXPECT_TRUE(x.name_bytes == y.name_bytes && x.position == y.position && x.parent == y.parent &&
+                    x.append_source == y.append_source && x.append_ratio == y.append_ratio &&
+                    x.has_fixed_axis == y.has_fixed_axis && x.fixed_axis == y.fixed_axis &&
+                    x.ik_effector == y.ik_effector && x.ik_unit_angle == y.ik_unit_angle &&
+                    x.ik_links.size() == y.ik_links.size())
+            << f.local_path << " bone " << i;
+        if (kind == "pmd" && (*a)->model().bones[i].pmd_type == 8 && x.has_fixed_axis) {
+          const float len = std::sqrt(x.fixed_axis[0] * x.fixed_axis[0] + x.fixed_axis[1] * x.fixed_axis[1] +
+                                      x.fixed_axis[2] * x.fixed_axis[2]);
+          EXPECT_NEAR(len, 1.0f, 1e-6f) << f.local_path << " twist bone " << i;
+          ++twist;
+        }
+      }
+      EXPECT_EQ((*a)->morph_names().size(), (*b)->morph_names().size());
+      Character ca(*a), cb(*b);
+      for (double fr : {0.0, 45.5, 300.0, 1200.0}) {
+        ASSERT_TRUE(ca.evaluate(fr));
+        ASSERT_TRUE(cb.evaluate(fr));
+        const auto ma = ca.pose().model_matrices(), mb = cb.pose().model_matrices();
+        ASSERT_EQ(std::memcmp(ma.data(), mb.data(), ma.size_bytes()), 0) << f.local_path << " frame " << fr;
+        const auto wa = ca.morph_weights(), wb = cb.morph_weights();
+        ASSERT_EQ(std::memcmp(wa.data(), wb.data(), wa.size_bytes()), 0) << f.local_path << " frame " << fr;
+      }
+      ++models;
+    }
+  }
+  EXPECT_GE(models, 20u);
+  EXPECT_GE(twist, 2u);  // miku_v2 and mei have twist bones
+}
+
+}  // namespace
+}  // namespace mmdkit::anim
