@@ -28,7 +28,7 @@ Result<GltfOutput> write_gltf(const model::Model& model, const GltfAnimation* an
   auto parts = gltf::write_mesh(doc, model, options, out);
   if (!parts) return std::unexpected(parts.error());
   if (animation != nullptr && animation->sample_count > 0)
-    if (auto r = gltf::write_animation(doc, model, *parts, *animation, options); !r) return std::unexpected(r.error());
+    if (auto r = gltf::write_animation(doc, model, *parts, *animation, options, out.reduction); !r) return std::unexpected(r.error());
   if (doc.buffer_size() > std::numeric_limits<std::uint32_t>::max() - 64)
     return make_error(ErrorCode::limit_exceeded, "glTF export: binary data larger than 4 GiB");
 

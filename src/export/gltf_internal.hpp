@@ -98,7 +98,8 @@ void write_materials(Document& doc, const model::Model& model, const GltfOptions
 Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const GltfOptions& options, GltfOutput& out);
 
 /// The animation (bone TRS, morph weights, camera). Errors: invalid_argument for bad sizes.
+/// Fills `stats` (keys and errors after reduction).
 Result<void> write_animation(Document& doc, const model::Model& model, const MeshParts& parts,
-                             const GltfAnimation& animation, const GltfOptions& options);
+                             const GltfAnimation& animation, const GltfOptions& options, GltfReduction& stats);
 
 }  // namespace mmdkit::exporter::gltf

@@ -61,9 +61,11 @@ struct GltfAnimation {
   std::vector<anim::Vec3> camera_positions;
   std::vector<anim::Quat> camera_rotations;
   std::vector<float> camera_fov;
-  /// Keyframe reduction (slice of issue 15, --reduce): when > 0, samples of a channel are dropped
-  /// while linear interpolation of the kept ones stays within this many MMD units (translations)
-  /// and `reduce_tolerance_degrees` (rotations); weights within reduce_tolerance_weight.
+  /// Keyframe reduction: when any is > 0, each channel keeps only the samples needed for linear
+  /// interpolation (slerp for rotations) of the kept ones to stay within this many MMD units
+  /// (translations), `reduce_tolerance_degrees` (rotations) and `reduce_tolerance_weight` (every
+  /// morph weight of the weights channel) of every sample (Douglas–Peucker; the first and last
+  /// samples are always kept). Channels are LINEAR; each reduced channel has its own times.
   float reduce_tolerance = 0;
   float reduce_tolerance_degrees = 0;
   float reduce_tolerance_weight = 0;
@@ -80,12 +82,23 @@ struct GltfOptions {
   std::string generator = "mmdkit";  ///< asset.generator
 };
 
+/// Animation keys written and, with reduction, the largest error left per kind (each channel on
+/// its own, in the bone's parent space: errors along a chain of bones can add up).
+struct GltfReduction {
+  std::size_t keys_before = 0;   ///< samples over all channels (a weights channel counts once)
+  std::size_t keys_after = 0;    ///< keys written
+  double max_translation = 0;    ///< MMD units
+  double max_degrees = 0;        ///< degrees
+  double max_weight = 0;         ///< morph weight
+};
+
 /// What the export made.
 struct GltfOutput {
   std::vector<std::uint8_t> bytes;     ///< the whole .glb or .gltf file
   std::vector<std::string> warnings;   ///< one sentence each (missing textures, SDEF/QDEF, ...)
   std::size_t textures_embedded = 0;
   std::size_t morph_targets = 0;
+  GltfReduction reduction;             ///< animation keys (zero without animation)
 };
 
 /// Writes `model` (and `animation` when not null and sample_count > 0) as glTF 2.0.
