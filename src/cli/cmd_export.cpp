@@ -8,10 +8,14 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/export/gltf.hpp"
+#include "mmdkit/export/gltf_sampling.hpp"
 #include "mmdkit/model/model.hpp"
 
 namespace mmdkit::cli {
@@ -35,6 +39,27 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& a) {
   return s;
 }
 
+namespace {
+
+// "A-B" (30-fps frames, inclusive; fractions allowed) → [A, B].
+bool parse_range(const std::string& text, double& first, double& last) {
+  const std::size_t dash = text.find('-', 1);
+  if (dash == std::string::npos) return false;
+  try {
+    std::size_t used = 0;
+    first = std::stod(text.substr(0, dash), &used);
+    if (used != dash) return false;
+    const std::string rest = text.substr(dash + 1);
+    last = std::stod(rest, &used);
+    if (used != rest.size()) return false;
+  } catch (const std::exception&) {
+    return false;
+  }
+  return std::isfinite(first) && std::isfinite(last) && first >= 0 && last >= first;
+}
+
+}  // namespace
+
 int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   const std::string ext = lower_extension(a.output);
   if (is_std_stream(a.output) || (ext != ".glb" && ext != ".gltf")) {
@@ -49,22 +74,69 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: --fps must be 30 or 60\n";
     return kExitUsage;
   }
-  if (!a.motions.empty() || !a.camera.empty() || a.physics || a.reduce != 0 || !a.frames.empty()) {
-    err << "mmdkit: animation export (MOTION, --camera, --frames, --physics, --reduce) is not available yet: "
-           "it comes with the evaluation pipeline (docs/GLTF.md)\n";
+  if (!(a.reduce >= 0) || !std::isfinite(a.reduce)) {
+    err << "mmdkit: --reduce must be a finite number >= 0\n";
     return kExitUsage;
   }
-  auto mdl = model::load_file(a.model);
-  if (!mdl) return report_error(err, mdl.error(), a.model);
+  double first = 0, last = -1;
+  if (!a.frames.empty() && !parse_range(a.frames, first, last)) {
+    err << "mmdkit: --frames must be A-B with 0 <= A <= B (30-fps frames)\n";
+    return kExitUsage;
+  }
+  if (a.physics) {
+    err << "mmdkit: --physics is not available yet: it needs the physics layer's stage for the evaluation "
+           "pipeline (docs/GLTF.md)\n";
+    return kExitUsage;
+  }
+  const bool animated = !a.motions.empty() || !a.camera.empty();
+  if (!animated && (!a.frames.empty() || a.reduce != 0)) {
+    err << "mmdkit: --frames and --reduce need a MOTION or --camera\n";
+    return kExitUsage;
+  }
+  // The camera VMD goes first: the pipeline takes the camera of the first motion with camera keys,
+  // and a later motion wins where bone keys coincide (camera VMDs have none).
+  std::vector<fs::path> motions;
+  if (!a.camera.empty()) motions.emplace_back(a.camera);
+  for (const std::string& m : a.motions) motions.emplace_back(m);
+  auto loaded = anim::load_character(fs::path(a.model), motions, anim::InputOptions{});
+  if (!loaded) return report_error(err, loaded.error(), a.model);
+  for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+  const anim::CharacterData& data = *loaded->data;
+
+  std::optional<exporter::GltfAnimation> animation;
+  if (animated) {
+    anim::Character character(loaded->data);
+    if (a.no_ik) character.set_ik(false);
+    exporter::GltfSampling smp;
+    smp.first_frame = first;
+    smp.last_frame = last;
+    smp.fps = a.fps;
+    smp.camera = !a.camera.empty();
+    auto an = exporter::sample_animation(character, smp);
+    if (!an) return report_error(err, an.error(), a.model);
+    animation = std::move(*an);
+    animation->name = fs::path(a.motions.empty() ? a.camera : a.motions.front()).stem().string();
+    animation->reduce_tolerance = static_cast<float>(a.reduce);
+    animation->reduce_tolerance_degrees = static_cast<float>(a.reduce);
+    animation->reduce_tolerance_weight = static_cast<float>(a.reduce / 100);
+  }
+
   exporter::GltfOptions o;
   o.scale = a.scale;
   o.binary = ext == ".glb";
   o.unlit = a.unlit;
   o.texture_folder = fs::path(a.model).has_parent_path() ? fs::path(a.model).parent_path() : fs::path(".");
-  auto r = exporter::write_gltf(*mdl, nullptr, o);
+  auto r = exporter::write_gltf(data.model(), animation ? &*animation : nullptr, o);
   if (!r) return report_error(err, r.error(), a.model);
   for (const std::string& w : r->warnings) err << "mmdkit: warning: " << a.model << ": " << w << "\n";
+  if (animation && a.reduce > 0) {
+    const exporter::GltfReduction& red = r->reduction;
+    out << "reduced: " << red.keys_after << " of " << red.keys_before << " keys kept; largest error "
+        << red.max_translation << " MMD units, " << red.max_degrees << " degrees, " << red.max_weight
+        << " morph weight (each channel in its parent's space)\n";
+  }
   std::vector<fs::path> inputs{fs::path(a.model)};
+  inputs.insert(inputs.end(), motions.begin(), motions.end());
   if (auto w = write_output(a.output, ByteSpan(r->bytes.data(), r->bytes.size()), inputs, a.force, out); !w)
     return report_error(err, w.error(), a.output);
   return kExitOk;

@@ -43,3 +43,50 @@ TEST_F(ExportCli, UsageErrors) {
 
 }  // namespace
 }  // namespace mmdkit::test
+
+namespace mmdkit::test {
+namespace {
+
+class ExportAnimCli : public CliTest {
+ protected:
+  ExportAnimCli() : CliTest("export_anim_cli") {}
+};
+
+TEST_F(ExportAnimCli, MotionFramesFpsReduceAndCamera) {
+  const std::string model = (dir / "m.pmx").string(), motion = (dir / "m.vmd").string();
+  ASSERT_EQ(run("generate pmx -o " + quote(model)).code, 0);
+  ASSERT_EQ(run("generate vmd -o " + quote(motion) + " --frames 60 --camera-keys 5").code, 0);
+  const std::string out = (dir / "a.glb").string();
+  const Outcome full = run("export " + quote(model) + " " + quote(motion) + " --camera " + quote(motion) +
+                           " --frames 10-20 --fps 60 -o " + quote(out));
+  ASSERT_EQ(full.code, 0) << full.err;
+  const std::string glb = slurp(out);
+  EXPECT_NE(glb.find("\"animations\""), std::string::npos);
+  EXPECT_NE(glb.find("\"cameras\""), std::string::npos);
+  // 10..20 at 60 fps: 21 samples, the time accessor's max is 20 / 60 s.
+  EXPECT_NE(glb.find("\"count\":21,\"type\":\"SCALAR\",\"min\":[0.0],\"max\":[0.3333333"), std::string::npos);
+  const std::string red = (dir / "r.glb").string();
+  const Outcome reduced = run("export " + quote(model) + " " + quote(motion) + " --reduce 0.1 -o " + quote(red));
+  ASSERT_EQ(reduced.code, 0) << reduced.err;
+  EXPECT_NE(reduced.out.find("keys kept"), std::string::npos) << reduced.out;
+  EXPECT_LT(slurp(red).size(), slurp(out).size() * 4);
+  EXPECT_NE(slurp(red).find("\"reduction\""), std::string::npos);
+}
+
+TEST_F(ExportAnimCli, AnimationUsageErrors) {
+  const std::string model = (dir / "m.pmd").string(), motion = (dir / "m.vmd").string();
+  ASSERT_EQ(run("generate pmd -o " + quote(model)).code, 0);
+  ASSERT_EQ(run("generate vmd -o " + quote(motion)).code, 0);
+  const std::string out = " -o " + quote((dir / "x.glb").string());
+  EXPECT_EQ(run("export " + quote(model) + out + " --frames 0-10").code, 2);  // no motion
+  EXPECT_EQ(run("export " + quote(model) + " " + quote(motion) + out + " --frames 10-5").code, 2);
+  EXPECT_EQ(run("export " + quote(model) + " " + quote(motion) + out + " --frames x").code, 2);
+  EXPECT_EQ(run("export " + quote(model) + " " + quote(motion) + out + " --reduce -1").code, 2);
+  const Outcome phys = run("export " + quote(model) + " " + quote(motion) + out + " --physics");
+  EXPECT_EQ(phys.code, 2);
+  EXPECT_NE(phys.err.find("physics"), std::string::npos);
+  EXPECT_EQ(run("export " + quote(model) + " " + quote(model) + out).code, 1);  // a model as a motion
+}
+
+}  // namespace
+}  // namespace mmdkit::test
