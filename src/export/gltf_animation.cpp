@@ -175,6 +175,19 @@ Result<void> write_animation(Document& doc, const model::Model& model, const Mes
     return k;
   };
 
+  // Translation (glTF metres; tolerance and errors in MMD units) and rotation channels of a node.
+  auto trs = [&](int node, const std::vector<float>& t, std::vector<float>& r) {
+    continuous(r);
+    const auto kt = reduced(ns, static_cast<double>(an.reduce_tolerance),
+                            [&](std::size_t i, std::size_t j, std::size_t k) { return vec_error(t, 3, i, j, k) / static_cast<double>(s); },
+                            stats.max_translation);
+    const auto kr = reduced(ns, static_cast<double>(an.reduce_tolerance_degrees),
+                            [&](std::size_t i, std::size_t j, std::size_t k) { return rot_error(r, i, j, k); },
+                            stats.max_degrees);
+    b.channel_values(node, "translation", t, 3, "VEC3", 3, kt ? &*kt : nullptr);
+    b.channel_values(node, "rotation", r, 4, "VEC4", 4, kr ? &*kr : nullptr);
+  };
+
   for (std::size_t bone = 0; bone < nb; ++bone) {
     std::vector<float> t(ns * 3), r(ns * 4);
     for (std::size_t i = 0; i < ns; ++i) {
@@ -186,17 +199,7 @@ Result<void> write_animation(Document& doc, const model::Model& model, const Mes
       std::copy(g.begin(), g.end(), t.begin() + static_cast<std::ptrdiff_t>(i * 3));
       std::copy(q.begin(), q.end(), r.begin() + static_cast<std::ptrdiff_t>(i * 4));
     }
-    continuous(r);
-    const int node = parts.first_bone_node + static_cast<int>(bone);
-    // Translation tolerance in MMD units, compared in metres.
-    const auto kt = reduced(ns, static_cast<double>(an.reduce_tolerance),
-                            [&](std::size_t i, std::size_t j, std::size_t k) { return vec_error(t, 3, i, j, k) / static_cast<double>(s); },
-                            stats.max_translation);
-    const auto kr = reduced(ns, static_cast<double>(an.reduce_tolerance_degrees),
-                            [&](std::size_t i, std::size_t j, std::size_t k) { return rot_error(r, i, j, k); },
-                            stats.max_degrees);
-    b.channel_values(node, "translation", t, 3, "VEC3", 3, kt ? &*kt : nullptr);
-    b.channel_values(node, "rotation", r, 4, "VEC4", 4, kr ? &*kr : nullptr);
+    trs(parts.first_bone_node + static_cast<int>(bone), t, r);
   }
 
   const std::size_t nt = parts.target_morphs.size();
@@ -238,15 +241,7 @@ Result<void> write_animation(Document& doc, const model::Model& model, const Mes
       std::copy(g.begin(), g.end(), t.begin() + static_cast<std::ptrdiff_t>(i * 3));
       std::copy(q.begin(), q.end(), r.begin() + static_cast<std::ptrdiff_t>(i * 4));
     }
-    continuous(r);
-    const auto kt = reduced(ns, static_cast<double>(an.reduce_tolerance),
-                            [&](std::size_t i, std::size_t j, std::size_t k) { return vec_error(t, 3, i, j, k) / static_cast<double>(s); },
-                            stats.max_translation);
-    const auto kr = reduced(ns, static_cast<double>(an.reduce_tolerance_degrees),
-                            [&](std::size_t i, std::size_t j, std::size_t k) { return rot_error(r, i, j, k); },
-                            stats.max_degrees);
-    b.channel_values(cnode, "translation", t, 3, "VEC3", 3, kt ? &*kt : nullptr);
-    b.channel_values(cnode, "rotation", r, 4, "VEC4", 4, kr ? &*kr : nullptr);
+    trs(cnode, t, r);
   }
 
   Value anim(rapidjson::kObjectType);

@@ -7,20 +7,7 @@
 # miku_v2 + wavefile_v2 and mei + mei_greeting from the corpus when it is there.
 # Usage: gltf_three.sh MMDKIT SOURCE_DIR CORPUS_DIR. Exit 77 (skipped) only when npm or its
 # registry cannot be reached.
-set -u
-mmdkit=$1
-src=$2
-corpus=${MMDKIT_CORPUS:-$3}
-dir=$(sh "$src/tools/gltf/setup.sh")
-rc=$?
-if [ "$rc" = 3 ]; then
-  echo "SKIPPED: three.js could not be installed (npm or the npm registry unreachable)"
-  exit 77
-fi
-[ "$rc" = 0 ] || exit 1
-work=$(mktemp -d /tmp/mmdkit-gltf-three.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-set -e
+. "$(dirname "$0")/gltf_env.sh"
 failed=0
 check() {  # name model motion frames [camera]
   name=$1 model=$2 motion=$3 frames=$4

@@ -6,20 +6,7 @@
 # errors and 0 warnings.
 # Usage: gltf_validator.sh MMDKIT SOURCE_DIR CORPUS_DIR. Exit 77 (skipped) only when npm or its
 # registry cannot be reached.
-set -u
-mmdkit=$1
-src=$2
-corpus=${MMDKIT_CORPUS:-$3}
-dir=$(sh "$src/tools/gltf/setup.sh")
-rc=$?
-if [ "$rc" = 3 ]; then
-  echo "SKIPPED: the glTF-Validator could not be installed (npm or the npm registry unreachable)"
-  exit 77
-fi
-[ "$rc" = 0 ] || exit 1
-work=$(mktemp -d /tmp/mmdkit-gltf-validate.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-set -e
+. "$(dirname "$0")/gltf_env.sh"
 "$mmdkit" generate pmx -o "$work/gen.pmx" --vertices 400 --morphs 8 --variant pmx2.1-utf8 >/dev/null
 "$mmdkit" generate pmd -o "$work/gen.pmd" --vertices 300 --morphs 5 >/dev/null
 "$mmdkit" export "$work/gen.pmx" -o "$work/gen_pmx.glb" 2>/dev/null
