@@ -1,8 +1,9 @@
 #include "cli/format_ops.hpp"
 
+#include "mmdkit/anim/input_files.hpp"
+
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 namespace mmdkit::cli {
 
@@ -17,18 +18,20 @@ const FormatOps* format_by_name(std::string_view name) {
   return nullptr;
 }
 
+// One detection rule for every command (anim/input_files.hpp detect_format): the commands that
+// read any file (info, dump, convert, check) and those that read models and motions (pose,
+// sample, ...) accept and refuse the same bytes.
 const FormatOps* format_by_content(ByteSpan bytes) {
-  for (const FormatOps* f : all_formats())
-    if (f->sniff && f->sniff(bytes)) return f;
-  return nullptr;
+  const anim::DetectedFormat d = anim::detect_format(bytes);
+  if (d.json || d.format == anim::FileFormat::unknown) return nullptr;
+  return format_by_name(anim::file_format_name(d.format));
 }
 
 const FormatOps* format_of_json(std::string_view json) {
-  std::string head(json.substr(0, 4096));
-  static const std::regex re(R"re("format"\s*:\s*"([A-Za-z0-9]+)")re");
-  std::smatch m;
-  if (!std::regex_search(head, m, re)) return nullptr;
-  return format_by_name(m[1].str());
+  const anim::DetectedFormat d =
+      anim::detect_format(ByteSpan(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()));
+  if (!d.json) return nullptr;
+  return format_by_name(anim::file_format_name(d.format));
 }
 
 }  // namespace mmdkit::cli

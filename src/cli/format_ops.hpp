@@ -52,8 +52,6 @@ struct Finding {
 struct FormatOps {
   std::string_view name;       ///< "vmd", "pmd", "pmx", "vpd"
   std::string_view extension;  ///< ".vmd" ...
-  /// True if the bytes start like this format.
-  bool (*sniff)(ByteSpan bytes) = nullptr;
   /// Text summary (JSON when flags.json). Warnings go to `warnings`.
   Result<std::string> (*info)(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) = nullptr;
   /// Lossless JSON text.
@@ -80,10 +78,11 @@ const FormatOps& pmx_ops();
 std::vector<const FormatOps*> all_formats();
 /// By name ("vmd") or extension (".vmd", case-insensitive); nullptr if none.
 const FormatOps* format_by_name(std::string_view name_or_extension);
-/// By content; nullptr if no format recognizes the bytes.
+/// By the binary content (anim::detect_format, the one detection rule of every command);
+/// nullptr if no format's signature matches.
 const FormatOps* format_by_content(ByteSpan bytes);
-/// The "format" member of a JSON document written by mmdkit ("vmd", ...), looked up by a scan of
-/// the first 4 KiB; nullptr if absent or unknown.
+/// The "format" member of a JSON document written by mmdkit ("vmd", ...), found by
+/// anim::detect_format in the first 4 KiB; nullptr if absent or unknown.
 const FormatOps* format_of_json(std::string_view json);
 
 }  // namespace mmdkit::cli

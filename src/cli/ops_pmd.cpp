@@ -16,16 +16,6 @@ namespace {
 
 pmd::ReadOptions read_options(const ReadFlags& f) { return pmd::ReadOptions{f.encoding, f.strict}; }
 
-// "Pmd" followed by the version float. A file cut inside the signature or version is still routed
-// here so that it gets a "truncated" error rather than "unknown format".
-bool sniff(ByteSpan bytes) {
-  if (bytes.size() < 3 || std::memcmp(bytes.data(), "Pmd", 3) != 0) return false;
-  if (bytes.size() < 7) return true;
-  float version;
-  std::memcpy(&version, bytes.data() + 3, 4);
-  return std::isfinite(version) && version > 0.0f && version < 100.0f;
-}
-
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -145,7 +135,6 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
 const FormatOps& pmd_ops() {
   static const FormatOps ops{.name = "pmd",
                              .extension = ".pmd",
-                             .sniff = sniff,
                              .info = info,
                              .to_json = to_json,
                              .from_json = from_json,

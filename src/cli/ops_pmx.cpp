@@ -15,8 +15,6 @@ namespace {
 
 pmx::ReadOptions read_options(const ReadFlags& f) { return pmx::ReadOptions{.strict = f.strict}; }
 
-bool sniff(ByteSpan bytes) { return bytes.size() >= 4 && std::memcmp(bytes.data(), "PMX ", 4) == 0; }
-
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -180,7 +178,6 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
 const FormatOps& pmx_ops() {
   static const FormatOps ops{.name = "pmx",
                              .extension = ".pmx",
-                             .sniff = sniff,
                              .info = info,
                              .to_json = to_json,
                              .from_json = from_json,

@@ -15,17 +15,6 @@ namespace {
 
 vmd::ReadOptions read_options(const ReadFlags& f) { return vmd::ReadOptions{f.encoding, f.strict}; }
 
-bool sniff(ByteSpan bytes) {
-  // "Vocaloid " is shared with VPD text; 10 bytes tell them apart. A file cut inside the signature
-  // is still routed here so that it gets a "truncated" error.
-  if (bytes.size() < 10) return false;
-  const std::size_t n = std::min<std::size_t>(bytes.size(), 25);
-  std::string_view head(reinterpret_cast<const char*>(bytes.data()), n);
-  for (vmd::Version v : {vmd::Version::v2, vmd::Version::v1})
-    if (vmd::signature_text(v).substr(0, n) == head) return true;
-  return false;
-}
-
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -156,7 +145,6 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 const FormatOps& vmd_ops() {
   static const FormatOps ops{.name = "vmd",
                              .extension = ".vmd",
-                             .sniff = sniff,
                              .info = info,
                              .to_json = to_json,
                              .from_json = from_json,

@@ -16,14 +16,6 @@ namespace {
 
 vpd::ReadOptions read_options(const ReadFlags& f) { return vpd::ReadOptions{f.encoding}; }
 
-bool sniff(ByteSpan bytes) {
-  // "Vocaloid " is shared with VMD; 10 bytes tell them apart. A file cut inside the signature is
-  // still routed here so that it gets a "truncated" error.
-  if (bytes.size() < 10) return false;
-  const std::size_t n = std::min(bytes.size(), vpd::kSignature.size());
-  return vpd::kSignature.substr(0, n) == std::string_view(reinterpret_cast<const char*>(bytes.data()), n);
-}
-
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -177,7 +169,6 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 const FormatOps& vpd_ops() {
   static const FormatOps ops{.name = "vpd",
                              .extension = ".vpd",
-                             .sniff = sniff,
                              .info = info,
                              .to_json = to_json,
                              .from_json = from_json,
