@@ -1,16 +1,45 @@
-# One static library per layer folder; each test folder one GoogleTest executable.
-# Sources are picked up by glob (CONFIGURE_DEPENDS) so that adding a file needs no CMake edit.
+# Layers and tests. A layer is one folder of src/ (its .cpp files, not recursive) built into one
+# static library mmdkit_<name> (alias mmdkit::<name>, installed and exported as mmdkit::<name>);
+# a layer is declared by one mmdkit_layer() line in src/CMakeLists.txt (docs/DEVELOPING.md).
 
-function(mmdkit_module name dir)
-  file(GLOB_RECURSE _srcs CONFIGURE_DEPENDS "${dir}/*.cpp")
+# mmdkit_layer(<name> [DIR <folder under src/>] [DEPENDS <layer>...] [PRIVATE <target>...]
+#              [SOURCES <file>...])
+#   DIR      folder of the sources (default: <name>); its *.cpp are the sources unless SOURCES
+#   DEPENDS  mmdkit layers this one uses in its public headers or code (linked PUBLIC)
+#   PRIVATE  other targets used only inside the .cpp files (e.g. Bullet, GL); keep them out of
+#            include/mmdkit/ (docs/CONVENTIONS.md)
+function(mmdkit_layer name)
+  cmake_parse_arguments(L "" "DIR" "DEPENDS;PRIVATE;SOURCES" ${ARGN})
+  if(NOT L_DIR)
+    set(L_DIR "${name}")
+  endif()
+  set(_srcs ${L_SOURCES})
+  if(NOT _srcs)
+    file(GLOB _srcs CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/${L_DIR}/*.cpp")
+  endif()
+  if(NOT _srcs)
+    message(FATAL_ERROR "mmdkit_layer(${name}): no .cpp files in src/${L_DIR}")
+  endif()
   add_library(mmdkit_${name} STATIC ${_srcs})
+  add_library(mmdkit::${name} ALIAS mmdkit_${name})
   target_include_directories(mmdkit_${name}
-    PUBLIC "${PROJECT_SOURCE_DIR}/include"
+    PUBLIC "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>"
+           "$<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>"
+           "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>"
     PRIVATE "${PROJECT_SOURCE_DIR}/src")
-  target_link_libraries(mmdkit_${name} PRIVATE mmdkit_warnings PUBLIC ${ARGN})
-  set_target_properties(mmdkit_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_link_libraries(mmdkit_${name} PRIVATE $<BUILD_INTERFACE:mmdkit_warnings>)
+  foreach(d IN LISTS L_DEPENDS)
+    target_link_libraries(mmdkit_${name} PUBLIC mmdkit_${d})
+  endforeach()
+  foreach(p IN LISTS L_PRIVATE)
+    target_link_libraries(mmdkit_${name} PRIVATE ${p})
+  endforeach()
+  set_target_properties(mmdkit_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME ${name})
+  set_property(GLOBAL APPEND PROPERTY MMDKIT_LAYERS ${name})
 endfunction()
 
+# mmdkit_test(<name> <folder under tests/> <targets to link>...): one GoogleTest executable
+# mmdkit_test_<name> from the folder's .cpp files; ctest names <name>.<Suite>.<Test>.
 function(mmdkit_test name dir)
   file(GLOB_RECURSE _srcs CONFIGURE_DEPENDS "${dir}/*.cpp")
   if(NOT _srcs)

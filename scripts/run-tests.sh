@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is missing, builds everything and runs the whole test suite, then the safety net:
 #   1. default preset (g++ RelWithDebInfo): build everything, ctest, then the Python module's
-#      pytest suite (tests/python) against the build tree;
+#      pytest suite (tests/python) against the build tree; then scripts/test-package.sh: install +
+#      consumer project, the Debian packages, a plain Release build (no preset) + consumer;
 #   2. asan preset (g++ ASan + UBSan): build everything, the same ctest under the sanitizers;
 #   3. fuzz preset (clang 16 libFuzzer): every fuzz target for MMDKIT_CI_FUZZ_SECONDS (default 20)
 #      seconds on generated + corpus seeds; a finding fails the run (inputs kept in
@@ -29,6 +30,14 @@ if grep -q '^MMDKIT_WITH_PYTHON:BOOL=ON' build/default/CMakeCache.txt; then
     /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python || rc=$?
   if [ "$rc" = 5 ]; then echo "run-tests: pytest collected no test in tests/python" >&2; exit 1; fi
   [ "$rc" = 0 ] || exit "$rc"
+fi
+
+stage "packaging: install + consumer, Debian packages, plain Release build + consumer"
+# MMDKIT_CI_SKIP_RELEASE=1 skips the plain Release build (local use only; CI runs it).
+if [ "${MMDKIT_CI_SKIP_RELEASE:-0}" != 1 ]; then
+  sh scripts/test-package.sh --release build/default
+else
+  sh scripts/test-package.sh build/default
 fi
 
 if [ "${MMDKIT_CI_SKIP_ASAN:-0}" != 1 ]; then

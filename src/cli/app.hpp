@@ -3,6 +3,7 @@
 
 #include <istream>
 #include <ostream>
+#include <string>
 
 namespace mmdkit::cli {
 
@@ -13,6 +14,10 @@ enum ExitCode : int {
                       ///< or `check` found errors
   kExitUsage = 2,     ///< wrong command-line usage
 };
+
+/// "mmdkit VERSION" and "built with: physics yes|no, render yes|no, python yes|no", two lines
+/// (`mmdkit --version`).
+std::string version_text();
 
 /// Runs the command line; writes results to `out`, diagnostics to `err`; returns the exit code.
 /// Inputs named "-" read std::cin.

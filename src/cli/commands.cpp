@@ -1,6 +1,9 @@
 #include "cli/commands.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
+#include <memory>
 #include <iostream>
 #include <string_view>
 #include <system_error>
@@ -67,22 +70,21 @@ struct Input {
 
 // Reads the input ("-" = stdin) and finds its format from the content; `--format` names it when the
 // content cannot (JSON without a "format" member) and must agree with it otherwise.
-Result<Input> load(const CommandArgs& a) {
-  const std::string label = input_label(a.input);
+Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
+  const std::string label = input_label(a.path);
   auto fail = [&](ErrorCode code, std::string message, std::string section = {}, std::int64_t offset = -1) {
     return std::unexpected(Error{code, std::move(message), std::move(section), -1, offset, label});
   };
   const FormatOps* declared = nullptr;
-  if (!a.input_format.empty()) {
-    declared = format_by_name(a.input_format);
-    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.input_format + "' is not vmd, vpd, pmd or pmx");
+  if (!a.format.empty()) {
+    declared = format_by_name(a.format);
+    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd or pmx");
   }
-  std::istream& stdin_stream = a.in ? *a.in : std::cin;
-  auto bytes = read_input(a.input, stdin_stream);
+  auto bytes = read_input(a.path, stdin_stream);
   if (!bytes) return std::unexpected(bytes.error());
   Input in;
   in.bytes = std::move(*bytes);
-  if (in.bytes.empty()) return fail(ErrorCode::empty_input, is_std_stream(a.input) ? "standard input is empty" : "file is empty");
+  if (in.bytes.empty()) return fail(ErrorCode::empty_input, is_std_stream(a.path) ? "standard input is empty" : "file is empty");
   if (const FormatOps* f = format_by_content(in.bytes)) {
     if (declared && declared != f)
       return fail(ErrorCode::bad_signature, "--format " + std::string(declared->name) + " given, but the content is a " +
@@ -134,11 +136,12 @@ Result<std::vector<std::uint8_t>> binary_of(Input& in, const ReadFlags& flags) {
 }
 
 // Writes a command's output: "-" = stdout, a path = the --force rule (io.hpp) and an atomic write.
-int write_output(const std::string& output, ByteSpan bytes, const CommandArgs& a, std::ostream& err) {
+// `input` (a path, "-" or empty) is protected by the rule; "-" outputs go to `out`.
+int write_output(const std::string& output, ByteSpan bytes, const std::string& input, bool force, std::ostream& out,
+                 std::ostream& err) {
   std::vector<fs::path> inputs;
-  if (!a.input.empty() && !is_std_stream(a.input)) inputs.emplace_back(a.input);
-  std::ostream& out = a.out ? *a.out : std::cout;
-  if (auto r = cli::write_output(output, bytes, inputs, a.force, out); !r) {
+  if (!input.empty() && !is_std_stream(input)) inputs.emplace_back(input);
+  if (auto r = cli::write_output(output, bytes, inputs, force, out); !r) {
     print_error(err, r.error(), is_std_stream(output) ? "<stdout>" : output);
     return kExitBadInput;
   }
@@ -147,9 +150,13 @@ int write_output(const std::string& output, ByteSpan bytes, const CommandArgs& a
 
 }  // namespace
 
-int cmd_info(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  const std::string label = input_label(a.input);
-  auto in = load(a);
+namespace {
+
+int cmd_info(const InputArgs& a, const Streams& s) {
+  std::ostream& out = s.out;
+  std::ostream& err = s.err;
+  const std::string label = input_label(a.path);
+  auto in = load(a, s.in);
   if (!in) return print_error(err, in.error(), label), kExitBadInput;
   auto bytes = binary_of(*in, a.flags);
   if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
@@ -166,11 +173,9 @@ int cmd_info(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
-namespace {
-
 // JSON text of a loaded input to `output` (empty or "-" = stdout).
-int dump_loaded(Input& in, const CommandArgs& a, const std::string& output, std::ostream& out, std::ostream& err) {
-  const std::string label = input_label(a.input);
+int dump_loaded(Input& in, const InputArgs& a, const OutputArgs& o, std::ostream& out, std::ostream& err) {
+  const std::string label = input_label(a.path);
   auto bytes = binary_of(in, a.flags);
   if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
   if (!in.format->to_json) {
@@ -181,45 +186,44 @@ int dump_loaded(Input& in, const CommandArgs& a, const std::string& output, std:
   auto json = in.format->to_json(*bytes, a.flags, warnings);
   print_warnings(err, warnings, label);
   if (!json) return print_error(err, json.error(), label), kExitBadInput;
-  CommandArgs w = a;
-  w.out = &out;
-  return write_output(output.empty() ? std::string("-") : output,
-                      ByteSpan(reinterpret_cast<const std::uint8_t*>(json->data()), json->size()), w, err);
+  return write_output(o.path.empty() ? std::string("-") : o.path,
+                      ByteSpan(reinterpret_cast<const std::uint8_t*>(json->data()), json->size()), a.path, o.force,
+                      out, err);
 }
 
 // The --force rule checked before reading (so that a long read is not wasted).
-int precheck_output(const CommandArgs& a, std::ostream& err) {
-  if (a.output.empty() || is_std_stream(a.output)) return kExitOk;
+int precheck_output(const InputArgs& a, const OutputArgs& o, std::ostream& err) {
+  if (o.path.empty() || is_std_stream(o.path)) return kExitOk;
   std::vector<fs::path> inputs;
-  if (!is_std_stream(a.input)) inputs.emplace_back(a.input);
-  if (auto r = check_output(a.output, inputs, a.force); !r) return print_error(err, r.error(), a.output), kExitBadInput;
+  if (!is_std_stream(a.path)) inputs.emplace_back(a.path);
+  if (auto r = check_output(o.path, inputs, o.force); !r) return print_error(err, r.error(), o.path), kExitBadInput;
   return kExitOk;
 }
 
-}  // namespace
-
-int cmd_dump(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  if (int rc = precheck_output(a, err); rc != kExitOk) return rc;
-  auto in = load(a);
-  if (!in) return print_error(err, in.error(), input_label(a.input)), kExitBadInput;
-  return dump_loaded(*in, a, a.output, out, err);
+int cmd_dump(const InputArgs& a, const OutputArgs& o, const Streams& s) {
+  if (int rc = precheck_output(a, o, s.err); rc != kExitOk) return rc;
+  auto in = load(a, s.in);
+  if (!in) return print_error(s.err, in.error(), input_label(a.path)), kExitBadInput;
+  return dump_loaded(*in, a, o, s.out, s.err);
 }
 
-int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  const std::string label = input_label(a.input);
+int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& output_format, const Streams& s) {
+  std::ostream& out = s.out;
+  std::ostream& err = s.err;
+  const std::string label = input_label(a.path);
   // The output format: --to for stdout, else the extension (and --to, if given, must agree).
   std::string target_name;
-  if (is_std_stream(a.output)) {
-    if (a.output_format.empty()) {
+  if (is_std_stream(o.path)) {
+    if (output_format.empty()) {
       err << "mmdkit: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|json\n";
       return kExitUsage;
     }
-    target_name = a.output_format;
+    target_name = output_format;
   } else {
-    target_name = fs::path(a.output).extension().string();
-    if (!a.output_format.empty() && format_by_name(target_name) != format_by_name(a.output_format) &&
-        !(has_json_extension(a.output) && (a.output_format == "json" || a.output_format == ".json"))) {
-      err << "mmdkit: --to " << a.output_format << " disagrees with the output extension '" << target_name << "'\n";
+    target_name = fs::path(o.path).extension().string();
+    if (!output_format.empty() && format_by_name(target_name) != format_by_name(output_format) &&
+        !(has_json_extension(o.path) && (output_format == "json" || output_format == ".json"))) {
+      err << "mmdkit: --to " << output_format << " disagrees with the output extension '" << target_name << "'\n";
       return kExitUsage;
     }
   }
@@ -228,17 +232,17 @@ int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   const bool to_json = target_name == "json";
   const FormatOps* to = to_json ? nullptr : format_by_name(target_name);
   if (!to_json && !to) {
-    if (is_std_stream(a.output))
-      err << "mmdkit: --to '" << a.output_format << "' is not one of vmd vpd pmd pmx json\n";
+    if (is_std_stream(o.path))
+      err << "mmdkit: --to '" << output_format << "' is not one of vmd vpd pmd pmx json\n";
     else
-      err << "mmdkit: output extension '" << fs::path(a.output).extension().string()
+      err << "mmdkit: output extension '" << fs::path(o.path).extension().string()
           << "' is not one of .vmd .vpd .pmd .pmx .json (or give --to)\n";
     return kExitUsage;
   }
-  if (int rc = precheck_output(a, err); rc != kExitOk) return rc;
-  auto in = load(a);
+  if (int rc = precheck_output(a, o, err); rc != kExitOk) return rc;
+  auto in = load(a, s.in);
   if (!in) return print_error(err, in.error(), label), kExitBadInput;
-  if (to_json) return dump_loaded(*in, a, a.output, out, err);
+  if (to_json) return dump_loaded(*in, a, o, out, err);
   auto bytes = binary_of(*in, a.flags);
   if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
   std::vector<Warning> warnings;
@@ -255,46 +259,43 @@ int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err) {
         << " (supported: the same format, .json, and .pmd -> .pmx)\n";
     return kExitUsage;
   }
-  CommandArgs w = a;
-  w.out = &out;
-  const int rc = write_output(a.output, result, w, err);
+  const int rc = write_output(o.path, result, a.path, o.force, out, err);
   // Texture references are relative to the model file: say which ones a model written to another
   // folder loses (model_ops.hpp). Not for the standard streams (no folder on one side).
-  if (rc == kExitOk && (to->name == "pmd" || to->name == "pmx") && !is_std_stream(a.input) &&
-      !is_std_stream(a.output))
+  if (rc == kExitOk && (to->name == "pmd" || to->name == "pmx") && !is_std_stream(a.path) &&
+      !is_std_stream(o.path))
     print_warnings(err,
-                   texture_warnings_for_output(result, fs::absolute(fs::path(a.input)).parent_path(),
-                                               fs::absolute(fs::path(a.output)).parent_path()),
-                   a.output);
+                   texture_warnings_for_output(result, fs::absolute(fs::path(a.path)).parent_path(),
+                                               fs::absolute(fs::path(o.path)).parent_path()),
+                   o.path);
   return rc;
 }
 
-int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  const FormatOps* f = format_by_name(a.generate_format);
+int cmd_generate(const std::string& format, const GenerateFlags& gen, const OutputArgs& o, const Streams& s) {
+  std::ostream& out = s.out;
+  std::ostream& err = s.err;
+  const FormatOps* f = format_by_name(format);
   if (!f) {
-    err << "mmdkit: unknown format '" << a.generate_format << "' (vmd, vpd, pmd or pmx)\n";
+    err << "mmdkit: unknown format '" << format << "' (vmd, vpd, pmd or pmx)\n";
     return kExitUsage;
   }
   if (!f->generate) {
     err << "mmdkit: generate is not available for " << f->name << "\n";
     return kExitUsage;
   }
-  auto bytes = f->generate(a.gen);
-  if (!bytes) return print_error(err, bytes.error(), a.output), kExitBadInput;
-  if (is_std_stream(a.output)) {
+  auto bytes = f->generate(gen);
+  if (!bytes) return print_error(err, bytes.error(), o.path), kExitBadInput;
+  if (is_std_stream(o.path)) {
     // Standard output takes the model file only: its textures need a folder.
-    CommandArgs w = a;
-    w.input.clear();
-    w.out = &out;
-    const int rc = write_output(a.output, *bytes, w, err);
+    const int rc = write_output(o.path, *bytes, {}, o.force, out, err);
     if (rc == kExitOk && (f->name == "pmd" || f->name == "pmx"))
       err << "mmdkit: note: the model's textures are not written when the output is stdout\n";
     return rc;
   }
   // The files the model refers to (its textures) go beside it, inside the output's folder only.
   auto companions = generated_companions(f->name);
-  if (!companions) return print_error(err, companions.error(), a.output), kExitBadInput;
-  const fs::path folder = fs::absolute(fs::path(a.output)).parent_path();
+  if (!companions) return print_error(err, companions.error(), o.path), kExitBadInput;
+  const fs::path folder = fs::absolute(fs::path(o.path)).parent_path();
   std::vector<fs::path> targets;
   for (const CompanionFile& c : *companions) {
     const fs::path rel = fs::path(c.path).lexically_normal();
@@ -307,8 +308,8 @@ int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   // --force rule for every file: without it nothing that exists is replaced, and nothing is
   // written when one of them would be. A texture that already has exactly the bytes to write (an
   // earlier model generated into the same folder) is left as it is.
-  if (!a.force && fs::exists(a.output)) {
-    err << "mmdkit: error: " << a.output << ": exists (use --force to replace it)\n";
+  if (!o.force && fs::exists(o.path)) {
+    err << "mmdkit: error: " << o.path << ": exists (use --force to replace it)\n";
     return kExitBadInput;
   }
   std::vector<std::uint8_t> keep(targets.size(), 0);
@@ -319,7 +320,7 @@ int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
     auto existing = !xe && size == (*companions)[i].bytes.size() ? read_file(targets[i]) : Result<std::vector<std::uint8_t>>{};
     if (!xe && existing && *existing == (*companions)[i].bytes) {
       keep[i] = 1;
-    } else if (!a.force) {
+    } else if (!o.force) {
       err << "mmdkit: error: " << targets[i].string() << ": exists with other contents (use --force to replace it)\n";
       return kExitBadInput;
     }
@@ -336,9 +337,7 @@ int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
   }
-  CommandArgs w = a;
-  w.input.clear();
-  if (int rc = write_output(a.output, *bytes, w, err); rc != kExitOk) return rc;
+  if (int rc = write_output(o.path, *bytes, {}, o.force, out, err); rc != kExitOk) return rc;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     fs::create_directories(targets[i].parent_path(), ec);
     if (ec) {
@@ -346,14 +345,17 @@ int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err) {
       return kExitBadInput;
     }
     if (keep[i]) continue;
-    if (int rc = write_output(targets[i].string(), (*companions)[i].bytes, w, err); rc != kExitOk) return rc;
+    if (int rc = write_output(targets[i].string(), (*companions)[i].bytes, {}, o.force, out, err); rc != kExitOk)
+      return rc;
   }
   return kExitOk;
 }
 
-int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {
-  const std::string label = input_label(a.input);
-  auto in = load(a);
+int cmd_check(const InputArgs& a, const Streams& s) {
+  std::ostream& out = s.out;
+  std::ostream& err = s.err;
+  const std::string label = input_label(a.path);
+  auto in = load(a, s.in);
   if (!in) return print_error(err, in.error(), label), kExitBadInput;
   auto bytes = binary_of(*in, a.flags);
   if (!bytes) return print_error(err, bytes.error(), label), kExitBadInput;
@@ -365,8 +367,8 @@ int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   // Models refer to textures in their folder; the standard input has none, so textures are not
   // checked then, and the output says so.
   std::vector<std::string> not_checked;
-  if (!is_std_stream(a.input))
-    flags.input_folder = fs::absolute(fs::path(a.input)).parent_path();
+  if (!is_std_stream(a.path))
+    flags.input_folder = fs::absolute(fs::path(a.path)).parent_path();
   else if (in->format->name == "pmd" || in->format->name == "pmx")
     not_checked.emplace_back("textures: the model was read from stdin, so there is no folder to find them in");
   auto findings = in->format->check(*bytes, flags);
@@ -413,5 +415,126 @@ int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err) {
   out << label << ": " << errors << " error(s), " << warnings << " warning(s)\n";
   return errors ? kExitBadInput : kExitOk;
 }
+
+// The options of every command that reads a file: FILE (or INPUT), --encoding, --strict, --format.
+void add_input_options(CLI::App& sub, InputArgs& a, const char* name, const char* help) {
+  sub.add_option(name, a.path, help)->required();
+  sub.add_option("--encoding", a.encoding_name,
+                 "text encoding of names in VMD/VPD/PMD files: cp932 or gbk (default: detected per file, cp932 "
+                 "unless the names read as gbk)");
+  sub.add_flag("--strict", a.flags.strict, "treat bytes after the last section as an error");
+  sub.add_option("--format", a.format,
+                 "input format: vmd, vpd, pmd or pmx (default: from the content; needed for JSON without a "
+                 "\"format\" member)");
+}
+
+// --encoding: the legacy encodings only (VMD/VPD/PMD names are cp932 or gbk bytes; PMX says its own
+// encoding in its header). Anything else is a usage error, not a silent garbling.
+int resolve_encoding(InputArgs& a, std::string_view command, std::ostream& err) {
+  if (a.encoding_name.empty()) return kExitOk;
+  const auto e = parse_encoding_name(a.encoding_name);
+  if (!e || (*e != Encoding::cp932 && *e != Encoding::gbk))
+    return usage_error(err, command,
+                       "--encoding '" + a.encoding_name +
+                           "' is not cp932 or gbk (the only encodings of names in VMD, VPD and PMD files; a PMX "
+                           "file's header names its own)");
+  a.flags.encoding = *e;
+  return kExitOk;
+}
+
+// A Runner over shared parsed values: `run(values, streams)` after the encoding check.
+template <typename Values, typename Run>
+Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
+  return [v, command, run](const Streams& s) {
+    if constexpr (requires { v->input; }) {
+      if (int rc = resolve_encoding(v->input, command, s.err); rc != kExitOk) return rc;
+    }
+    return run(*v, s);
+  };
+}
+
+}  // namespace
+
+const Command kInfoCommand{"info", "summary of a file: header, counts per section, frame range, encoding",
+                           [](CLI::App& sub) -> Runner {
+                             struct V {
+                               InputArgs input;
+                             };
+                             auto v = std::make_shared<V>();
+                             add_input_options(sub, v->input, "FILE", "input file (.vmd .vpd .pmd .pmx or mmdkit .json), - = stdin");
+                             sub.add_flag("--json", v->input.flags.json, "print the summary as JSON");
+                             return runner(v, "info", [](V& x, const Streams& s) { return cmd_info(x.input, s); });
+                           }};
+
+const Command kDumpCommand{"dump", "lossless JSON text of a file (to stdout or -o)", [](CLI::App& sub) -> Runner {
+                             struct V {
+                               InputArgs input;
+                               OutputArgs output;
+                             };
+                             auto v = std::make_shared<V>();
+                             add_input_options(sub, v->input, "FILE", "input file, - = stdin");
+                             sub.add_option("-o,--output", v->output.path, "write to this file instead of stdout (- = stdout)");
+                             sub.add_flag("--euler", v->input.flags.euler,
+                                          "VMD and VPD: add Euler angles in degrees (MMD's UI) next to bone quaternions");
+                             add_force_flag(sub, v->output.force);
+                             return runner(v, "dump",
+                                           [](V& x, const Streams& s) { return cmd_dump(x.input, x.output, s); });
+                           }};
+
+const Command kConvertCommand{
+    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd -> .pmx",
+    [](CLI::App& sub) -> Runner {
+      struct V {
+        InputArgs input;
+        OutputArgs output;
+        std::string to;
+      };
+      auto v = std::make_shared<V>();
+      add_input_options(sub, v->input, "INPUT", "input file, - = stdin");
+      sub.add_option("OUTPUT", v->output.path, "output file; its extension chooses the format; - = stdout (with --to)")
+          ->required();
+      sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
+      sub.add_flag("--euler", v->input.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
+      add_force_flag(sub, v->output.force);
+      return runner(v, "convert", [](V& x, const Streams& s) { return cmd_convert(x.input, x.output, x.to, s); });
+    }};
+
+const Command kGenerateCommand{
+    "generate", "write a synthetic file (deterministic by seed) for tests, benchmarks and examples",
+    [](CLI::App& sub) -> Runner {
+      struct V {
+        std::string format;
+        GenerateFlags gen;
+        OutputArgs output;
+      };
+      auto v = std::make_shared<V>();
+      GenerateFlags& g = v->gen;
+      sub.add_option("FORMAT", v->format, "vmd, vpd, pmd or pmx")->required();
+      sub.add_option("-o,--output", v->output.path, "output file, - = stdout")->required();
+      sub.add_option("--seed", g.seed, "random seed (same seed, same bytes)");
+      sub.add_option("--bone-keys", g.bone_keys, "VMD: number of bone keyframes");
+      sub.add_option("--morph-keys", g.morph_keys, "VMD: number of morph keyframes");
+      sub.add_option("--camera-keys", g.camera_keys, "VMD: number of camera keyframes");
+      sub.add_option("--light-keys", g.light_keys, "VMD: number of light keyframes");
+      sub.add_option("--frames", g.frames, "VMD: frame span of the motion");
+      sub.add_option("--vertices", g.vertices, "PMD/PMX: number of vertices");
+      sub.add_option("--bones", g.bones, "PMD/PMX: number of bones (0 = standard humanoid set)");
+      sub.add_option("--morphs", g.morphs, "PMD/PMX: number of morphs");
+      sub.add_option("--variant", g.format_variant, "format variant, e.g. pmx2.1-utf8");
+      add_force_flag(sub, v->output.force);
+      return runner(v, "generate", [](V& x, const Streams& s) { return cmd_generate(x.format, x.gen, x.output, s); });
+    }};
+
+const Command kCheckCommand{"check", "report structural problems with their location; exit 1 if any is an error",
+                            [](CLI::App& sub) -> Runner {
+                              struct V {
+                                InputArgs input;
+                              };
+                              auto v = std::make_shared<V>();
+                              add_input_options(sub, v->input, "FILE",
+                                                "input file, - = stdin (models: textures are then not checked)");
+                              sub.add_flag("--json", v->input.flags.json, "print findings as JSON");
+                              return runner(v, "check", [](V& x, const Streams& s) { return cmd_check(x.input, s); });
+                            }};
 
 }  // namespace mmdkit::cli

@@ -1,34 +1,32 @@
-// mmdkit CLI — the generic commands, dispatching on FormatOps.
+// mmdkit CLI — the generic file commands (info, dump, convert, generate, check), dispatching on
+// FormatOps. Each is one Command of the table (command.hpp) with its own arguments.
 #pragma once
 
-#include <istream>
-#include <ostream>
 #include <string>
 
+#include "cli/command.hpp"
 #include "cli/format_ops.hpp"
 
 namespace mmdkit::cli {
 
-/// Everything the parsed command line holds.
-struct CommandArgs {
-  std::string input;          ///< a path, or "-" for the standard input
-  std::string output;         ///< a path, or "-" (or empty for dump) for the standard output
-  std::string input_format;   ///< --format: vmd, vpd, pmd or pmx (default: from the content)
-  std::string output_format;  ///< convert --to: vmd, vpd, pmd, pmx or json (needed for "-")
-  std::string encoding_name;
-  std::string generate_format;
-  /// --force: an output may replace an existing file, including an input (io.hpp).
-  bool force = false;
-  ReadFlags flags;
-  GenerateFlags gen;
-  std::istream* in = nullptr;   ///< the standard input (null = std::cin)
-  std::ostream* out = nullptr;  ///< the standard output for "-" outputs (null = std::cout)
+/// The file a command reads and how to read it.
+struct InputArgs {
+  std::string path;           ///< a path, or "-" for the standard input
+  std::string format;         ///< --format: vmd, vpd, pmd or pmx (default: from the content)
+  std::string encoding_name;  ///< --encoding as given; checked by the command (cp932 or gbk)
+  ReadFlags flags;            ///< --strict, --euler, --json; .encoding set from encoding_name
 };
 
-int cmd_info(const CommandArgs& a, std::ostream& out, std::ostream& err);
-int cmd_dump(const CommandArgs& a, std::ostream& out, std::ostream& err);
-int cmd_convert(const CommandArgs& a, std::ostream& out, std::ostream& err);
-int cmd_generate(const CommandArgs& a, std::ostream& out, std::ostream& err);
-int cmd_check(const CommandArgs& a, std::ostream& out, std::ostream& err);
+/// The file a command writes.
+struct OutputArgs {
+  std::string path;    ///< a path, or "-" (dump: empty too) for the standard output
+  bool force = false;  ///< --force: may replace an existing file, an input included (io.hpp)
+};
+
+extern const Command kInfoCommand;      ///< info FILE [--json]
+extern const Command kDumpCommand;      ///< dump FILE [-o OUT] [--euler]
+extern const Command kConvertCommand;   ///< convert INPUT OUTPUT [--to FORMAT]
+extern const Command kGenerateCommand;  ///< generate FORMAT -o OUT [sizes]
+extern const Command kCheckCommand;     ///< check FILE [--json]
 
 }  // namespace mmdkit::cli

@@ -110,7 +110,13 @@ Result<AtomicFile> AtomicFile::create(const std::filesystem::path& path, const W
   AtomicFile f;
   f.path_ = path;
   std::random_device rd;
-  f.tmp_ = dir / ("." + path.filename().string() + ".tmp" + std::to_string(rd() % 1000000));
+  // Appended piece by piece: `"." + std::string&&` (an insert at 0) trips g++ 12's -Wrestrict
+  // false positive at -O3 (GCC bug 105651).
+  std::string tmp_name = ".";
+  tmp_name += path.filename().string();
+  tmp_name += ".tmp";
+  tmp_name += std::to_string(rd() % 1000000);
+  f.tmp_ = dir / tmp_name;
   f.fd_ = ::open(f.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (f.fd_ < 0) {
     f.tmp_.clear();

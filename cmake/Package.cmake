@@ -1,0 +1,31 @@
+# Debian packages (CPack DEB, `cpack -G DEB` in the build folder, scripts/package.sh):
+#   mmdkit      the CLI, libmmdkit.so, docs, man pages, shell completion (component runtime)
+#   mmdkit-dev  headers, static libraries, CMake package, pkg-config file (component dev)
+# Run-time dependencies are found by dpkg-shlibdeps from the binaries; mmdkit-dev adds what a
+# consumer's build needs. Optional layers' libraries join the same components by themselves.
+set(CPACK_PACKAGE_NAME mmdkit)
+set(CPACK_PACKAGE_VENDOR "mmdkit")
+set(CPACK_PACKAGE_CONTACT "mmdkit maintainers <mmdkit@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL runtime dev)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME mmdkit)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION graphics)
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME mmdkit-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+# The static libraries need libstb at link time (and pkg-config / cmake to be found); the headers
+# need a C++23 compiler (g++ 12).
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mmdkit (= ${PROJECT_VERSION}), libstb-dev, pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "g++ (>= 4:12), cmake (>= 3.25)")
+set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
+  "MikuMikuDance files: read, write, check, convert and evaluate (CLI and library)\n The mmdkit command and libmmdkit: VMD motions, VPD poses, PMD and PMX models; lossless\n JSON, checks, conversion, bone/morph evaluation, OBJ export.")
+set(CPACK_COMPONENT_DEV_DESCRIPTION
+  "MikuMikuDance files: development files for mmdkit\n C++23 headers, static libraries, CMake package (find_package(mmdkit)) and pkg-config file.")
+include(CPack)

@@ -1,0 +1,40 @@
+// mmdkit CLI — the command table (command.hpp). To add a command: define its Command next to its
+// code and list it here; a command of an optional layer goes under `#if MMDKIT_HAS_<LAYER>` (its
+// sources in src/cli/<layer>/, built only with the layer; docs/DEVELOPING.md).
+#include "cli/command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <array>
+
+#include "cli/app.hpp"
+#include "cli/commands.hpp"
+#include "mmdkit/version.hpp"
+
+namespace mmdkit::cli {
+
+std::span<const Command> command_table() {
+  static const auto table = std::to_array<Command>({
+      kInfoCommand,
+      kDumpCommand,
+      kConvertCommand,
+      kCheckCommand,
+      kGenerateCommand,
+  });
+  return table;
+}
+
+int usage_error(std::ostream& err, std::string_view command, const std::string& message) {
+  err << "mmdkit: error: " << message << "\n";
+  if (command.empty())
+    err << "run 'mmdkit --help' for usage\n";
+  else
+    err << "run 'mmdkit " << command << " --help' for usage\n";
+  return kExitUsage;
+}
+
+void add_force_flag(CLI::App& sub, bool& force) {
+  sub.add_flag("--force", force, "allow the output to replace an existing file, an input included");
+}
+
+}  // namespace mmdkit::cli

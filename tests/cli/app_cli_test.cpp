@@ -1,0 +1,96 @@
+// The one dispatch (app.cpp, command table): --version with the build options, `help`,
+// `help --commands`, usage errors (prefix, program name, exit 2), --encoding refused unless cp932/gbk.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "mmdkit/version.hpp"
+#include "support/cli_run.hpp"
+
+namespace {
+
+using mmdkit::test::Outcome;
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+class AppCli : public mmdkit::test::CliTest {
+ protected:
+  AppCli() : CliTest("appcli") {}
+};
+
+TEST_F(AppCli, VersionNamesVersionAndBuildOptions) {
+  Outcome r = run("--version");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The version written once (CMakeLists.txt project()), seen through the generated header.
+  EXPECT_EQ(std::string(mmdkit::kVersion), std::to_string(MMDKIT_VERSION_MAJOR) + "." +
+                                               std::to_string(MMDKIT_VERSION_MINOR) + "." +
+                                               std::to_string(MMDKIT_VERSION_PATCH));
+  const std::string yn[2] = {"no", "yes"};
+  EXPECT_EQ(r.out, "mmdkit " + std::string(mmdkit::kVersion) + "\nbuilt with: physics " + yn[MMDKIT_HAS_PHYSICS] +
+                       ", render " + yn[MMDKIT_HAS_RENDER] + ", python " + yn[MMDKIT_HAS_PYTHON] + "\n");
+}
+
+TEST_F(AppCli, HelpCommandsListsTheTable) {
+  Outcome r = run("help --commands");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::set<std::string> listed;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    EXPECT_GT(line.size(), tab + 1) << "summary missing: " << line;
+    listed.insert(line.substr(0, tab));
+  }
+  for (const mmdkit::cli::Command& c : mmdkit::cli::command_table()) EXPECT_TRUE(listed.count(std::string(c.name))) << c.name;
+  EXPECT_TRUE(listed.count("sample"));
+  EXPECT_TRUE(listed.count("pose"));
+  EXPECT_FALSE(listed.count("help"));
+}
+
+TEST_F(AppCli, HelpAndHelpCommand) {
+  Outcome top = run("help");
+  ASSERT_EQ(top.code, 0) << top.err;
+  EXPECT_TRUE(has(top.out, "Usage: mmdkit ")) << top.out;
+  EXPECT_EQ(top.out, run("--help").out);
+  Outcome info = run("help info");
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_TRUE(has(info.out, "Usage: mmdkit info ")) << info.out;
+  EXPECT_EQ(info.out, run("info --help").out);
+  Outcome bad = run("help nope");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_TRUE(has(bad.err, "mmdkit: error: unknown command 'nope'")) << bad.err;
+}
+
+TEST_F(AppCli, UsageErrorsArePrefixedAndExit2) {
+  Outcome none = run("");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_TRUE(has(none.err, "mmdkit: error: a command is required")) << none.err;
+  EXPECT_TRUE(has(none.err, "Usage: mmdkit ")) << none.err;
+  Outcome unknown = run("frobnicate x");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_TRUE(has(unknown.err, "mmdkit: error: unknown command 'frobnicate'")) << unknown.err;
+  Outcome missing = run("info");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_TRUE(has(missing.err, "mmdkit: error: FILE is required")) << missing.err;
+  EXPECT_TRUE(has(missing.err, "run 'mmdkit info --help' for usage")) << missing.err;
+  Outcome extra = run("dump a b c");
+  EXPECT_EQ(extra.code, 2);
+  EXPECT_EQ(extra.err.rfind("mmdkit: error: ", 0), 0u) << extra.err;
+}
+
+TEST_F(AppCli, EncodingOnlyLegacyEncodings) {
+  const auto vmd = file("a.vmd", std::string("x"));
+  for (const char* bad : {"utf8", "utf-16le", "latin1"}) {
+    Outcome r = run(std::string("info --encoding ") + bad + " " + mmdkit::test::quote(vmd.string()));
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_TRUE(has(r.err, "mmdkit: error: --encoding '" + std::string(bad) + "' is not cp932 or gbk")) << r.err;
+  }
+  // cp932 passes the usage check (then the 1-byte file is bad input: exit 1).
+  EXPECT_EQ(run("info --encoding cp932 " + mmdkit::test::quote(vmd.string())).code, 1);
+}
+
+}  // namespace
