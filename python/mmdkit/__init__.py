@@ -140,3 +140,28 @@ def _view_method(self) -> ModelView:
 
 PmdModel.view = _view_method
 PmxModel.view = _view_method
+
+
+def _repr_motion(self) -> str:
+    fr = self.frame_range
+    return (f"<mmdkit.Motion {self.version} {self.model_name!r}: {len(self.bone_keys)} bone keys "
+            f"({len(self.bone_names)} tracks), {len(self.morph_keys)} morph keys, {len(self.camera_keys)} camera keys"
+            f"{f', frames {fr[0]}..{fr[1]}' if fr else ''}>")
+
+
+def _repr_pose(self) -> str:
+    return f"<mmdkit.Pose {self.model_file!r}: {len(self.bone_names)} bones, {len(self.morph_names)} morphs>"
+
+
+def _repr_model(self) -> str:
+    kind = "PmdModel" if isinstance(self, PmdModel) else "PmxModel"
+    return (f"<mmdkit.{kind} {self.name!r}: {len(self.vertices)} vertices, {len(self.materials)} materials, "
+            f"{len(self.bone_names)} bones, {len(self.morph_names)} morphs>")
+
+
+Motion.__repr__ = _repr_motion
+Pose.__repr__ = _repr_pose
+PmdModel.__repr__ = _repr_model
+PmxModel.__repr__ = _repr_model
+ModelView.__repr__ = lambda self: (f"<mmdkit.ModelView ({self.source}) {self.name!r}: {len(self.vertices)} vertices, "
+                                   f"{len(self.faces)} triangles, {len(self.bone_names)} bones>")
