@@ -10,6 +10,8 @@ decoded ``str`` with their raw bytes beside them (``*_raw``), so writing back is
     motion.bone_keys.rotations                   # (n, 4) float32 view
     mmdkit.write(motion, "copy.vmd")             # identical bytes
     model = mmdkit.read("miku.pmd"); model.vertices.positions  # (n, 3)
+    s = mmdkit.Evaluator("miku.pmd", ["dance.vmd"]).sample(range(300))   # s.positions (F, B, 3)
+    mmdkit.dataset.extract(["dance.vmd"], "miku.pmd", joints="smpl24", units="m")
 
 Errors are mmdkit.Error subclasses carrying code, file, section, record and offset.
 """
@@ -24,9 +26,12 @@ from .errors import (ArgumentError, EncodingError, Error, FileError, FormatError
                      PendingError)
 from ._table import Table
 from ._mmdkit import Motion, ModelView, PmdModel, PmxModel, Pose, sniff as _sniff, check_file as _check_file
+from .evaluator import Camera, Evaluator, Posed, Samples
+from . import joints
+from . import dataset
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
-           "PmxModel", "ModelView", "Table", "Error", "FileError", "FormatError", "JsonError",
+           "PmxModel", "ModelView", "Table", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "Error", "FileError", "FormatError", "JsonError",
            "EncodingError", "ArgumentError", "PendingError", "errors"]
 
 __version__ = "0.1.0"

@@ -9,4 +9,5 @@ PYBIND11_MODULE(_mmdkit, m) {
   mmdkit::python::bind_pmx(m);
   mmdkit::python::bind_model(m);
   mmdkit::python::bind_io(m);
+  mmdkit::python::bind_evaluator(m);
 }

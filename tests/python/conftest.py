@@ -56,3 +56,9 @@ def cli_path():
     if not p.is_file():
         pytest.skip(f"mmdkit executable not found at {p} (set MMDKIT_CLI)")
     return p
+
+
+def pytest_configure(config):
+    # distributed 2022.12 with Debian's tornado 6.2 warns about its own event loop use
+    config.addinivalue_line("filterwarnings", "ignore:make_current is deprecated:DeprecationWarning")
+    config.addinivalue_line("filterwarnings", "ignore:There is no current event loop:DeprecationWarning")

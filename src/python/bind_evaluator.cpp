@@ -1,0 +1,216 @@
+// mmdkit Python bindings — evaluation (mmdkit.Evaluator) on the library pipeline anim::Character
+// (mmdkit/anim/character.hpp): the same loading, binding and per-frame evaluation as `mmdkit
+// sample` and `mmdkit pose`, with the results written straight into NumPy arrays the caller
+// allocated, the GIL released while C++ works.
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <variant>
+
+#include "document.hpp"
+#include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/anim/math.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/model/model.hpp"
+
+namespace mmdkit::python {
+
+namespace {
+
+/// One bound character (immutable, shareable) and the warnings of the files it was read from.
+struct Evaluator {
+  std::shared_ptr<const anim::CharacterData> data;
+  std::vector<Warning> warnings;
+  bool ik = true;
+};
+
+model::Model model_of(const py::handle& obj, bool geometry, std::vector<Warning>& warnings) {
+  if (py::isinstance<py::str>(obj)) {
+    const std::string path = obj.cast<std::string>();
+    return unwrap(without_gil([&] {
+      return anim::read_model_file(path, anim::InputOptions{.encoding = std::nullopt, .geometry = geometry}, warnings);
+    }));
+  }
+  if (py::isinstance<Document<pmd::Model>>(obj))
+    return unwrap(model::from_pmd(obj.cast<const Document<pmd::Model>&>().data));
+  if (py::isinstance<Document<pmx::Model>>(obj))
+    return unwrap(model::from_pmx(obj.cast<const Document<pmx::Model>&>().data));
+  if (py::isinstance<model::Model>(obj)) return obj.cast<const model::Model&>();
+  raise_argument("model must be a path, PmdModel, PmxModel or ModelView");
+}
+
+Evaluator make_evaluator(const py::handle& model_arg, const py::list& motion_args, bool geometry, bool ik) {
+  Evaluator ev;
+  ev.ik = ik;
+  auto view = std::make_shared<model::Model>(model_of(model_arg, geometry, ev.warnings));
+  std::vector<anim::MotionFile> loaded;  // motions read from paths, alive until bound
+  loaded.reserve(motion_args.size());
+  anim::MotionInputs inputs;
+  for (std::size_t i = 0; i < motion_args.size(); ++i) {
+    py::handle m = motion_args[i];
+    const vmd::Motion* motion = nullptr;
+    const vpd::Pose* pose = nullptr;
+    if (py::isinstance<py::str>(m)) {
+      const std::string path = m.cast<std::string>();
+      loaded.push_back(unwrap(without_gil([&] {
+        return anim::read_motion_file(path, anim::InputOptions{.encoding = std::nullopt, .geometry = geometry}, ev.warnings);
+      })));
+      if (loaded.back().motion) motion = &*loaded.back().motion;
+      else pose = &*loaded.back().pose;
+    } else if (py::isinstance<Document<vmd::Motion>>(m)) {
+      motion = &m.cast<const Document<vmd::Motion>&>().data;
+    } else if (py::isinstance<Document<vpd::Pose>>(m)) {
+      pose = &m.cast<const Document<vpd::Pose>&>().data;
+    } else {
+      raise_argument("motions[" + std::to_string(i) + "] must be a path, Motion or Pose");
+    }
+    if (pose != nullptr) {
+      if (inputs.pose != nullptr) raise(Error{ErrorCode::invalid_argument, "a second VPD pose (at most one)", "inputs", static_cast<std::int64_t>(i), -1, {}});
+      inputs.pose = pose;
+      inputs.pose_input = i;
+      inputs.motions.push_back(nullptr);
+    } else {
+      inputs.motions.push_back(motion);
+    }
+  }
+  ev.data = unwrap(without_gil([&] { return anim::CharacterData::create(std::move(view), inputs); }));
+  return ev;
+}
+
+/// A float32 / float64 C-contiguous array of the expected shape, or None.
+template <class T>
+T* out_ptr(const py::object& a, std::vector<py::ssize_t> shape, const char* what) {
+  if (a.is_none()) return nullptr;
+  auto arr = py::array::ensure(a);
+  if (!arr || !arr.dtype().is(py::dtype::of<T>()) || !(arr.flags() & py::array::c_style) || !arr.writeable())
+    raise_argument(std::string(what) + ": expected a writeable C-contiguous " +
+                   (sizeof(T) == 4 ? "float32" : "float64") + " array");
+  if (arr.ndim() != static_cast<py::ssize_t>(shape.size()))
+    raise_argument(std::string(what) + ": wrong number of dimensions");
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (arr.shape(static_cast<py::ssize_t>(i)) != shape[i]) raise_argument(std::string(what) + ": wrong shape");
+  return static_cast<T*>(arr.mutable_data());
+}
+
+/// Evaluates `frames` and writes, per frame f and selected bone k (bone index bones[k]):
+/// positions[f,k] = model matrix translation, rotations[f,k] = normalized model rotation
+/// (as `mmdkit sample`), matrices[f,k] = the model matrix indexed [row, column] (the pipeline's
+/// column-major floats transposed: translation at [0..2, 3]); morph_weights[f,m];
+/// camera target / rotation / distance / fov / position. Arrays that are None are skipped.
+void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_style | py::array::forcecast>& frames_arg,
+                 const py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>& bones_arg,
+                 const py::object& positions, const py::object& rotations, const py::object& matrices,
+                 const py::object& morph_weights, const py::object& cam_target, const py::object& cam_rotation,
+                 const py::object& cam_distance, const py::object& cam_fov, const py::object& cam_position) {
+  const auto nf = frames_arg.size();
+  const auto nb = bones_arg.size();
+  const auto bone_count = static_cast<std::int64_t>(ev.data->bone_names().size());
+  const auto nm = static_cast<py::ssize_t>(ev.data->morph_names().size());
+  const double* frames = frames_arg.data();
+  const std::int32_t* bones = bones_arg.data();
+  for (py::ssize_t k = 0; k < nb; ++k)
+    if (bones[k] < 0 || bones[k] >= bone_count)
+      raise_argument("bone index " + std::to_string(bones[k]) + " out of range (model has " +
+                     std::to_string(bone_count) + " bones)");
+  float* pos = out_ptr<float>(positions, {nf, nb, 3}, "positions");
+  float* rot = out_ptr<float>(rotations, {nf, nb, 4}, "rotations");
+  float* mat = out_ptr<float>(matrices, {nf, nb, 4, 4}, "matrices");
+  float* mw = out_ptr<float>(morph_weights, {nf, nm}, "morph_weights");
+  float* ct = out_ptr<float>(cam_target, {nf, 3}, "camera target");
+  float* cr = out_ptr<float>(cam_rotation, {nf, 3}, "camera rotation");
+  float* cd = out_ptr<float>(cam_distance, {nf}, "camera distance");
+  float* cf = out_ptr<float>(cam_fov, {nf}, "camera fov");
+  float* cp = out_ptr<float>(cam_position, {nf, 3}, "camera position");
+  auto r = without_gil([&]() -> Result<void> {
+    anim::Character ch(ev.data);
+    ch.set_ik(ev.ik);
+    for (py::ssize_t f = 0; f < nf; ++f) {
+      if (auto e = ch.evaluate(frames[f]); !e) return e;
+      const auto mats = ch.pose().model_matrices();
+      const auto rots = ch.pose().model_rotations();
+      for (py::ssize_t k = 0; k < nb; ++k) {
+        const auto b = static_cast<std::size_t>(bones[k]);
+        const std::size_t i = static_cast<std::size_t>(f * nb + k);
+        if (pos) std::memcpy(pos + i * 3, &mats[b][12], 3 * sizeof(float));
+        if (rot) {
+          const anim::Quat q = anim::quat_normalize(rots[b]);
+          std::memcpy(rot + i * 4, q.data(), 4 * sizeof(float));
+        }
+        if (mat) {  // column-major in the pipeline; NumPy gets M[row, col] (translation M[:3, 3])
+          float* o = mat + i * 16;
+          for (int c = 0; c < 4; ++c)
+            for (int rr = 0; rr < 4; ++rr) o[rr * 4 + c] = mats[b][static_cast<std::size_t>(c * 4 + rr)];
+        }
+      }
+      if (mw && nm > 0) std::memcpy(mw + f * nm, ch.morph_weights().data(), static_cast<std::size_t>(nm) * sizeof(float));
+      const anim::CameraState& cam = ch.camera();
+      if (ct) std::memcpy(ct + f * 3, cam.target.data(), 3 * sizeof(float));
+      if (cr) std::memcpy(cr + f * 3, cam.rotation.data(), 3 * sizeof(float));
+      if (cd) cd[f] = cam.distance;
+      if (cf) cf[f] = cam.fov_degrees;
+      if (cp) std::memcpy(cp + f * 3, cam.position.data(), 3 * sizeof(float));
+    }
+    return {};
+  });
+  unwrap(std::move(r));
+}
+
+py::tuple pose_at(const Evaluator& ev, double frame) {
+  if (!ev.data->has_geometry()) raise_argument("pose(): the evaluator was made with geometry=False");
+  const auto nv = static_cast<py::ssize_t>(ev.data->model().vertices.size());
+  py::array_t<float> positions({nv, py::ssize_t{3}});
+  py::array_t<float> normals({nv, py::ssize_t{3}});
+  float* p = positions.mutable_data();
+  float* n = normals.mutable_data();
+  auto r = without_gil([&]() -> Result<void> {
+    anim::Character ch(ev.data);
+    ch.set_ik(ev.ik);
+    if (auto e = ch.evaluate(frame); !e) return e;
+    if (auto e = ch.skin(); !e) return e;
+    std::memcpy(p, ch.positions().data(), ch.positions().size() * sizeof(anim::Vec3));
+    std::memcpy(n, ch.normals().data(), ch.normals().size() * sizeof(anim::Vec3));
+    return {};
+  });
+  unwrap(std::move(r));
+  return py::make_tuple(positions, normals);
+}
+
+}  // namespace
+
+void bind_evaluator(py::module_& m) {
+  py::class_<Evaluator>(m, "_Evaluator", "The bound character behind mmdkit.Evaluator.")
+      .def(py::init(&make_evaluator), py::arg("model"), py::arg("motions"), py::arg("geometry"), py::arg("ik"))
+      .def_property_readonly("bone_names",
+                             [](const Evaluator& e) {
+                               py::list out;
+                               for (const auto& n : e.data->bone_names()) out.append(py::str(n));
+                               return out;
+                             })
+      .def_property_readonly("morph_names",
+                             [](const Evaluator& e) {
+                               py::list out;
+                               for (const auto& n : e.data->morph_names()) out.append(py::str(n));
+                               return out;
+                             })
+      .def_property_readonly("last_frame", [](const Evaluator& e) { return e.data->last_frame(); })
+      .def_property_readonly("has_geometry", [](const Evaluator& e) { return e.data->has_geometry(); })
+      .def_property_readonly("vertex_count", [](const Evaluator& e) { return e.data->model().vertices.size(); })
+      .def_property_readonly("warnings", [](const Evaluator& e) { return error_dicts(e.warnings); })
+      .def_property_readonly("unmatched",
+                             [](const Evaluator& e) {
+                               py::list out;
+                               for (const auto& t : e.data->report().unmatched)
+                                 out.append(py::make_tuple(t.input, t.morph ? "morph" : "bone", t.name));
+                               return out;
+                             })
+      .def("sample_into", &sample_into, py::arg("frames"), py::arg("bones"), py::arg("positions"),
+           py::arg("rotations"), py::arg("matrices"), py::arg("morph_weights"), py::arg("camera_target"),
+           py::arg("camera_rotation"), py::arg("camera_distance"), py::arg("camera_fov"), py::arg("camera_position"))
+      .def("pose", &pose_at, py::arg("frame"));
+}
+
+}  // namespace mmdkit::python

@@ -1,0 +1,124 @@
+"""mmdkit.dataset: smpl24 joints, units, failures, memory, Dask equal to serial, the CLI."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import mmdkit
+from mmdkit import dataset
+from mmdkit.joints import SMPL24
+from conftest import MEI, MIKU, WAVEFILE, ROOT, corpus_dir, corpus_file
+
+
+def mei_motions(n=None):
+    ms = sorted((corpus_dir() / "mmdagent__mmdagent-mirror/MMDAgent_Example/Motion").glob("mei_*/*.vmd"))
+    return ms[:n] if n else ms
+
+
+def test_smpl24_joints_are_the_mapped_bones():
+    model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    [r] = dataset.extract([motion], model, joints="smpl24")
+    assert r.ok, r.error
+    assert r.names == SMPL24.names and len(r.names) == 24
+    assert r.positions.shape == (2810, 24, 3) and r.rotations.shape == (2810, 24, 4)
+    np.testing.assert_array_equal(r.frames, np.arange(2810.0))
+    s = mmdkit.Evaluator(model, [motion]).sample(r.frames, ["左ひざ", "右足", "左足", "下半身", "頭"],
+                                                 matrices=False, morphs=False)
+    np.testing.assert_array_equal(r.positions[:, r.names.index("left_knee")], s.positions[:, 0])
+    np.testing.assert_array_equal(r.positions[:, r.names.index("head")], s.positions[:, 4])
+    pelvis = (s.positions[:, 1:3].mean(axis=1, dtype=np.float32))
+    np.testing.assert_array_equal(r.positions[:, 0], pelvis)                  # mean of the hip joints
+    np.testing.assert_array_equal(r.rotations[:, 0], s.rotations[:, 3])       # rotation of 下半身
+    # left is +X in MMD (the model's left), as in SMPL
+    assert np.median(r.positions[:, 1, 0] - r.positions[:, 2, 0]) > 0
+
+
+def test_metres_right_handed_and_fps():
+    model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    [mmd] = dataset.extract(motion, model, joints="smpl24", frames=[0, 300, 1200])
+    [m] = dataset.extract(motion, model, joints="smpl24", frames=[0, 300, 1200], units="m")
+    expect = mmd.positions * np.float32(0.08)
+    expect[..., 2] *= -1
+    np.testing.assert_array_equal(m.positions, expect)
+    np.testing.assert_array_equal(m.rotations[..., :2], -mmd.rotations[..., :2])
+    np.testing.assert_array_equal(m.rotations[..., 2:], mmd.rotations[..., 2:])
+    assert 1.0 < float(m.positions[0, 15, 1] - m.positions[0, 7, 1]) < 2.0  # head above ankle: a person's height
+    [h] = dataset.extract(motion, model, bones=["センター"], fps=60)
+    assert len(h.frames) == 2 * 2809 + 1 and h.frames[1] == 0.5
+
+
+def test_a_failing_file_does_not_stop_the_rest(tmp_path):
+    bad = tmp_path / "broken.vmd"
+    bad.write_bytes(b"Vocaloid Motion Data 0002\0" + b"\0" * 30)
+    ms = mei_motions(2)
+    rs = dataset.extract([ms[0], bad, tmp_path / "missing.vmd", ms[1]], corpus_file(MEI), joints="smpl24")
+    assert [r.ok for r in rs] == [True, False, False, True]
+    assert isinstance(rs[1].error, mmdkit.FormatError) and rs[1].error.file == str(bad)
+    assert isinstance(rs[2].error, mmdkit.FileError)
+    with pytest.raises(mmdkit.ArgumentError):
+        dataset.extract(ms[:1], corpus_file(MEI), joints="smpl99")
+
+
+def test_memory_of_a_7000_frame_extraction():
+    model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    opts = dataset._options(**dataset._defaults(dict(frames=np.arange(7000.0), joints="smpl24")))
+    tracemalloc.start()
+    try:
+        r = dataset.extract_one(str(motion), str(model), opts)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert r.ok, r.error
+    out = r.positions.nbytes + r.rotations.nbytes
+    assert out == 7000 * 24 * 7 * 4
+    assert peak <= 1.5 * (out + opts["frames"].nbytes), (peak, out)
+
+
+def test_dask_two_workers_equal_serial():
+    distributed = pytest.importorskip("distributed")
+    model = corpus_file(MEI)
+    motions = [str(m) for m in mei_motions()] + ["/nonexistent/x.vmd"]
+    serial = dataset.extract(motions, model, joints="smpl24", units="m", morphs=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        parallel = dataset.extract(motions, str(model), joints="smpl24", units="m", morphs=True, client=client)
+    assert len(parallel) == len(serial)
+    for a, b in zip(serial, parallel):
+        assert a.motion == b.motion and a.ok == b.ok
+        if a.ok:
+            for k in ("frames", "positions", "rotations", "morph_weights"):
+                assert getattr(a, k).tobytes() == getattr(b, k).tobytes()   # bit for bit
+        else:
+            assert type(a.error) is type(b.error) and str(a.error) == str(b.error)
+
+
+def test_cli_writes_npz(tmp_path):
+    ms = mei_motions(3)
+    out = tmp_path / "out.npz"
+    env = dict(os.environ)
+    r = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), *map(str, ms),
+                        "-o", str(out), "--joints", "smpl24", "--units", "m"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    z = np.load(out)
+    ref = dataset.extract(ms, corpus_file(MEI), joints="smpl24", units="m")
+    for m, rr in zip(ms, ref):
+        np.testing.assert_array_equal(z[f"{m.stem}/positions"], rr.positions)
+        assert list(z[f"{m.stem}/names"]) == SMPL24.names
+    again = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), str(ms[0]),
+                            "-o", str(out)], capture_output=True, text=True, env=env)
+    assert again.returncode == 1 and "force" in again.stderr
+    usage = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI))],
+                           capture_output=True, text=True, env=env)
+    assert usage.returncode == 2
+    folder = tmp_path / "many"
+    bad = tmp_path / "bad.vmd"
+    bad.write_bytes(b"nope")
+    r = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), str(ms[0]), str(bad),
+                        "-o", str(folder)], capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and "bad.vmd" in r.stderr
+    assert sorted(os.listdir(folder)) == [f"{ms[0].stem}.npz"]
