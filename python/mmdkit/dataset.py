@@ -132,15 +132,25 @@ def _extract(label, motion, model, opts) -> Extraction:
                       list(ev.morph_names) if weights is not None else [], weights, opts["units"])
 
 
-def graph(motions: Sequence, model, **options) -> List[Any]:
-    """The extraction as a Dask graph: one dask.delayed task per motion (paths only: tasks run in
-    other processes), to compute with any Dask scheduler. Options as extract()."""
+def extract_batch(motions: Sequence, model, opts: Dict[str, Any]) -> List[Extraction]:
+    """extract_one over several motions (one Dask task: fewer tasks, less scheduling per file)."""
+    return [extract_one(m, model, opts) for m in motions]
+
+
+def graph(motions: Sequence, model, *, batch: int = 1, **options) -> List[Any]:
+    """The extraction as a Dask graph: dask.delayed tasks of ``batch`` motions each, in order,
+    each computing to a list of Extraction (paths only: tasks run in other processes), for any
+    Dask scheduler. Options as extract()."""
     from dask import delayed
     opts = _options(**_defaults(options))
     for m in list(motions) + [model]:
         if not isinstance(m, (str, os.PathLike)):
             raise ArgumentError("a Dask extraction takes paths (objects stay in this process)", "invalid_argument")
-    return [delayed(extract_one, pure=True)(os.fspath(m), os.fspath(model), opts) for m in motions]
+    if batch < 1:
+        raise ArgumentError(f"batch must be >= 1, not {batch}", "invalid_argument")
+    paths = [os.fspath(m) for m in motions]
+    return [delayed(extract_batch, pure=True)(paths[i:i + batch], os.fspath(model), opts)
+            for i in range(0, len(paths), batch)]
 
 
 def _defaults(options: Dict[str, Any]) -> Dict[str, Any]:
@@ -155,7 +165,7 @@ def _defaults(options: Dict[str, Any]) -> Dict[str, Any]:
 def extract(motions: Union[Sequence, str, os.PathLike], model, *, frames=None, fps: float = 30.0,
             bones: Optional[Sequence[str]] = None, joints: Union[None, str, JointSet] = None,
             units: str = "mmd", scale: float = 0.08, morphs: bool = False, ik: bool = True,
-            client=None) -> List[Extraction]:
+            client=None, batch: Optional[int] = None) -> List[Extraction]:
     """Arrays per motion, in the order of ``motions`` (see the module docstring).
 
     motions: paths (VMD, VPD or their JSON) or Motion / Pose objects; model: a path or a model
@@ -163,7 +173,8 @@ def extract(motions: Union[Sequence, str, os.PathLike], model, *, frames=None, f
     ``fps``). bones: bone names (default all) or joints: 'smpl24' or a JointSet. units: 'mmd' or
     'm' (``scale`` metres per MMD unit, right-handed). morphs: also morph weights. client: a
     dask.distributed.Client: the same extraction as a Dask graph on its workers (paths only);
-    the results equal the serial run bit for bit."""
+    the results equal the serial run bit for bit. batch: motions per Dask task (default: about
+    four tasks per worker, so that scheduling costs little next to the work)."""
     if isinstance(motions, (str, os.PathLike)):
         motions = [motions]
     motions = list(motions)
@@ -171,9 +182,12 @@ def extract(motions: Union[Sequence, str, os.PathLike], model, *, frames=None, f
     if client is None:
         opts = _options(**kw)
         return [extract_one(m, model, opts) for m in motions]
-    tasks = graph(motions, model, **kw)
+    if batch is None:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        batch = max(1, len(motions) // (4 * workers))
+    tasks = graph(motions, model, batch=batch, **kw)
     futures = client.compute(tasks)
-    return client.gather(futures)
+    return [r for part in client.gather(futures) for r in part]
 
 
 def _unique_names(results: Sequence[Extraction]) -> List[str]:

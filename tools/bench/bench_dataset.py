@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Speed of mmdkit.dataset next to a peer: frames x bones evaluated per second on one core
+(mmdkit.Evaluator.sample vs babylon-mmd's MmdRuntime and MmdWasmRuntime in Node, the same model,
+motion and frames), and the speed-up of a Dask smpl24 extraction of every corpus VMD on miku_v2
+from 1 to 2 worker processes (LocalCluster, one thread each). Prints a Markdown table (and JSON with --json).
+
+Usage: PYTHONPATH=build/default/python /usr/bin/python3 tools/bench/bench_dataset.py [--repeat N]
+         [--peers DIR] [--json out.json]
+Environment: MMDKIT_CORPUS (default ../shared/corpus), MMD_PEERS_DIR (default /tmp/mmd-peers).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import mmdkit
+from mmdkit import dataset
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(os.environ.get("MMDKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
+MIKU = CORPUS / "jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd"
+WAVEFILE = CORPUS / "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd"
+MEI = CORPUS / "mmdagent__mmdagent-mirror/MMDAgent_Example/Model/mei/mei.pmd"
+
+
+def median_time(fn, repeat):
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def mmdkit_rate(repeat):
+    ev = mmdkit.Evaluator(str(MIKU), [str(WAVEFILE)], geometry=False)
+    frames = np.arange(ev.last_frame + 1, dtype=np.float64)
+    nb = len(ev.bone_names)
+    t = median_time(lambda: ev.sample(frames, matrices=True, morphs=True), repeat)
+    return {"frames": len(frames), "bones": nb, "seconds": t, "rate": len(frames) * nb / t}
+
+
+def babylon_rate(peers, wasm, repeat, nframes):
+    rates = []
+    for _ in range(repeat):
+        cmd = ["node", str(Path(peers) / "eval_babylon.mjs"), str(MIKU), str(WAVEFILE), "--frames",
+               f"0-{nframes - 1}:1", "--timing-only"] + (["--wasm"] if wasm else [])
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=peers).stdout
+        r = json.loads(out)
+        rates.append((r["frameCount"], r["bones"], r["evalMs"] / 1000.0))
+    f, b, _ = rates[0]
+    t = statistics.median(x[2] for x in rates)
+    return {"frames": f, "bones": b, "seconds": t, "rate": f * b / t}
+
+
+def corpus_motions():
+    """Every VMD of the corpus MANIFEST (the unreadable one fails and is reported, as in real use)."""
+    import csv
+    with open(CORPUS / "MANIFEST.tsv", newline="", encoding="utf-8") as f:
+        return [str(CORPUS / r["local_path"]) for r in csv.DictReader(f, delimiter="\t") if r["kind"] == "vmd"]
+
+
+def _warm():
+    import mmdkit.dataset  # noqa: F401  (imports NumPy and the extension in the worker)
+    return True
+
+
+def dask_speedup(repeat):
+    from distributed import Client, LocalCluster
+    motions = corpus_motions()
+    serial = dataset.extract(motions, str(MIKU), joints="smpl24")
+    out = {"motions": len(motions), "failed": sum(not r.ok for r in serial),
+           "frames": sum(len(r.frames) for r in serial if r.ok)}
+    out["seconds_serial"] = median_time(lambda: dataset.extract(motions, str(MIKU), joints="smpl24"), repeat)
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            client.run(_warm)
+            t = median_time(lambda: dataset.extract(motions, str(MIKU), joints="smpl24", client=client), repeat)
+        out[f"seconds_{workers}"] = t
+    out["speedup"] = out["seconds_1"] / out["seconds_2"]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--peers", default=os.environ.get("MMD_PEERS_DIR", "/tmp/mmd-peers"))
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    load = os.getloadavg()
+    res = {"load": load, "mmdkit": mmdkit_rate(a.repeat)}
+    if (Path(a.peers) / "eval_babylon.mjs").exists():
+        res["babylon_js"] = babylon_rate(a.peers, False, a.repeat, res["mmdkit"]["frames"])
+        res["babylon_wasm"] = babylon_rate(a.peers, True, a.repeat, res["mmdkit"]["frames"])
+    res["dask"] = dask_speedup(a.repeat)
+    if a.json:
+        Path(a.json).write_text(json.dumps(res, indent=1))
+    m = res["mmdkit"]
+    print(f"load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; medians of {a.repeat}")
+    print("| evaluation, miku_v2 + wavefile_v2, all bones, one core | frames x bones / s | ratio to mmdkit |")
+    print("| --- | --- | --- |")
+    print(f"| mmdkit Evaluator.sample ({m['frames']} frames x {m['bones']} bones, matrices + morphs) | {m['rate']:.3g} | 1 |")
+    for k, label in (("babylon_js", "babylon-mmd MmdRuntime (JS)"), ("babylon_wasm", "babylon-mmd MmdWasmRuntime")):
+        if k in res:
+            print(f"| {label} | {res[k]['rate']:.3g} | {m['rate'] / res[k]['rate']:.1f}x faster |")
+    d = res["dask"]
+    print(f"\nsmpl24 extraction of the {d['motions']} corpus VMDs on miku_v2.pmd ({d['frames']} frames, "
+          f"{d['failed']} file reported as failed): serial {d['seconds_serial']:.2f} s, Dask 1 worker "
+          f"{d['seconds_1']:.2f} s, 2 workers {d['seconds_2']:.2f} s: speed-up {d['speedup']:.2f}x")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
