@@ -94,6 +94,9 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     for r in failed:
         print(f"mmdkit: error: {r.error}" if isinstance(r.error, Error) else f"mmdkit: error: {r.motion}: {r.error}",
               file=sys.stderr)
+    if len(failed) == len(results):
+        print("mmdkit: error: no motion could be extracted; nothing written", file=sys.stderr)
+        return 1
     try:
         written = dataset.save(results, a.output, force=a.force)
     except (Error, OSError) as e:

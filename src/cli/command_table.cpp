@@ -10,6 +10,9 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "mmdkit/version.hpp"
+#if MMDKIT_HAS_PYTHON
+#include "cli/python/cmd_dataset.hpp"
+#endif
 
 namespace mmdkit::cli {
 
@@ -20,6 +23,9 @@ std::span<const Command> command_table() {
       kConvertCommand,
       kCheckCommand,
       kGenerateCommand,
+#if MMDKIT_HAS_PYTHON
+      kDatasetCommand,
+#endif
   });
   return table;
 }

@@ -122,3 +122,23 @@ def test_cli_writes_npz(tmp_path):
                         "-o", str(folder)], capture_output=True, text=True, env=env)
     assert r.returncode == 1 and "bad.vmd" in r.stderr
     assert sorted(os.listdir(folder)) == [f"{ms[0].stem}.npz"]
+
+
+def test_mmdkit_dataset_command_runs_the_python_command(tmp_path):
+    from conftest import cli_path
+    ms = mei_motions(2)
+    out = tmp_path / "cli.npz"
+    r = subprocess.run([str(cli_path()), "dataset", str(corpus_file(MEI)), *map(str, ms), "-o", str(out),
+                        "--joints", "smpl24", "--fps", "15"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    z = np.load(out)
+    [ref] = dataset.extract(ms[:1], corpus_file(MEI), joints="smpl24", fps=15)
+    np.testing.assert_array_equal(z[f"{ms[0].stem}/positions"], ref.positions)
+    np.testing.assert_array_equal(z[f"{ms[0].stem}/frames"], np.arange(len(ref.frames)) * 2.0)
+    h = subprocess.run([str(cli_path()), "dataset", "--help"], capture_output=True, text=True)
+    assert h.returncode == 0 and "--joints" in h.stdout
+    u = subprocess.run([str(cli_path()), "dataset", str(corpus_file(MEI))], capture_output=True, text=True)
+    assert u.returncode == 2
+    none = subprocess.run([str(cli_path()), "dataset", str(corpus_file(MEI)), str(tmp_path / "missing.vmd"),
+                           "-o", str(tmp_path / "none.npz")], capture_output=True, text=True)
+    assert none.returncode == 1 and "missing.vmd" in none.stderr and not (tmp_path / "none.npz").exists()
