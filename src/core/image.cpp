@@ -8,6 +8,8 @@
 #include <limits>
 #include <memory>
 
+#include "core/image_dds.hpp"
+
 namespace mmdkit {
 
 namespace {
@@ -51,8 +53,7 @@ ImageContainer detect_image(std::span<const std::uint8_t> b) noexcept {
 
 Result<Image> decode_image(std::span<const std::uint8_t> bytes, std::string_view name) {
   const std::string n(name);
-  if (detect_image(bytes) == ImageContainer::dds)
-    return make_error(ErrorCode::unsupported, "'" + n + "': DDS textures are not decoded by this version");
+  if (detect_image(bytes) == ImageContainer::dds) return decode_dds(bytes, name);
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     return make_error(ErrorCode::limit_exceeded, "'" + n + "': image file larger than 2 GiB");
   const int len = static_cast<int>(bytes.size());

@@ -244,6 +244,7 @@ Result<void> write_animation(Document& doc, const model::Model& model, const Mes
     trs(cnode, t, r);
   }
 
+  if (b.channels.Empty()) return {};  // no bone, no target, no camera: glTF forbids an empty animation
   Value anim(rapidjson::kObjectType);
   anim.AddMember("name", doc.str(an.name), a);
   anim.AddMember("channels", b.channels, a);

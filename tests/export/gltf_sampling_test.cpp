@@ -179,5 +179,18 @@ TEST(GltfReduce, KeepsOnlyWhatTheToleranceNeedsAndStaysWithinIt) {
   EXPECT_LE(r->reduction.max_degrees, 0.01);
 }
 
+// A model without bones, morph targets or camera has nothing to animate: no animation is written
+// (glTF requires at least one channel).
+TEST(GltfReduce, NothingToAnimateWritesNoAnimation) {
+  model::Model m;
+  GltfAnimation an;
+  an.sample_count = 4;
+  auto r = write_gltf(m, &an, {});
+  ASSERT_TRUE(r);
+  const test::Gltf g = test::parse_glb(r->bytes);
+  ASSERT_EQ(g.error, "");
+  EXPECT_FALSE(g.json.HasMember("animations"));
+}
+
 }  // namespace
 }  // namespace mmdkit::exporter

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 
 #include "core/generated_images.hpp"
@@ -218,8 +219,20 @@ TEST(Gltf, TexturesEmbeddedBmpConvertedToPngMissingWarnedOnce) {
   ASSERT_TRUE(bmp);
   std::ofstream(dir / "body.bmp", std::ios::binary).write(reinterpret_cast<const char*>(bmp->data()),
                                                             static_cast<std::streamsize>(bmp->size()));
+  // A 4 × 4 DXT1 DDS, one block: all pixels colour 0 = pure green (0x07E0).
+  std::vector<std::uint8_t> dds(128, 0);
+  std::memcpy(dds.data(), "DDS ", 4);
+  dds[4] = 124;
+  dds[12] = dds[16] = 4;
+  dds[76] = 32;
+  dds[80] = 0x4;
+  std::memcpy(&dds[84], "DXT1", 4);
+  for (std::uint8_t b : {0xE0, 0x07, 0x00, 0x00, 0, 0, 0, 0}) dds.push_back(b);
+  std::ofstream(dir / "sph.dds", std::ios::binary).write(reinterpret_cast<const char*>(dds.data()),
+                                                           static_cast<std::streamsize>(dds.size()));
   model::Model m = small_model();
   m.materials[0].texture = "body.bmp";
+  m.materials[0].sphere = "SPH.dds";  // case differs: resolved case-insensitively
   m.materials[1].texture = "gone.png";
   m.materials.push_back(m.materials[1]);  // the same missing texture again, no faces
   m.materials[2].index_count = 0;
@@ -227,13 +240,21 @@ TEST(Gltf, TexturesEmbeddedBmpConvertedToPngMissingWarnedOnce) {
   o.texture_folder = dir;
   auto r = write_gltf(m, nullptr, o);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->textures_embedded, 1u);
+  EXPECT_EQ(r->textures_embedded, 2u);
   int missing = 0;
   for (const auto& w : r->warnings) missing += w.find("gone.png") != std::string::npos;
   EXPECT_EQ(missing, 1);
   const Gltf g = test::parse_glb(r->bytes);
-  ASSERT_EQ(g.json["images"].Size(), 1u);
+  ASSERT_EQ(g.json["images"].Size(), 2u);
   EXPECT_STREQ(g.json["images"][0]["mimeType"].GetString(), "image/png");
+  EXPECT_STREQ(g.json["images"][1]["mimeType"].GetString(), "image/png");  // the DDS, converted
+  EXPECT_EQ(g.json["materials"][0]["extras"]["mmd"]["sphereTexture"].GetInt(), 1);
+  {
+    const auto& v1 = g.json["bufferViews"][static_cast<rapidjson::SizeType>(g.json["images"][1]["bufferView"].GetInt())];
+    auto sph = decode_image(std::span<const std::uint8_t>(g.bin.data() + v1["byteOffset"].GetUint64(), v1["byteLength"].GetUint64()), "sph");
+    ASSERT_TRUE(sph);
+    EXPECT_EQ((std::vector<int>{sph->at(3, 3)[0], sph->at(3, 3)[1], sph->at(3, 3)[2]}), (std::vector<int>{0, 255, 0}));
+  }
   EXPECT_EQ(g.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"].GetInt(), 0);
   const auto& view = g.json["bufferViews"][static_cast<rapidjson::SizeType>(g.json["images"][0]["bufferView"].GetInt())];
   const std::span<const std::uint8_t> png(g.bin.data() + view["byteOffset"].GetUint64(), view["byteLength"].GetUint64());

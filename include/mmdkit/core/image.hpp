@@ -1,7 +1,8 @@
 // mmdkit — 8-bit RGBA images: decoding the texture files MMD models use and PNG encoding.
 //
 // Decoding covers what MMD loads (D3DX on Windows): PNG, JPEG, BMP (also as the content of .sph /
-// .spa sphere maps), TGA, GIF (first frame) through stb_image (Debian libstb), chosen by content,
+// .spa sphere maps), TGA, GIF (first frame) through stb_image (Debian libstb), and DDS (uncompressed
+// with channel masks, DXT1 / DXT3 / DXT5, top mip level; our own decoder), chosen by content,
 // never by the file extension (MMD models often carry BMPs named .png and the reverse).
 // Shared by every layer that needs pixels (glTF export embeds textures as PNG; rendering).
 #pragma once
@@ -35,9 +36,10 @@ enum class ImageContainer : std::uint8_t { unknown, png, jpeg, bmp, gif, dds, tg
 /// the 18-byte TGA header is plausible (TGA has no signature); `unknown` otherwise.
 ImageContainer detect_image(std::span<const std::uint8_t> bytes) noexcept;
 
-/// Decodes a PNG / JPEG / BMP / TGA / GIF file into RGBA. Errors: invalid_value with the decoder's
-/// reason and `name` (only for messages); unsupported for DDS; limit_exceeded for an image of
-/// more than 2^26 pixels (refused before decoding, from the header).
+/// Decodes a PNG / JPEG / BMP / TGA / GIF / DDS file into RGBA. Errors: invalid_value with the
+/// decoder's reason and `name` (only for messages); unsupported for DDS compressions other than
+/// DXT1/3/5 (DX10 header, BC4 and later); limit_exceeded for an image of more than 2^26 pixels
+/// (refused before decoding, from the header).
 Result<Image> decode_image(std::span<const std::uint8_t> bytes, std::string_view name);
 
 /// True when some pixel has alpha < 255.

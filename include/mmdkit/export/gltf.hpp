@@ -25,8 +25,8 @@
 //    KHR_materials_unlit when GltfOptions::unlit; toon, sphere, specular, ambient and edge values
 //    in material.extras.mmd;
 //  - textures embedded: PNG and JPEG files as they are, every other decodable image (BMP, TGA, the
-//    BMP inside .sph / .spa, GIF) converted to PNG (core/image.hpp); each missing or undecodable
-//    texture warned once.
+//    BMP inside .sph / .spa, GIF, DDS) converted to PNG (core/image.hpp), as is a PNG with
+//    colour-space chunks; each missing or undecodable texture warned once.
 #pragma once
 
 #include <cstdint>
