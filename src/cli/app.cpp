@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/cmd_export.hpp"
 #include "cli/cmd_pose.hpp"
 #include "cli/cmd_sample.hpp"
 #include "cli/command.hpp"
@@ -39,7 +38,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.require_subcommand(1);
   app.add_flag_callback("--version", [] { throw CLI::CallForVersion(); }, "print the version and the build options");
 
-  // The command table, then the commands not converted yet (sample, pose, export), then `help`.
+  // The command table, then the commands not converted yet (sample, pose), then `help`.
   struct Entry {
     CLI::App* sub;
     Runner run;
@@ -55,9 +54,6 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   auto pose_args = std::make_shared<PoseArgs>();
   entries.push_back({add_pose_command(app, *pose_args),
                      [pose_args](const Streams& s) { return run_pose(*pose_args, s.out, s.err); }});
-  auto export_args = std::make_shared<ExportArgs>();
-  entries.push_back({add_export_command(app, *export_args),
-                     [export_args](const Streams& s) { return run_export(*export_args, s.out, s.err); }});
   CLI::App* help = app.add_subcommand("help", "help on mmdkit or on one command (same as --help)");
   std::string help_topic;
   bool list_commands = false;

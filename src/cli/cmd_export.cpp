@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "cli/app.hpp"
@@ -21,23 +22,6 @@
 namespace mmdkit::cli {
 
 namespace fs = std::filesystem;
-
-CLI::App* add_export_command(CLI::App& app, ExportArgs& a) {
-  CLI::App* s = app.add_subcommand("export", "write a model (and its motions) as glTF 2.0: .glb or .gltf (docs/GLTF.md)");
-  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
-  s->add_option("MOTION", a.motions, "motion files (.vmd, merged); none = the model alone");
-  s->add_option("--camera", a.camera, "VMD whose camera keys become an animated glTF camera");
-  s->add_option("-o,--output", a.output, "output .glb (binary) or .gltf (text, buffer embedded)")->required();
-  s->add_option("--frames", a.frames, "frame range A-B (30 fps frames, inclusive; default 0 to the last key)");
-  s->add_option("--fps", a.fps, "samples per second of the animation: 30 or 60 (default 30)");
-  s->add_flag("--physics", a.physics, "bake rigid-body physics into the bones");
-  s->add_option("--scale", a.scale, "metres per MMD unit (default 0.08)");
-  s->add_option("--reduce", a.reduce, "drop animation samples while the error stays within TOL MMD units / degrees");
-  s->add_flag("--unlit", a.unlit, "materials use KHR_materials_unlit");
-  s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
-  s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
-  return s;
-}
 
 namespace {
 
@@ -63,35 +47,28 @@ bool parse_range(const std::string& text, double& first, double& last) {
 int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   const std::string ext = lower_extension(a.output);
   if (is_std_stream(a.output) || (ext != ".glb" && ext != ".gltf")) {
-    err << "mmdkit: the output must be a file ending in .glb or .gltf\n";
-    return kExitUsage;
+    return usage_error(err, "export", "the output must be a file ending in .glb or .gltf");
   }
   if (!(a.scale > 0) || !std::isfinite(a.scale)) {
-    err << "mmdkit: --scale must be a finite number > 0\n";
-    return kExitUsage;
+    return usage_error(err, "export", "--scale must be a finite number > 0");
   }
   if (a.fps != 30 && a.fps != 60) {
-    err << "mmdkit: --fps must be 30 or 60\n";
-    return kExitUsage;
+    return usage_error(err, "export", "--fps must be 30 or 60");
   }
   if (!(a.reduce >= 0) || !std::isfinite(a.reduce)) {
-    err << "mmdkit: --reduce must be a finite number >= 0\n";
-    return kExitUsage;
+    return usage_error(err, "export", "--reduce must be a finite number >= 0");
   }
   double first = 0, last = -1;
   if (!a.frames.empty() && !parse_range(a.frames, first, last)) {
-    err << "mmdkit: --frames must be A-B with 0 <= A <= B (30-fps frames)\n";
-    return kExitUsage;
+    return usage_error(err, "export", "--frames must be A-B with 0 <= A <= B (30-fps frames)");
   }
   if (a.physics) {
-    err << "mmdkit: --physics is not available yet: it needs the physics layer's stage for the evaluation "
-           "pipeline (docs/GLTF.md)\n";
-    return kExitUsage;
+    return usage_error(err, "export", "--physics is not available yet: it needs the physics layer's stage for the evaluation "
+           "pipeline (docs/GLTF.md)");
   }
   const bool animated = !a.motions.empty() || !a.camera.empty();
   if (!animated && (!a.frames.empty() || a.reduce != 0)) {
-    err << "mmdkit: --frames and --reduce need a MOTION or --camera\n";
-    return kExitUsage;
+    return usage_error(err, "export", "--frames and --reduce need a MOTION or --camera");
   }
   // The camera VMD goes first: the pipeline takes the camera of the first motion with camera keys,
   // and a later motion wins where bone keys coincide (camera VMDs have none).
@@ -141,5 +118,24 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     return report_error(err, w.error(), a.output);
   return kExitOk;
 }
+
+const Command kExportCommand{
+    "export", "write a model (and its motions) as glTF 2.0: .glb or .gltf (docs/GLTF.md)", [](CLI::App& s) -> Runner {
+      auto a = std::make_shared<ExportArgs>();
+      s.add_option("MODEL", a->model, "model file (.pmx or .pmd)")->required();
+      s.add_option("MOTION", a->motions, "motion files (.vmd, merged; or one .vpd pose); none = the model alone");
+      s.add_option("--camera", a->camera, "VMD whose camera keys become an animated glTF camera");
+      s.add_option("-o,--output", a->output, "output .glb (binary) or .gltf (text, buffer embedded)")->required();
+      s.add_option("--frames", a->frames, "frame range A-B (30 fps frames, inclusive; default 0 to the last key)");
+      s.add_option("--fps", a->fps, "samples per second of the animation: 30 or 60 (default 30)");
+      s.add_flag("--physics", a->physics, "bake rigid-body physics into the bones (not available yet)");
+      s.add_option("--scale", a->scale, "metres per MMD unit (default 0.08)");
+      s.add_option("--reduce", a->reduce,
+                   "keep only the keys needed to stay within TOL MMD units, TOL degrees and TOL/100 morph weight");
+      s.add_flag("--unlit", a->unlit, "materials use KHR_materials_unlit");
+      s.add_flag("--no-ik", a->no_ik, "switch every IK solver off");
+      add_force_flag(s, a->force);
+      return [a](const Streams& st) { return run_export(*a, st.out, st.err); };
+    }};
 
 }  // namespace mmdkit::cli

@@ -13,9 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
+#include "cli/command.hpp"
 
 namespace mmdkit::cli {
 
@@ -35,8 +33,8 @@ struct ExportArgs {
   bool force = false;
 };
 
-/// Adds the `export` subcommand to `app`, storing into `args` (which must outlive parsing).
-CLI::App* add_export_command(CLI::App& app, ExportArgs& args);
+/// The `export` entry of the command table (command.hpp).
+extern const Command kExportCommand;
 
 /// Runs `export` with parsed arguments. Exit codes: 0 ok, 1 bad input or output, 2 usage.
 int run_export(const ExportArgs& args, std::ostream& out, std::ostream& err);

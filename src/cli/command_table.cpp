@@ -8,6 +8,7 @@
 #include <array>
 
 #include "cli/app.hpp"
+#include "cli/cmd_export.hpp"
 #include "cli/commands.hpp"
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PYTHON
@@ -23,6 +24,7 @@ std::span<const Command> command_table() {
       kConvertCommand,
       kCheckCommand,
       kGenerateCommand,
+      kExportCommand,
 #if MMDKIT_HAS_PYTHON
       kDatasetCommand,
 #endif
