@@ -149,7 +149,7 @@ def graph(motions: Sequence, model, *, batch: int = 1, **options) -> List[Any]:
     if batch < 1:
         raise ArgumentError(f"batch must be >= 1, not {batch}", "invalid_argument")
     paths = [os.fspath(m) for m in motions]
-    return [delayed(extract_batch, pure=True)(paths[i:i + batch], os.fspath(model), opts)
+    return [delayed(extract_batch, pure=False)(paths[i:i + batch], os.fspath(model), opts)
             for i in range(0, len(paths), batch)]
 
 
