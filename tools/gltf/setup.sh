@@ -7,6 +7,11 @@ set -eu
 src=$(cd "$(dirname "$0")" && pwd)
 dst=${MMDKIT_GLTF_TOOLS_DIR:-/tmp/mmdkit-gltf-tools}
 mkdir -p "$dst"
+# One installer at a time (ctest runs the glTF tests in parallel).
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$dst.lock"
+  flock 9
+fi
 cp "$src"/package.json "$src"/package-lock.json "$src"/*.mjs "$dst"/
 if ! cmp -s "$src/package-lock.json" "$dst/node_modules/.mmdkit-lock" 2>/dev/null; then
   if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
