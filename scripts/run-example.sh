@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is missing, builds mmdkit, and runs the main job on inputs it makes itself:
 # a generated humanoid model and motion; the model posed at frame 30 (OBJ + MTL), bone transforms
-# sampled, and the motion round-tripped through JSON.
+# sampled, the motion round-tripped through JSON, and the model rendered (an image of its bind pose
+# under MMD's default camera and light, and a short video of it dancing a camera-less motion).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
@@ -22,3 +23,7 @@ $m convert "$out/motion.json" "$out/motion-back.vmd" --force
 cmp "$out/motion.vmd" "$out/motion-back.vmd"
 echo "example: posed mesh $out/posed.obj ($(grep -c '^v ' "$out/posed.obj") vertices), transforms $out/transforms.json;"
 echo "example: VMD -> JSON -> VMD is byte-identical"
+$m generate vmd --bone-keys 600 --morph-keys 60 --camera-keys 0 --frames 60 --seed 7 -o "$out/dance.vmd" --force
+$m render "$out/model.pmx" -o "$out/model.png" --force
+$m render "$out/model.pmx" "$out/dance.vmd" --frames 0-30 --size 640x360 -o "$out/dance.mp4" --force
+echo "example: rendered $out/model.png and $out/dance.mp4"

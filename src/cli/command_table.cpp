@@ -14,6 +14,9 @@
 #if MMDKIT_HAS_PYTHON
 #include "cli/python/cmd_dataset.hpp"
 #endif
+#if MMDKIT_HAS_RENDER
+#include "cli/render/cmd_render.hpp"
+#endif
 
 namespace mmdkit::cli {
 
@@ -27,6 +30,9 @@ std::span<const Command> command_table() {
       kExportCommand,
 #if MMDKIT_HAS_PYTHON
       kDatasetCommand,
+#endif
+#if MMDKIT_HAS_RENDER
+      kRenderCommand,
 #endif
   });
   return table;

@@ -1,0 +1,121 @@
+// mmdkit — draws one MMD model the way MMD's default shader does, offscreen, into RGBA images.
+//
+// What is drawn, in order (formulas with their sources: docs/RENDER.md):
+//   1. shadow map (self-shadow, when enabled and the frame's self-shadow mode is not 0): depth of
+//      the materials with the "draw shadow map" flag, seen from the light;
+//   2. ground shadow: materials with the "ground shadow" flag flattened onto the plane y = 0 along
+//      the light direction, in the light colour;
+//   3. materials in file order: colour = saturate(diffuse·light + ambient), × texture, sphere map
+//      (multiply / add / sub-texture), × toon ramp sampled by N·L (or the shadowed toon colour
+//      where the self-shadow map says so), + Blinn-Phong specular; alpha blended, depth write on,
+//      back faces culled unless double-sided; a material whose diffuse alpha is 0 is not drawn;
+//   4. edges: materials with the "draw edge" flag as an inverted hull (front faces culled), pushed
+//      out along the view-space normal by edge size × vertex edge scale × edge_pixels pixels.
+// Spaces: MMD's left-handed Y-up world in MMD units (docs/CONVENTIONS.md); the model's vertices
+// are given in world space (a posed model is in world space). Cameras: anim::CameraState (view
+// matrix as anim/camera.hpp builds it; vertical field of view in degrees). Lights:
+// anim::LightState. Textures are read once at creation (texture.hpp rules).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mmdkit/anim/camera.hpp"
+#include "mmdkit/anim/light.hpp"
+#include "mmdkit/anim/math.hpp"
+#include "mmdkit/anim/morph.hpp"
+#include "mmdkit/anim/self_shadow.hpp"
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/render/context.hpp"
+#include "mmdkit/render/image.hpp"
+
+namespace mmdkit::model {
+struct Model;
+}
+
+namespace mmdkit::render {
+
+/// Output and look of a renderer (fixed at creation).
+struct RenderSettings {
+  int width = 1280;             ///< pixels, 1..16384
+  int height = 720;             ///< pixels, 1..16384
+  /// MSAA samples (1 = off); clamped to the driver's GL_MAX_SAMPLES (llvmpipe: 4).
+  int msaa = 4;
+  std::array<float, 3> background{1.0f, 1.0f, 1.0f};  ///< RGB 0..1 (MMD's default is white)
+  bool edges = true;            ///< draw edges (outlines)
+  bool ground_shadow = true;    ///< draw the ground shadow
+  bool self_shadow = true;      ///< use the self-shadow map (mode from the frame)
+  /// Pixels of outline per unit of edge size × vertex edge scale. 0 = MMD-like automatic value:
+  /// height × 0.001 / (2·tan 15°) ≈ height / 536 (nanoem's constant-width edge at the default
+  /// 30° view angle; docs/RENDER.md "Edges").
+  float edge_pixels = 0;
+  int shadow_map_size = 2048;   ///< self-shadow map, pixels per side (nanoem and MMD: 2048)
+  /// Folder with MMD's shared toon01.bmp .. toon10.bmp; empty = the model's folder, then the
+  /// generated approximations (toon.hpp).
+  std::filesystem::path toon_dir;
+};
+
+/// One frame of the model: its posed geometry and material values. Spans may be empty where noted.
+struct ModelFrame {
+  std::span<const anim::Vec3> positions;  ///< per vertex, world space, MMD units (required)
+  std::span<const anim::Vec3> normals;    ///< per vertex, world space, unit (required)
+  /// Per vertex UV offsets (x, y used; UV morphs, anim::MorphWorkspace::uv_offsets); empty = none.
+  std::span<const anim::Vec4> uv_offsets;
+  /// Per vertex × additional UV offsets (additional UV morphs); empty = none.
+  std::span<const anim::Vec4> additional_uv_offsets;
+  /// Per material values after material morphs (anim::MorphWorkspace::materials); empty = as stored.
+  std::span<const anim::MaterialValues> materials;
+};
+
+/// The scene around the model at one frame.
+struct SceneFrame {
+  anim::CameraState camera;          ///< position and view must be filled (anim::update_camera_view)
+  anim::LightState light;            ///< colour as stored (0..1), direction the light travels
+  anim::SelfShadowState self_shadow; ///< mode 0 = off, 1 / 2 = MMD's modes; stored distance
+};
+
+/// A model uploaded to the GPU, with its textures, and the offscreen framebuffer.
+class Renderer {
+ public:
+  /// Uploads `model` (faces, static vertex data, materials, textures resolved in `folder`, the
+  /// model file's folder). Missing or unreadable textures become white; each file is reported
+  /// once in `warnings` (code texture_missing or invalid_value, naming the model and the folder).
+  /// Errors: invalid_argument for a size outside 1..16384 or larger than the driver allows,
+  /// unsupported when a framebuffer cannot be created. The context must be current.
+  static Result<Renderer> create(Context& context, const model::Model& model, const std::filesystem::path& folder,
+                                 const RenderSettings& settings, std::vector<Warning>& warnings);
+
+  Renderer(Renderer&&) noexcept;
+  Renderer& operator=(Renderer&&) noexcept;
+  ~Renderer();
+
+  /// Draws one frame into the offscreen framebuffer. Errors: invalid_argument when the spans'
+  /// sizes do not match the model.
+  Result<void> draw(const ModelFrame& model, const SceneFrame& scene);
+
+  /// Reads the last frame drawn (MSAA resolved) into `out`, top row first; `out` is resized on
+  /// first use and then reused (no allocation per frame).
+  void read(Image& out);
+
+  const RenderSettings& settings() const noexcept;
+  /// The edge width in pixels per unit used (edge_pixels or its automatic value).
+  float edge_pixels() const noexcept;
+
+  struct Impl;  ///< private (src/render/renderer.cpp)
+
+ private:
+  explicit Renderer(std::unique_ptr<Impl> impl) noexcept;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The projection MMD uses for `camera` at the aspect ratio width / height: perspective with the
+/// vertical view angle, near plane 0.5, far plane 100000 (MMD units); orthographic cameras
+/// (perspective off) see a view of height 2·|distance|·tan(angle / 2). Maps MMD's left-handed
+/// view space to OpenGL clip space (column-major). For projecting points in tools and tests.
+anim::Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept;
+
+}  // namespace mmdkit::render

@@ -1,0 +1,30 @@
+// mmdkit — texture files of MMD models decoded to RGBA, and the shared toon ramps.
+//
+// Decoding is by content, never by extension (sphere maps are usually BMPs named .sph / .spa):
+// PNG, BMP (8/24/32-bit; a 32-bit BMP whose alpha is zero everywhere is opaque, as MMD shows it),
+// TGA, JPEG, GIF, PSD through stb_image; DDS (uncompressed 32/24-bit RGB(A) with any channel masks,
+// and BC1 / BC2 / BC3 = DXT1 / DXT3 / DXT5, first mip level) decoded by mmdkit.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/render/image.hpp"
+
+namespace mmdkit::render {
+
+/// Decodes a texture file's bytes (see above). `name` is only for messages. Errors: invalid_value
+/// (not an image, truncated DDS, DDS format not supported: the FourCC or bit layout is named),
+/// limit_exceeded (more than 16384 pixels per side).
+Result<Image> decode_texture(std::span<const std::uint8_t> bytes, const std::string& name);
+
+/// mmdkit's generated stand-in for MMD's shared toon<index+1>.bmp (index 0..9): 32 × 32 pixels,
+/// white in the top half (the lit side: the renderer samples row 0.5 − 0.5·N·L), blending over
+/// rows 14..18 into the shadow colour of that toon in the bottom half. The shadow colours are
+/// approximations of MMD's files, chosen by eye (docs/RENDER.md "Toon ramps"); MMD's own files are
+/// used instead when found (--toon-dir or the model's folder). Index outside 0..9: all white.
+Image generated_toon(int index);
+
+}  // namespace mmdkit::render

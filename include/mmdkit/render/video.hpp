@@ -1,0 +1,53 @@
+// mmdkit — video files from rendered frames through FFmpeg's libraries, streamed frame by frame
+// (memory does not grow with the frame count), with an optional audio track muxed in.
+//
+// Containers and codecs: "mp4" = H.264 (libx264, yuv420p, CRF 20, +faststart) with AAC audio;
+// "webm" = VP9 (libvpx-vp9, yuv420p, CRF 32, constant quality) with Opus audio. Frames are
+// converted from RGBA with swscale (BT.601 limited range, as FFmpeg's default). Width and height
+// must be even (yuv420p). The audio file is anything libavformat reads (WAV, MP3, OGG, ...),
+// resampled to the encoder's rate and layout and cut at the end of the video.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/render/image.hpp"
+
+namespace mmdkit::render {
+
+/// What to write.
+struct VideoSettings {
+  std::filesystem::path path;  ///< file written (any name: the container is `container`)
+  std::string container = "mp4";  ///< "mp4" or "webm"
+  int width = 1280, height = 720;  ///< even, ≥ 2
+  int fps = 30;                ///< frames per second of the file
+  std::filesystem::path audio; ///< optional audio file to mux
+};
+
+/// An open video file being written.
+class VideoWriter {
+ public:
+  /// Opens the file and the encoders. Errors: invalid_argument (odd size, unknown container),
+  /// unsupported naming a missing encoder ("libx264 is not in this FFmpeg build ..."), io_error
+  /// (cannot create the file), invalid_value (the audio file cannot be read or decoded).
+  static Result<VideoWriter> open(const VideoSettings& settings);
+
+  VideoWriter(VideoWriter&&) noexcept;
+  VideoWriter& operator=(VideoWriter&&) noexcept;
+  ~VideoWriter();  ///< closes without finishing (the file is incomplete: callers remove it)
+
+  /// Encodes one frame (size as opened). Errors: invalid_argument (size), io_error (encoder/write).
+  Result<void> write(const Image& frame);
+  /// Flushes the encoders, writes the audio up to the video's length and the trailer.
+  Result<void> finish();
+
+  struct Impl;  ///< private (src/render/video.cpp)
+
+ private:
+  explicit VideoWriter(std::unique_ptr<Impl> impl) noexcept;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mmdkit::render

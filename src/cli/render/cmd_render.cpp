@@ -1,0 +1,368 @@
+// mmdkit CLI — `render` (cmd_render.hpp).
+#include "cli/render/cmd_render.hpp"
+
+// GCC 12 false positive inside CLI11 (see cmd_sample.cpp).
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+
+#include "cli/animation_input.hpp"
+#include "cli/app.hpp"
+#include "cli/io.hpp"
+#include "cli/progress.hpp"
+#include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/core/thread_pool.hpp"
+#include "mmdkit/render/context.hpp"
+#include "mmdkit/render/image.hpp"
+#include "mmdkit/render/renderer.hpp"
+#include "mmdkit/render/video.hpp"
+
+namespace mmdkit::cli {
+
+namespace fs = std::filesystem;
+
+void declare_render(CLI::App& sub, RenderArgs& a) {
+  CLI::App* s = &sub;
+  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
+  s->add_option("MOTION", a.motions, "motions (.vmd, merged) and/or one pose (.vpd); none = bind pose");
+  s->add_option("--camera", a.camera, "VMD whose camera section is used instead of the motions' camera");
+  s->add_option("--frame", a.frame, "the frame of a single image (30 fps, fractional allowed; default 0)");
+  s->add_option("--frames", a.frames, "A-B: frames A to B inclusive (default for video: 0 to the motion's last key)");
+  s->add_option("-o,--output", a.output, "out.png, out.mp4, out.webm, or a PNG pattern such as frames/%05d.png")->required();
+  s->add_option("--size", a.size, "WIDTHxHEIGHT in pixels (default 1280x720; even for video)");
+  s->add_option("--fps", a.fps, "30 or 60 (60 samples every half frame, as MMD's 60 fps output)");
+  s->add_option("--msaa", a.msaa, "multisample anti-aliasing samples (1 = off; default 4, clamped to the driver)");
+  s->add_option("--background", a.background, "background colour RRGGBB (default ffffff, MMD's white)");
+  s->add_flag("--no-edge", a.no_edge, "do not draw edges (outlines)");
+  s->add_flag("--no-shadow", a.no_shadow, "do not draw the ground shadow and self-shadow");
+  s->add_option("--audio", a.audio, "audio file muxed into the video (AAC in MP4, Opus in WebM; cut at the video's end)");
+  s->add_option("--toon-dir", a.toon_dir, "folder with MMD's shared toon01.bmp .. toon10.bmp (default: the model's folder, then generated ramps)");
+  s->add_flag("--physics", a.physics, "simulate rigid bodies (pending: not in this build yet; see docs/RENDER.md)");
+  s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies");
+  add_force_flag(sub, a.force);
+}
+
+const Command kRenderCommand{
+    "render", "draw a model posed by its motions as MMD does, to PNG, a PNG sequence, MP4 (H.264) or WebM (VP9)",
+    [](CLI::App& sub) -> Runner {
+      auto args = std::make_shared<RenderArgs>();
+      declare_render(sub, *args);
+      return [args](const Streams& s) { return run_render(*args, s.out, s.err); };
+    }};
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int sig) { g_stop = sig; }
+
+// SIGINT / SIGTERM set g_stop while alive; previous handlers restored after.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// A temporary file beside the target, removed unless committed (renamed onto the target).
+class TempOutput {
+ public:
+  explicit TempOutput(const fs::path& target) : target_(target) {
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    tmp_ = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()));
+  }
+  ~TempOutput() {
+    if (!committed_) {
+      std::error_code ec;
+      fs::remove(tmp_, ec);
+    }
+  }
+  TempOutput(const TempOutput&) = delete;
+  TempOutput& operator=(const TempOutput&) = delete;
+  const fs::path& path() const { return tmp_; }
+  Result<void> commit() {
+    std::error_code ec;
+    fs::rename(tmp_, target_, ec);
+    if (ec) return make_error(ErrorCode::io_error, "cannot rename the temporary file onto it: " + ec.message());
+    committed_ = true;
+    return {};
+  }
+
+ private:
+  fs::path target_, tmp_;
+  bool committed_ = false;
+};
+
+enum class OutKind { png, pattern, mp4, webm };
+
+std::string lower_ext(const std::string& p) {
+  std::string e = fs::path(p).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+// The file name of output frame `i` of a pattern (one printf integer conversion, checked first).
+std::string pattern_name(const std::string& pattern, std::uint64_t i) {
+  std::string out(pattern.size() + 32, '\0');
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  const int n = std::snprintf(out.data(), out.size(), pattern.c_str(), static_cast<unsigned long long>(i));
+#pragma GCC diagnostic pop
+  out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return out;
+}
+
+// A pattern has exactly one conversion %[0][width]d (or %%): it is rewritten to %...llu.
+std::optional<std::string> checked_pattern(const std::string& p) {
+  std::string out;
+  int conversions = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] != '%') {
+      out += p[i];
+      continue;
+    }
+    if (i + 1 < p.size() && p[i + 1] == '%') {
+      out += "%%";
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
+    if (j >= p.size() || p[j] != 'd' || j - i > 4) return std::nullopt;
+    out += p.substr(i, j - i) + "llu";
+    ++conversions;
+    i = j;
+  }
+  if (conversions != 1) return std::nullopt;
+  return out;
+}
+
+int usage(std::ostream& err, const std::string& msg) { return usage_error(err, "render", msg); }
+
+int fail(std::ostream& err, Error e, const std::string& file) {
+  if (e.file.empty()) e.file = file;
+  err << "mmdkit: error: " << e.to_string() << "\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
+  (void)out;
+  // Output kind.
+  OutKind kind;
+  std::string pattern;
+  const std::string ext = lower_ext(a.output);
+  if (is_std_stream(a.output)) return usage(err, "render writes files only (PNG, MP4, WebM); give a path to -o");
+  if (a.output.find('%') != std::string::npos) {
+    auto p = checked_pattern(a.output);
+    if (!p || ext != ".png") return usage(err, "a frame pattern needs one %d (e.g. frames/%05d.png) and ends in .png");
+    pattern = *p;
+    kind = OutKind::pattern;
+  } else if (ext == ".png") {
+    kind = OutKind::png;
+  } else if (ext == ".mp4") {
+    kind = OutKind::mp4;
+  } else if (ext == ".webm") {
+    kind = OutKind::webm;
+  } else {
+    return usage(err, "the output must end in .png, .mp4 or .webm, or be a PNG pattern with %d");
+  }
+  const bool video = kind == OutKind::mp4 || kind == OutKind::webm;
+  // Options.
+  int width = 0, height = 0;
+  {
+    char x = 0, extra = 0;
+    if (std::sscanf(a.size.c_str(), "%d%c%d%c", &width, &x, &height, &extra) != 3 || (x != 'x' && x != 'X') ||
+        width < 1 || height < 1 || width > 16384 || height > 16384)
+      return usage(err, "--size must be WIDTHxHEIGHT with 1..16384 pixels each, e.g. 1920x1080");
+    if (video && (width % 2 || height % 2)) return usage(err, "--size of a video must be even in both directions (yuv420p)");
+  }
+  if (a.fps != 30 && a.fps != 60) return usage(err, "--fps must be 30 or 60");
+  if (a.msaa < 1 || a.msaa > 64) return usage(err, "--msaa must be 1..64");
+  std::array<float, 3> bg{};
+  {
+    std::string h = a.background;
+    if (!h.empty() && h[0] == '#') h.erase(0, 1);
+    if (h.size() != 6 || h.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      return usage(err, "--background must be RRGGBB in hexadecimal, e.g. ffffff");
+    for (int i = 0; i < 3; ++i) bg[static_cast<std::size_t>(i)] = float(std::stoi(h.substr(std::size_t(i) * 2, 2), nullptr, 16)) / 255.0f;
+  }
+  if (a.physics && a.no_physics) return usage(err, "--physics and --no-physics exclude each other");
+  if (!a.audio.empty() && !video) return usage(err, "--audio needs a video output (.mp4 or .webm)");
+  if (a.frame >= 0 && !a.frames.empty()) return usage(err, "--frame and --frames exclude each other");
+  if (a.frame != -1 && (!std::isfinite(a.frame) || a.frame < 0)) return usage(err, "--frame must be a number >= 0");
+  double first = 0, last = -1;
+  if (!a.frames.empty()) {
+    char dash = 0, extra = 0;
+    if (std::sscanf(a.frames.c_str(), "%lf%c%lf%c", &first, &dash, &last, &extra) != 3 || dash != '-' ||
+        !std::isfinite(first) || !std::isfinite(last) || first < 0 || last < first)
+      return usage(err, "--frames must be A-B with 0 <= A <= B, e.g. 0-300");
+  } else if (a.frame >= 0) {
+    first = last = a.frame;
+  }
+  if (kind == OutKind::png && last > first) return usage(err, "a .png output is one frame: use --frame, or a pattern such as frames/%05d.png for several");
+
+  // Inputs.
+  std::vector<fs::path> inputs{fs::path(a.model)};
+  for (const auto& m : a.motions) inputs.emplace_back(m);
+  if (!a.camera.empty()) inputs.emplace_back(a.camera);
+  if (!a.audio.empty()) inputs.emplace_back(a.audio);
+  if (kind != OutKind::pattern)
+    if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
+  AnimationRequest req;
+  req.model = a.model;
+  req.motions = a.motions;
+  req.geometry = true;
+  req.command = "render";
+  auto loaded = load_animation(req, err);
+  if (!loaded) return loaded.error();
+  anim::Character character(*loaded);
+  const model::Model& mdl = character.data().model();
+  // --camera: that file's camera track replaces the motions' (an empty one: MMD's default camera).
+  std::vector<anim::CameraTrackKey> camera_track;
+  std::uint32_t camera_cursor = 0;
+  std::uint32_t last_key = character.data().last_frame();
+  if (!a.camera.empty()) {
+    std::vector<Warning> cw;
+    auto cam = anim::read_motion_file(a.camera, {}, cw);
+    for (const Warning& w : cw) err << "mmdkit: warning: " << w.to_string() << "\n";
+    if (!cam) return fail(err, cam.error(), a.camera);
+    if (!cam->motion) return usage(err, "--camera needs a VMD motion, not a VPD pose: " + a.camera);
+    camera_track = anim::build_camera_track(cam->motion->camera_keys);
+    if (camera_track.empty()) err << "mmdkit: warning: " << a.camera << ": no camera keys; MMD's default camera is used\n";
+    for (const auto& k : camera_track) last_key = std::max(last_key, k.frame);
+  }
+  if (last < 0) last = (video || kind == OutKind::pattern) ? double(last_key) : 0.0;
+  const double step = a.fps == 60 ? 0.5 : 1.0;
+  const auto count = static_cast<std::uint64_t>(std::floor((last - first) / step + 1e-9)) + 1;
+  if (a.physics) err << "mmdkit: warning: physics is not in this build yet; rendering without it\n";
+
+  // GL.
+  auto ctx = render::Context::create();
+  if (!ctx) return fail(err, ctx.error(), "");
+  render::RenderSettings rs;
+  rs.width = width;
+  rs.height = height;
+  rs.msaa = a.msaa;
+  rs.background = bg;
+  rs.edges = !a.no_edge;
+  rs.ground_shadow = rs.self_shadow = !a.no_shadow;
+  rs.toon_dir = a.toon_dir;
+  const fs::path folder = fs::path(a.model).has_parent_path() ? fs::path(a.model).parent_path() : fs::path(".");
+  std::vector<Warning> warnings;
+  auto renderer = render::Renderer::create(*ctx, mdl, folder, rs, warnings);
+  for (const Warning& w : warnings) err << "mmdkit: warning: " << a.model << ": " << w.message << "\n";
+  if (!renderer) return fail(err, renderer.error(), a.model);
+
+  StopSignals signals;
+  ThreadPool pool(0);
+  std::optional<TempOutput> temp;
+  std::optional<render::VideoWriter> writer;
+  if (video) {
+    temp.emplace(fs::path(a.output));
+    render::VideoSettings vs;
+    vs.path = temp->path();
+    vs.container = kind == OutKind::webm ? "webm" : "mp4";
+    vs.width = width;
+    vs.height = height;
+    vs.fps = a.fps;
+    vs.audio = a.audio;
+    auto w = render::VideoWriter::open(vs);
+    if (!w) return fail(err, w.error(), a.output);
+    writer.emplace(std::move(*w));
+  }
+
+  render::Image image;
+  render::ModelFrame mf;
+  render::SceneFrame scene;
+  Progress progress(err, count, stderr_is_terminal() && &err == &std::cerr, "mmdkit render");
+  using clock = std::chrono::steady_clock;
+  double t_eval = 0, t_draw = 0, t_out = 0;
+  const WriteOptions wo{inputs, a.force};
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (g_stop) break;
+    const double frame = first + double(i) * step;
+    const auto t0 = clock::now();
+    if (auto r = character.evaluate(frame); !r) return fail(err, r.error(), a.model);
+    if (auto r = character.skin(&pool); !r) return fail(err, r.error(), a.model);
+    const anim::MorphWorkspace& morphs = character.morphs();
+    mf.positions = character.positions();
+    mf.normals = character.normals();
+    mf.materials = morphs.materials();
+    const bool uv_morph = !morphs.touched_uv_vertices().empty();
+    mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
+    mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
+    scene.camera = a.camera.empty() ? character.camera() : anim::sample_camera(camera_track, frame, camera_cursor);
+    scene.light = character.light();
+    scene.self_shadow = character.self_shadow();
+    const auto t1 = clock::now();
+    if (auto r = renderer->draw(mf, scene); !r) return fail(err, r.error(), a.model);
+    renderer->read(image);
+    const auto t2 = clock::now();
+    if (writer) {
+      if (auto r = writer->write(image); !r) return fail(err, r.error(), a.output);
+    } else {
+      auto png = render::encode_png(image, false);
+      if (!png) return fail(err, png.error(), a.output);
+      const std::string name = kind == OutKind::pattern ? pattern_name(pattern, i) : a.output;
+      if (auto r = check_output(name, inputs, a.force); !r) return fail(err, r.error(), name);
+      if (auto r = write_file_atomic(name, ByteSpan(png->data(), png->size()), wo); !r) return fail(err, r.error(), name);
+    }
+    const auto t3 = clock::now();
+    t_eval += std::chrono::duration<double>(t1 - t0).count();
+    t_draw += std::chrono::duration<double>(t2 - t1).count();
+    t_out += std::chrono::duration<double>(t3 - t2).count();
+    progress.update(i + 1);
+  }
+  progress.clear();
+  if (g_stop) {
+    err << "mmdkit: render interrupted by " << (g_stop == SIGINT ? "SIGINT" : "SIGTERM")
+        << (video ? "; the unfinished video was removed\n" : "; frames written so far are kept\n");
+    return kExitBadInput;
+  }
+  if (writer) {
+    const auto t0 = clock::now();
+    if (auto r = writer->finish(); !r) return fail(err, r.error(), a.output);
+    writer.reset();
+    if (auto r = temp->commit(); !r) return fail(err, r.error(), a.output);
+    t_out += std::chrono::duration<double>(clock::now() - t0).count();
+  }
+  const double total = progress.elapsed();
+  const double sum = std::max(1e-9, t_eval + t_draw + t_out);
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "mmdkit render: %llu frame%s %dx%d in %.2f s (%.1f frames/s): evaluation %.0f%%, drawing + read-back "
+                "%.0f%%, %s %.0f%% -> %s\n",
+                static_cast<unsigned long long>(count), count == 1 ? "" : "s", width, height, total,
+                double(count) / std::max(total, 1e-9), 100 * t_eval / sum, 100 * t_draw / sum,
+                video ? "encoding" : "PNG", 100 * t_out / sum, a.output.c_str());
+  err << line;
+  return kExitOk;
+}
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,286 @@
+// `mmdkit render` end to end on models and motions written in code: a bone moved by a motion
+// lands on the pixel the default camera predicts, camera cuts hold the first key (60 fps
+// samples), PNG patterns, video files (H.264 / VP9 / audio), usage errors, and the temporary file
+// removed on SIGTERM.
+#include <gtest/gtest.h>
+
+#include "mmdkit/version.hpp"
+
+#if MMDKIT_HAS_RENDER
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/render/image.hpp"
+#include "support/cli_run.hpp"
+#include "support/corpus.hpp"
+
+namespace mmdkit::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RenderRun {
+  int code = -1;
+  std::string out, err;
+};
+
+RenderRun render(std::vector<std::string> args) {
+  args.insert(args.begin(), {"mmdkit", "render"});
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  RenderRun r;
+  r.code = run(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+pmx::Text text(const std::string& s) {
+  pmx::Text t;
+  t.text = s;
+  return t;
+}
+
+// One movable bone センター at (0, 10, 0) and a black 0.6 × 0.6 quad around it facing the camera.
+pmx::Model marker_model() {
+  pmx::Model m;
+  m.header.encoding = Encoding::utf16le;
+  m.name = text("marker");
+  const float h = 0.3f;
+  for (auto [x, y] : {std::pair{-h, h}, {h, h}, {h, -h}, {-h, -h}}) {
+    pmx::Vertex v;
+    v.position = {x, 10 + y, 0};
+    v.normal = {0, 0, -1};
+    v.bones = {0, -1, -1, -1};
+    v.weights = {1, 0, 0, 0};
+    m.vertices.push_back(v);
+  }
+  m.faces = {0, 1, 2, 0, 2, 3};
+  pmx::Material mat;
+  mat.name = text("black");
+  mat.diffuse = {0, 0, 0, 1};
+  mat.face_index_count = 6;
+  mat.shared_toon = 0;
+  mat.toon = -1;
+  m.materials.push_back(mat);
+  pmx::Bone b;
+  b.name = text("センター");
+  b.position = {0, 10, 0};
+  b.parent = -1;
+  b.flags = pmx::kRotatable | pmx::kMovable | pmx::kVisible | pmx::kOperable;
+  m.bones.push_back(b);
+  pmx::DisplayFrame f;
+  f.name = text("Root");
+  f.special = 1;
+  m.display_frames.push_back(f);
+  return m;
+}
+
+vmd::TrackName track(const std::string& utf8) {
+  vmd::TrackName t;
+  t.raw = *encode_text(utf8, Encoding::cp932);
+  return t;
+}
+
+class RenderCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = test::temp_dir("render_cli");
+    model = dir / "marker.pmx";
+    ASSERT_TRUE(write_file_atomic(model, *pmx::write(marker_model())));
+    vmd::Motion m;
+    m.bone_names = {track("センター")};
+    const auto lin = vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve);
+    m.bone_keys = {vmd::BoneKey{0, 0, {0, 0, 0}, {0, 0, 0, 1}, lin}, vmd::BoneKey{0, 30, {5, 3, 0}, {0, 0, 0, 1}, lin}};
+    motion = dir / "move.vmd";
+    ASSERT_TRUE(write_file_atomic(motion, *vmd::write(m)));
+  }
+  // Centroid of the dark pixels of a PNG.
+  static std::array<double, 2> centroid(const fs::path& png) {
+    auto bytes = read_file(png);
+    EXPECT_TRUE(bytes) << png;
+    if (!bytes) return {-1, -1};
+    auto img = render::decode_image(*bytes, png.string());
+    EXPECT_TRUE(img);
+    double sx = 0, sy = 0, n = 0;
+    for (int y = 0; y < img->height; ++y)
+      for (int x = 0; x < img->width; ++x)
+        if (img->at(x, y)[0] < 128) {
+          sx += x + 0.5;
+          sy += y + 0.5;
+          n += 1;
+        }
+    EXPECT_GT(n, 0) << png;
+    return {sx / std::max(n, 1.0), sy / std::max(n, 1.0)};
+  }
+  // Where MMD's default camera (eye (0, 10, −45), 30°) shows a world point, on a w × h image.
+  static std::array<double, 2> project(double x, double y, double z, int w, int h, double target_x = 0) {
+    const double f = 1.0 / std::tan(15.0 * 3.14159265358979 / 180.0);
+    const double d = z + 45.0;
+    return {(f * h / w * (x - target_x) / d + 1) * 0.5 * w, (1 - f * (y - 10.0) / d) * 0.5 * h};
+  }
+  std::vector<std::string> small() const { return {"--size", "160x120", "--msaa", "1", "--no-edge", "--no-shadow"}; }
+
+  fs::path dir, model, motion;
+};
+
+TEST_F(RenderCli, BoneMovedByTheMotionProjectsToThePredictedPixel) {
+  for (auto [frame, x, y] : {std::tuple{30, 5.0, 13.0}, {15, 2.5, 11.5}, {0, 0.0, 10.0}}) {
+    const fs::path out = dir / ("f" + std::to_string(frame) + ".png");
+    auto args = small();
+    args.insert(args.begin(), {model.string(), motion.string(), "--frame", std::to_string(frame), "-o", out.string()});
+    const RenderRun r = render(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto c = centroid(out);
+    const auto p = project(x, y, 0, 160, 120);
+    EXPECT_NEAR(c[0], p[0], 0.5) << "frame " << frame;
+    EXPECT_NEAR(c[1], p[1], 0.5) << "frame " << frame;
+  }
+}
+
+TEST_F(RenderCli, CameraCutHoldsTheFirstKeyAndSixtyFpsSamplesHalfFrames) {
+  auto camera = [&](std::uint32_t second_frame) {
+    vmd::Motion m;
+    const auto lin = vmd::encode_camera_interpolation({});
+    m.camera_keys = {vmd::CameraKey{0, -45, {0, 10, 0}, {0, 0, 0}, lin, 30, 0},
+                     vmd::CameraKey{second_frame, -45, {4, 10, 0}, {0, 0, 0}, lin, 30, 0}};
+    const fs::path p = dir / ("camera" + std::to_string(second_frame) + ".vmd");
+    EXPECT_TRUE(write_file_atomic(p, *vmd::write(m)));
+    return p;
+  };
+  // Keys one frame apart: a cut. Frame 0.5 still shows key 0; frame 1 shows key 1.
+  fs::create_directory(dir / "cut");
+  auto args = small();
+  args.insert(args.begin(), {model.string(), "--camera", camera(1).string(), "--frames", "0-1", "--fps", "60", "-o",
+                             (dir / "cut" / "%03d.png").string()});
+  RenderRun r = render(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(test::slurp(dir / "cut" / "000.png"), test::slurp(dir / "cut" / "001.png"));
+  EXPECT_NEAR(centroid(dir / "cut" / "002.png")[0], project(0, 10, 0, 160, 120, 4)[0], 0.5);
+  EXPECT_FALSE(fs::exists(dir / "cut" / "003.png"));
+  // Keys two frames apart: frame 1 is halfway (linear curves).
+  fs::create_directory(dir / "blend");
+  args = small();
+  args.insert(args.begin(), {model.string(), "--camera", camera(2).string(), "--frames", "1-1", "-o",
+                             (dir / "blend" / "%d.png").string()});
+  r = render(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NEAR(centroid(dir / "blend" / "0.png")[0], project(0, 10, 0, 160, 120, 2)[0], 0.5);
+}
+
+TEST_F(RenderCli, VideoFilesAreWrittenAndSummarised) {
+  for (const char* name : {"v.mp4", "v.webm"}) {
+    auto args = small();
+    args.insert(args.begin(), {model.string(), motion.string(), "--frames", "0-9", "-o", (dir / name).string()});
+    const RenderRun r = render(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_GT(fs::file_size(dir / name), 500u) << name;
+    EXPECT_NE(r.err.find("10 frames 160x120"), std::string::npos) << r.err;
+    // No temporary file left.
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos);
+  }
+  const std::string mp4 = test::slurp(dir / "v.mp4");
+  EXPECT_NE(mp4.find("avc1"), std::string::npos);  // H.264 sample entry
+  const std::string webm = test::slurp(dir / "v.webm");
+  EXPECT_NE(webm.find("V_VP9"), std::string::npos);  // Matroska codec id
+}
+
+TEST_F(RenderCli, AudioIsMuxedIntoTheVideo) {
+  // One second of a 440 Hz sine, 16-bit mono WAV at 22050 Hz.
+  const int rate = 22050, n = rate;
+  std::string wav = "RIFF";
+  auto u32 = [&](std::uint32_t v) { for (int i = 0; i < 4; ++i) wav += char(v >> (8 * i) & 255); };
+  auto u16 = [&](std::uint16_t v) { wav += char(v & 255); wav += char(v >> 8); };
+  u32(36 + n * 2);
+  wav += "WAVEfmt ";
+  u32(16); u16(1); u16(1); u32(rate); u32(rate * 2); u16(2); u16(16);
+  wav += "data";
+  u32(n * 2);
+  for (int i = 0; i < n; ++i) u16(static_cast<std::uint16_t>(static_cast<std::int16_t>(8000 * std::sin(2 * 3.14159265 * 440 * i / rate))));
+  const fs::path audio = dir / "a.wav";
+  ASSERT_TRUE(write_file_atomic(audio, std::string_view(wav)));
+  auto args = small();
+  args.insert(args.begin(), {model.string(), "--frames", "0-14", "--audio", audio.string(), "-o", (dir / "a.mp4").string()});
+  const RenderRun r = render(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string mp4 = test::slurp(dir / "a.mp4");
+  EXPECT_NE(mp4.find("mp4a"), std::string::npos);  // AAC sample entry
+  // A missing audio file is named.
+  args = small();
+  args.insert(args.begin(), {model.string(), "--audio", (dir / "none.wav").string(), "-o", (dir / "b.mp4").string()});
+  const RenderRun bad = render(args);
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("none.wav"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "b.mp4"));
+}
+
+TEST_F(RenderCli, UsageErrors) {
+  const std::string m = model.string();
+  EXPECT_EQ(render({m, "-o", (dir / "x.gif").string()}).code, 2);
+  EXPECT_EQ(render({m, "--frames", "0-5", "-o", (dir / "x.png").string()}).code, 2);
+  EXPECT_EQ(render({m, "--size", "101x100", "-o", (dir / "x.mp4").string()}).code, 2);
+  EXPECT_EQ(render({m, "--size", "big", "-o", (dir / "x.png").string()}).code, 2);
+  EXPECT_EQ(render({m, "--fps", "25", "-o", (dir / "x.mp4").string()}).code, 2);
+  EXPECT_EQ(render({m, "--background", "red", "-o", (dir / "x.png").string()}).code, 2);
+  EXPECT_EQ(render({m, "--frames", "5-1", "-o", (dir / "x.mp4").string()}).code, 2);
+  EXPECT_EQ(render({m, "-o", (dir / "%d%d.png").string()}).code, 2);
+  EXPECT_EQ(render({m, "--audio", m, "-o", (dir / "x.png").string()}).code, 2);
+  // An existing output needs --force; the input is never replaced without it.
+  ASSERT_TRUE(write_file_atomic(dir / "old.png", std::string_view("x")));
+  auto args = small();
+  args.insert(args.begin(), {m, "-o", (dir / "old.png").string()});
+  EXPECT_EQ(render(args).code, 1);
+  EXPECT_EQ(test::slurp(dir / "old.png"), "x");
+  args.push_back("--force");
+  EXPECT_EQ(render(args).code, 0);
+}
+
+TEST_F(RenderCli, SigtermRemovesTheTemporaryVideo) {
+  // A long render in a child process, stopped after its first frames.
+  const fs::path out = dir / "long.mp4";
+  const std::string bin = test::cli_path().string();
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string err_path = (dir / "stderr.txt").string();
+    freopen(err_path.c_str(), "w", stderr);
+    execl(bin.c_str(), bin.c_str(), "render", model.c_str(), motion.c_str(), "--frames", "0-100000", "--size", "64x64",
+          "--msaa", "1", "-o", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until the temporary file exists, then stop the render.
+  bool started = false;
+  for (int i = 0; i < 600 && !started; ++i) {
+    for (const auto& e : fs::directory_iterator(dir))
+      started = started || e.path().filename().string().find("long.mp4.tmp") != std::string::npos;
+    if (!started) usleep(50000);
+  }
+  EXPECT_TRUE(started);
+  usleep(200000);
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  EXPECT_NE(test::slurp(dir / "stderr.txt").find("interrupted by SIGTERM"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmdkit::cli
+
+#endif  // MMDKIT_HAS_RENDER
