@@ -36,6 +36,11 @@ install(FILES "${PROJECT_BINARY_DIR}/mmdkitConfig.cmake" "${PROJECT_BINARY_DIR}/
 # The prefix is found from the .pc file's own folder, so a staged or relocated install works too.
 file(RELATIVE_PATH MMDKIT_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 string(REGEX REPLACE "/$" "" MMDKIT_PC_TO_PREFIX "${MMDKIT_PC_TO_PREFIX}")
+# The render layer links libepoxy and FFmpeg's libraries (static linking needs them).
+set(MMDKIT_PC_RENDER_REQUIRES "")
+if(TARGET mmdkit_render)
+  set(MMDKIT_PC_RENDER_REQUIRES " epoxy egl libavcodec libavformat libswscale libswresample libavutil")
+endif()
 configure_file("${PROJECT_SOURCE_DIR}/cmake/mmdkit.pc.in" "${PROJECT_BINARY_DIR}/mmdkit.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/mmdkit.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT dev)
 

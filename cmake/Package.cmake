@@ -23,6 +23,10 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The static libraries need libstb at link time (and pkg-config / cmake to be found); the headers
 # need a C++23 compiler (g++ 12).
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mmdkit (= ${PROJECT_VERSION}), libstb-dev, pkg-config")
+if(TARGET mmdkit_render)  # the render layer's static library links EGL/GL (libepoxy) and FFmpeg
+  string(APPEND CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+         ", libepoxy-dev, libegl-dev, libavcodec-dev, libavformat-dev, libswscale-dev, libswresample-dev, libavutil-dev")
+endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "g++ (>= 4:12), cmake (>= 3.25)")
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
   "MikuMikuDance files: read, write, check, convert and evaluate (CLI and library)\n The mmdkit command and libmmdkit: VMD motions, VPD poses, PMD and PMX models; lossless\n JSON, checks, conversion, bone/morph evaluation, OBJ export.")
