@@ -1,9 +1,9 @@
 // mmdkit — texture files of MMD models decoded to RGBA, and the shared toon ramps.
 //
-// Decoding is by content, never by extension (sphere maps are usually BMPs named .sph / .spa):
-// PNG, BMP (8/24/32-bit; a 32-bit BMP whose alpha is zero everywhere is opaque, as MMD shows it),
-// TGA, JPEG, GIF, PSD through stb_image; DDS (uncompressed 32/24-bit RGB(A) with any channel masks,
-// and BC1 / BC2 / BC3 = DXT1 / DXT3 / DXT5, first mip level) decoded by mmdkit.
+// Decoding is mmdkit::decode_image's (core/image.hpp): by content, never by extension (sphere maps
+// are usually BMPs named .sph / .spa): PNG, BMP (a 32-bit BMP whose alpha is zero everywhere is
+// opaque, as MMD shows it), TGA, JPEG, GIF, and DDS (uncompressed, DXT1/3/5), decoded on the CPU
+// so that the result does not depend on the driver's S3TC support.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +15,9 @@
 
 namespace mmdkit::render {
 
-/// Decodes a texture file's bytes (see above). `name` is only for messages. Errors: invalid_value
-/// (not an image, truncated DDS, DDS format not supported: the FourCC or bit layout is named),
-/// limit_exceeded (more than 16384 pixels per side).
+/// Decodes a texture file's bytes (see above) for upload. `name` is only for messages. Errors:
+/// decode_image's (the file and the reason named), limit_exceeded (more than 16384 pixels per
+/// side, OpenGL's usual limit).
 Result<Image> decode_texture(std::span<const std::uint8_t> bytes, const std::string& name);
 
 /// mmdkit's generated stand-in for MMD's shared toon<index+1>.bmp (index 0..9): 32 × 32 pixels,
