@@ -1,5 +1,7 @@
 #include "mmdkit/core/file.hpp"
 
+#include "mmdkit/core/interrupt.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,8 +65,10 @@ Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path, s
   return data;
 }
 
-AtomicFile::AtomicFile(AtomicFile&& o) noexcept : fd_(o.fd_), path_(std::move(o.path_)), tmp_(std::move(o.tmp_)) {
+AtomicFile::AtomicFile(AtomicFile&& o) noexcept
+    : fd_(o.fd_), cleanup_slot_(o.cleanup_slot_), path_(std::move(o.path_)), tmp_(std::move(o.tmp_)) {
   o.fd_ = -1;
+  o.cleanup_slot_ = -1;
   o.tmp_.clear();
 }
 
@@ -72,9 +76,11 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& o) noexcept {
   if (this != &o) {
     discard();
     fd_ = o.fd_;
+    cleanup_slot_ = o.cleanup_slot_;
     path_ = std::move(o.path_);
     tmp_ = std::move(o.tmp_);
     o.fd_ = -1;
+    o.cleanup_slot_ = -1;
     o.tmp_.clear();
   }
   return *this;
@@ -88,6 +94,8 @@ void AtomicFile::discard() noexcept {
     ::unlink(tmp_.c_str());
     fd_ = -1;
   }
+  unregister_temp_file(cleanup_slot_);
+  cleanup_slot_ = -1;
   tmp_.clear();
 }
 
@@ -122,6 +130,7 @@ Result<AtomicFile> AtomicFile::create(const std::filesystem::path& path, const W
     f.tmp_.clear();
     return io_error(path, std::string("cannot create temporary file: ") + std::strerror(errno));
   }
+  f.cleanup_slot_ = register_temp_file(f.tmp_.c_str());
   return f;
 }
 
@@ -151,16 +160,21 @@ Result<void> AtomicFile::commit() {
   fd_ = -1;
   const std::filesystem::path tmp = std::move(tmp_);
   tmp_.clear();
+  const int slot = cleanup_slot_;  // unregistered once the temporary file is gone or renamed
+  cleanup_slot_ = -1;
   if (::close(fd) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
+    unregister_temp_file(slot);
     return io_error(path_, std::string("write failed: ") + std::strerror(err));
   }
   if (::rename(tmp.c_str(), path_.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
+    unregister_temp_file(slot);
     return io_error(path_, std::string("cannot rename temporary file into place: ") + std::strerror(err));
   }
+  unregister_temp_file(slot);
   return {};
 }
 

@@ -32,7 +32,8 @@ struct WriteOptions {
 /// A file written in pieces (e.g. one frame at a time) without holding it whole: bytes go to a
 /// temporary file beside the target (".NAME.tmpNNNNNN", created exclusively, mode 0644) and
 /// commit() renames it onto the target. Destroying (or moving over) an uncommitted AtomicFile
-/// removes its temporary file, so a failed or interrupted run never leaves a partial output.
+/// removes its temporary file, so a failed run never leaves a partial output; an interrupted one
+/// neither, once install_interrupt_cleanup() (core/interrupt.hpp) is in place.
 /// This is the one atomic writer; write_file_atomic() is create + write + commit.
 class AtomicFile {
  public:
@@ -63,6 +64,7 @@ class AtomicFile {
  private:
   void discard() noexcept;
   int fd_ = -1;
+  int cleanup_slot_ = -1;  // the temporary file's slot in core/interrupt.hpp (removed on SIGINT/SIGTERM)
   std::filesystem::path path_, tmp_;
 };
 
