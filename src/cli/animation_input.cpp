@@ -37,7 +37,7 @@ std::string binding_warning(const anim::BindingReport& report, const std::vector
 std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& req,
                                                                               std::ostream& err) {
   auto refuse_stdin = [&](const std::string& p) {
-    err << "mmdkit: " << req.command << " reads files only, not the standard input ('" << p
+    err << "mmdkit: error: " << req.command << " reads files only, not the standard input ('" << p
         << "'): give the model and motions as files\n";
     return std::unexpected(kExitUsage);
   };

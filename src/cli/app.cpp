@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/cmd_pose.hpp"
-#include "cli/cmd_sample.hpp"
 #include "cli/command.hpp"
 #include "mmdkit/version.hpp"
 
@@ -28,6 +26,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   return run(argc, argv, std::cin, out, err);
 }
 
+int run_command(std::string_view name, int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  const std::string command(name);
+  std::vector<const char*> args = {argc > 0 ? argv[0] : "mmdkit", command.c_str()};
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  return run(static_cast<int>(args.size()), args.data(), out, err);
+}
+
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{
       "mmdkit: read, write, check and convert MikuMikuDance files (VMD motions, VPD poses, PMD and PMX "
@@ -38,7 +43,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.require_subcommand(1);
   app.add_flag_callback("--version", [] { throw CLI::CallForVersion(); }, "print the version and the build options");
 
-  // The command table, then the commands not converted yet (sample, pose), then `help`.
+  // The command table, then `help`.
   struct Entry {
     CLI::App* sub;
     Runner run;
@@ -48,12 +53,6 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
     entries.push_back({sub, c.declare(*sub)});
   }
-  auto sample_args = std::make_shared<SampleArgs>();
-  entries.push_back({add_sample_command(app, *sample_args),
-                     [sample_args](const Streams& s) { return run_sample(*sample_args, s.out, s.err); }});
-  auto pose_args = std::make_shared<PoseArgs>();
-  entries.push_back({add_pose_command(app, *pose_args),
-                     [pose_args](const Streams& s) { return run_pose(*pose_args, s.out, s.err); }});
   CLI::App* help = app.add_subcommand("help", "help on mmdkit or on one command (same as --help)");
   std::string help_topic;
   bool list_commands = false;

@@ -4,6 +4,7 @@
 #include <istream>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 namespace mmdkit::cli {
 
@@ -25,5 +26,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
 /// Same, with `in` as the standard input (for inputs named "-").
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err);
+
+/// Runs one command as `mmdkit NAME ARGS...`: argv[0] is the program name, argv[1..] the command's
+/// arguments (without NAME). For tests and embedding; the same dispatch as run().
+int run_command(std::string_view name, int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace mmdkit::cli

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
+
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -13,6 +15,7 @@
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
+#include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/file.hpp"
@@ -24,9 +27,11 @@ namespace mmdkit::cli {
 
 namespace fs = std::filesystem;
 
-CLI::App* add_pose_command(CLI::App& app, PoseArgs& a) {
-  CLI::App* s = app.add_subcommand(
-      "pose", "pose a model at one frame (VMD motions and/or a VPD pose; morphs, bones, skinning) and write OBJ + MTL");
+namespace {
+
+// The options of `pose` (its Command below).
+void declare_pose_options(CLI::App& sub, PoseArgs& a) {
+  CLI::App* s = &sub;
   s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content)")->required();
   s->add_option("MOTION", a.motions, "VMD motions (merged) and at most one VPD pose (over them), or their JSON; none = bind pose");
   s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
@@ -36,8 +41,15 @@ CLI::App* add_pose_command(CLI::App& app, PoseArgs& a) {
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_flag("--force", a.force, "allow the outputs (OBJ, MTL, copied textures) to replace existing files, inputs included");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
-  return s;
 }
+
+}  // namespace
+
+const Command kPoseCommand{"pose", "pose a model at one frame (VMD motions and/or a VPD pose; morphs, bones, skinning) and write OBJ + MTL", [](CLI::App& sub) -> Runner {
+  auto a = std::make_shared<PoseArgs>();
+  declare_pose_options(sub, *a);
+  return [a](const Streams& s) { return run_pose(*a, s.out, s.err); };
+}};
 
 namespace {
 
@@ -64,16 +76,16 @@ std::string generic(const fs::path& p) {
 int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   (void)out;
   if (!std::isfinite(a.frame) || a.frame < 0) {
-    err << "mmdkit: --frame must be a finite number >= 0\n";
+    err << "mmdkit: error: --frame must be a finite number >= 0\n";
     return kExitUsage;
   }
   if (is_std_stream(a.output)) {
-    err << "mmdkit: pose cannot write to stdout ('-o -'): it writes an OBJ, its MTL and the textures as "
+    err << "mmdkit: error: pose cannot write to stdout ('-o -'): it writes an OBJ, its MTL and the textures as "
            "files; give an .obj path\n";
     return kExitUsage;
   }
   if (lower_ext(a.output) != ".obj") {
-    err << "mmdkit: the output must end in .obj\n";
+    err << "mmdkit: error: the output must end in .obj\n";
     return kExitUsage;
   }
   AnimationRequest req{a.model, a.motions, true, a.quiet, "pose"};
@@ -162,22 +174,7 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
 }
 
 int cmd_pose(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"mmdkit pose"};
-  PoseArgs a;
-  CLI::App* sub = add_pose_command(app, a);
-  std::vector<std::string> args;
-  for (int i = argc - 1; i > 0; --i) args.emplace_back(argv[i]);
-  args.emplace_back("pose");
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    out << sub->help();
-    return kExitOk;
-  } catch (const CLI::ParseError& e) {
-    err << "mmdkit: " << e.what() << "\nrun 'mmdkit pose --help' for usage\n";
-    return kExitUsage;
-  }
-  return run_pose(a, out, err);
+  return run_command("pose", argc, argv, out, err);
 }
 
 }  // namespace mmdkit::cli

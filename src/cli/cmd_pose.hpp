@@ -18,13 +18,11 @@
 // and never replace an input unless --force.
 #pragma once
 
+#include "cli/command.hpp"
+
 #include <ostream>
 #include <string>
 #include <vector>
-
-namespace CLI {
-class App;
-}
 
 namespace mmdkit::cli {
 
@@ -41,8 +39,8 @@ struct PoseArgs {
   bool quiet = false;  ///< no warnings
 };
 
-/// Adds the `pose` subcommand to `app`, storing into `args` (which must outlive parsing).
-CLI::App* add_pose_command(CLI::App& app, PoseArgs& args);
+/// The `pose` command of the command table (command.hpp).
+extern const Command kPoseCommand;
 
 /// Runs `pose` with parsed arguments. Exit codes: 0 ok, 1 bad input or output, 2 usage.
 int run_pose(const PoseArgs& args, std::ostream& out, std::ostream& err);

@@ -6,6 +6,8 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
 #include <CLI/CLI.hpp>
+
+#include <memory>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
+#include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
@@ -25,6 +28,7 @@
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/file.hpp"
+#include "mmdkit/version.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
 #include "mmdkit/formats/pmd.hpp"
@@ -36,9 +40,11 @@ namespace mmdkit::cli {
 
 namespace fs = std::filesystem;
 
-CLI::App* add_sample_command(CLI::App& app, SampleArgs& a) {
-  CLI::App* s = app.add_subcommand(
-      "sample", "evaluate bones (morphs, append, IK; no physics) at frames and write model-space transforms as JSON or binary");
+namespace {
+
+// The options of `sample` (its Command below).
+void declare_sample_options(CLI::App& sub, SampleArgs& a) {
+  CLI::App* s = &sub;
   s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content)")->required();
   s->add_option("MOTION", a.motions, "VMD motions (merged per bone) and at most one VPD pose (over them), or their JSON; none = rest pose");
   s->add_option("--frames", a.frames, "frames: list and ranges, e.g. 0,15,30 or 0-300:10 (default 0..last key, step 1)");
@@ -50,8 +56,15 @@ CLI::App* add_sample_command(CLI::App& app, SampleArgs& a) {
   s->add_option("--format", a.format, "json (default) or binary (float32 layout, see docs/EVALUATION-BONES.md)");
   s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
-  return s;
 }
+
+}  // namespace
+
+const Command kSampleCommand{"sample", "evaluate bones (morphs, append, IK; no physics) at frames and write model-space transforms as JSON or binary", [](CLI::App& sub) -> Runner {
+  auto a = std::make_shared<SampleArgs>();
+  declare_sample_options(sub, *a);
+  return [a](const Streams& s) { return run_sample(*a, s.out, s.err); };
+}};
 
 bool parse_frame_list(const std::string& text, std::vector<double>& frames) {
   frames.clear();
@@ -139,7 +152,12 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (a.format != "json" && a.format != "binary") {
-    err << "mmdkit: --format must be json or binary, not '" << a.format << "'\n";
+    err << "mmdkit: error: --format must be json or binary, not '" << a.format << "'\n";
+    return kExitUsage;
+  }
+  if (a.format == "binary" && is_terminal_stdout(a.output.empty() ? std::string("-") : a.output, out)) {
+    err << "mmdkit: error: refusing to write binary data to a terminal; redirect it or give -o FILE\n"
+        << "run 'mmdkit sample --help' for usage\n";
     return kExitUsage;
   }
   if (!a.output.empty() && !is_std_stream(a.output)) {  // before the (possibly long) load
@@ -160,7 +178,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (a.frames.empty()) {
     for (std::uint32_t f = 0; f <= data.last_frame(); ++f) frames.push_back(f);
   } else if (!parse_frame_list(a.frames, frames)) {
-    err << "mmdkit: bad --frames '" << a.frames << "' (use e.g. 0,15,30 or 0-300:10)\n";
+    err << "mmdkit: error: bad --frames '" << a.frames << "' (use e.g. 0,15,30 or 0-300:10)\n";
     return kExitUsage;
   }
 
@@ -176,7 +194,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       rest = c == std::string_view::npos ? std::string_view{} : rest.substr(c + 1);
       const std::int32_t i = sk.find(name);
       if (i < 0) {
-        err << "mmdkit: --bones: the model has no bone named '" << name << "'\n";
+        err << "mmdkit: error: --bones: the model has no bone named '" << name << "'\n";
         return kExitUsage;
       }
       bones.push_back(static_cast<std::uint32_t>(i));
@@ -220,7 +238,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       s += data.morph_names()[m];
     }
   } else {
-    s += "{\"lib\":\"mmdkit 0.1.0\",\"model\":";
+    s += "{\"lib\":\"mmdkit " MMDKIT_VERSION_STRING "\",\"model\":";
     put_string(s, a.model);
     s += ",\"motion\":";
     if (a.motions.empty())
@@ -312,22 +330,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
 }
 
 int cmd_sample(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"mmdkit sample"};
-  SampleArgs a;
-  CLI::App* sub = add_sample_command(app, a);
-  std::vector<std::string> args;
-  for (int i = argc - 1; i > 0; --i) args.emplace_back(argv[i]);
-  args.emplace_back("sample");
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    out << sub->help();
-    return kExitOk;
-  } catch (const CLI::ParseError& e) {
-    err << "mmdkit: " << e.what() << "\nrun 'mmdkit sample --help' for usage\n";
-    return kExitUsage;
-  }
-  return run_sample(a, out, err);
+  return run_command("sample", argc, argv, out, err);
 }
 
 }  // namespace mmdkit::cli

@@ -18,7 +18,7 @@
 // step 1. A VPD pose holds at every frame (0 alone when it is the only input).
 //
 // JSON output (the shape of /work/shared/peers eval_*.mjs, so compare_eval.mjs can diff them):
-//   {"lib": "mmdkit 0.1.0", "model": PATH, "motion": PATH|null, "motions": [PATHS],
+//   {"lib": "mmdkit VERSION", "model": PATH, "motion": PATH|null, "motions": [PATHS],
 //    "options": {"ik": true, "physics": false}, "coordinates": ..., "matrixLayout": ...,
 //    "frames": [{"frame": F, "bones": [{"name", "index", "position": [x,y,z],
 //                "quaternion": [x,y,z,w], "matrix": [16]}],
@@ -39,13 +39,11 @@
 //            the VMD), distance, fov (degrees), position[3] }
 #pragma once
 
+#include "cli/command.hpp"
+
 #include <ostream>
 #include <string>
 #include <vector>
-
-namespace CLI {
-class App;
-}
 
 namespace mmdkit::cli {
 
@@ -64,8 +62,8 @@ struct SampleArgs {
   bool quiet = false;  ///< no warnings
 };
 
-/// Adds the `sample` subcommand to `app`, storing into `args` (which must outlive parsing).
-CLI::App* add_sample_command(CLI::App& app, SampleArgs& args);
+/// The `sample` command of the command table (command.hpp).
+extern const Command kSampleCommand;
 
 /// Runs `sample` with parsed arguments. Exit codes as the other commands (0 ok, 1 bad input or
 /// output, 2 usage: bad --frames / --format / unknown --bones name).

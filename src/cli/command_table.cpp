@@ -9,6 +9,8 @@
 
 #include "cli/app.hpp"
 #include "cli/cmd_export.hpp"
+#include "cli/cmd_pose.hpp"
+#include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PYTHON
@@ -27,6 +29,8 @@ std::span<const Command> command_table() {
       kConvertCommand,
       kCheckCommand,
       kGenerateCommand,
+      kSampleCommand,
+      kPoseCommand,
       kExportCommand,
 #if MMDKIT_HAS_PYTHON
       kDatasetCommand,

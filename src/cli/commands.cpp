@@ -201,6 +201,12 @@ int precheck_output(const InputArgs& a, const OutputArgs& o, std::ostream& err) 
 }
 
 int cmd_dump(const InputArgs& a, const OutputArgs& o, const Streams& s) {
+  if (!o.path.empty() && !is_std_stream(o.path)) {
+    // dump writes JSON whatever the name; a binary format's extension gets it misread later.
+    if (const FormatOps* named = format_by_name(fs::path(o.path).extension().string()))
+      s.err << "mmdkit: warning: " << o.path << ": dump writes JSON text, not a " << named->name
+            << " file (use 'convert' for " << named->extension << ", or name the output .json)\n";
+  }
   if (int rc = precheck_output(a, o, s.err); rc != kExitOk) return rc;
   auto in = load(a, s.in);
   if (!in) return print_error(s.err, in.error(), input_label(a.path)), kExitBadInput;
@@ -215,15 +221,17 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   std::string target_name;
   if (is_std_stream(o.path)) {
     if (output_format.empty()) {
-      err << "mmdkit: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|json\n";
+      err << "mmdkit: error: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|json\n";
       return kExitUsage;
     }
     target_name = output_format;
   } else {
     target_name = fs::path(o.path).extension().string();
-    if (!output_format.empty() && format_by_name(target_name) != format_by_name(output_format) &&
+    if (target_name.empty() && !output_format.empty()) {
+      target_name = output_format;  // no extension (/dev/null, a pipe): --to says
+    } else if (!output_format.empty() && format_by_name(target_name) != format_by_name(output_format) &&
         !(has_json_extension(o.path) && (output_format == "json" || output_format == ".json"))) {
-      err << "mmdkit: --to " << output_format << " disagrees with the output extension '" << target_name << "'\n";
+      err << "mmdkit: error: --to " << output_format << " disagrees with the output extension '" << target_name << "'\n";
       return kExitUsage;
     }
   }
@@ -233,12 +241,15 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   const FormatOps* to = to_json ? nullptr : format_by_name(target_name);
   if (!to_json && !to) {
     if (is_std_stream(o.path))
-      err << "mmdkit: --to '" << output_format << "' is not one of vmd vpd pmd pmx json\n";
+      err << "mmdkit: error: --to '" << output_format << "' is not one of vmd vpd pmd pmx json\n";
     else
-      err << "mmdkit: output extension '" << fs::path(o.path).extension().string()
+      err << "mmdkit: error: output extension '" << fs::path(o.path).extension().string()
           << "' is not one of .vmd .vpd .pmd .pmx .json (or give --to)\n";
     return kExitUsage;
   }
+  if (!to_json && is_terminal_stdout(o.path, out))
+    return usage_error(err, "convert", "refusing to write binary " + std::string(to->name) +
+                                           " data to a terminal; redirect it or give a file");
   if (int rc = precheck_output(a, o, err); rc != kExitOk) return rc;
   auto in = load(a, s.in);
   if (!in) return print_error(err, in.error(), label), kExitBadInput;
@@ -276,20 +287,32 @@ int cmd_generate(const std::string& format, const GenerateFlags& gen, const Outp
   std::ostream& err = s.err;
   const FormatOps* f = format_by_name(format);
   if (!f) {
-    err << "mmdkit: unknown format '" << format << "' (vmd, vpd, pmd or pmx)\n";
+    err << "mmdkit: error: unknown format '" << format << "' (vmd, vpd, pmd or pmx)\n";
     return kExitUsage;
   }
   if (!f->generate) {
-    err << "mmdkit: generate is not available for " << f->name << "\n";
+    err << "mmdkit: error: generate is not available for " << f->name << "\n";
     return kExitUsage;
   }
+  // The output's extension, when it names a format, must be this one (a VMD under a .pmx name
+  // is a mistake, not a wish).
+  if (!is_std_stream(o.path)) {
+    std::string ext = fs::path(o.path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if ((format_by_name(ext) || ext == ".json") && format_by_name(ext) != f)
+      return usage_error(err, "generate",
+                         "output '" + o.path + "' has the extension of another format; generate " + std::string(f->name) +
+                             " writes a ." + std::string(f->name) + " file");
+  }
+  if (is_terminal_stdout(o.path, out))
+    return usage_error(err, "generate", "refusing to write binary data to a terminal; redirect it or give -o FILE");
   auto bytes = f->generate(gen);
   if (!bytes) return print_error(err, bytes.error(), o.path), kExitBadInput;
-  if (is_std_stream(o.path)) {
-    // Standard output takes the model file only: its textures need a folder.
+  if (is_std_stream(o.path) || is_device_output(o.path)) {
+    // Standard output (or /dev/null, a pipe) takes the model file only: its textures need a folder.
     const int rc = write_output(o.path, *bytes, {}, o.force, out, err);
     if (rc == kExitOk && (f->name == "pmd" || f->name == "pmx"))
-      err << "mmdkit: note: the model's textures are not written when the output is stdout\n";
+      err << "mmdkit: note: the model's textures are not written when the output is not a file\n";
     return rc;
   }
   // The files the model refers to (its textures) go beside it, inside the output's folder only.
@@ -522,7 +545,29 @@ const Command kGenerateCommand{
       sub.add_option("--morphs", g.morphs, "PMD/PMX: number of morphs");
       sub.add_option("--variant", g.format_variant, "format variant, e.g. pmx2.1-utf8");
       add_force_flag(sub, v->output.force);
-      return runner(v, "generate", [](V& x, const Streams& s) { return cmd_generate(x.format, x.gen, x.output, s); });
+      CLI::App* app = &sub;
+      return runner(v, "generate", [app](V& x, const Streams& s) {
+        // Each size applies to some formats; one given for another format is a usage error, not
+        // silently ignored.
+        struct Applies {
+          const char* option;
+          const char* formats;
+        };
+        static constexpr Applies kApplies[] = {
+            {"--bone-keys", "vmd"}, {"--morph-keys", "vmd"},   {"--camera-keys", "vmd"}, {"--light-keys", "vmd"},
+            {"--frames", "vmd"},    {"--vertices", "pmd pmx"}, {"--bones", "vpd pmd pmx"}, {"--morphs", "vpd pmd pmx"},
+            {"--variant", "pmd pmx"}};
+        const FormatOps* f = format_by_name(x.format);
+        for (const Applies& ap : kApplies) {
+          if (!f || app->count(ap.option) == 0) continue;
+          const std::string formats = ap.formats;
+          if ((" " + formats + " ").find(" " + std::string(f->name) + " ") == std::string::npos)
+            return usage_error(s.err, "generate",
+                               std::string(ap.option) + " does not apply to generate " + std::string(f->name) +
+                                   " (only to " + formats + ")");
+        }
+        return cmd_generate(x.format, x.gen, x.output, s);
+      });
     }};
 
 const Command kCheckCommand{"check", "report structural problems with their location; exit 1 if any is an error",

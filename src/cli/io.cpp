@@ -1,7 +1,13 @@
 // mmdkit CLI — inputs and outputs (io.hpp).
 #include "cli/io.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <fstream>
+#include <iostream>
+#include <memory>
 
 #include "mmdkit/core/file.hpp"
 
@@ -63,10 +69,21 @@ Result<std::vector<std::uint8_t>> read_input(const std::string& path, std::istre
   return read_file(path);
 }
 
+bool is_device_output(const fs::path& output) {
+  struct stat st {};
+  if (::stat(output.c_str(), &st) != 0) return false;
+  return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+}
+
+bool is_terminal_stdout(const std::string& output, const std::ostream& out) {
+  return is_std_stream(output) && &out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
+}
+
 Result<void> check_output(const fs::path& output, std::span<const fs::path> inputs, bool force) {
   const std::string name = output.string();
   std::error_code ec;
   if (fs::is_directory(output, ec)) return io_error(name, "output is a directory");
+  if (is_device_output(output)) return {};  // /dev/null, a FIFO: written to, never replaced
   if (force || !fs::exists(output, ec)) return {};
   for (const fs::path& in : inputs) {
     if (is_std_stream(in.native())) continue;
@@ -86,6 +103,13 @@ Result<void> write_output(const std::string& output, ByteSpan bytes, std::span<c
     return {};
   }
   if (auto r = check_output(output, inputs, force); !r) return r;
+  if (is_device_output(output)) {
+    std::ofstream device(output, std::ios::binary);
+    device.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    device.flush();
+    if (!device) return io_error(output, "write failed");
+    return {};
+  }
   return write_file_atomic(output, bytes, WriteOptions{inputs, force});
 }
 
@@ -97,6 +121,12 @@ Result<OutputSink> OutputSink::open(const std::string& output, std::span<const f
     return s;
   }
   if (auto r = check_output(output, inputs, force); !r) return std::unexpected(r.error());
+  if (is_device_output(output)) {
+    s.device_ = std::make_shared<std::ofstream>(output, std::ios::binary);
+    if (!*s.device_) return io_error(output, "cannot open for writing");
+    s.out_ = s.device_.get();
+    return s;
+  }
   auto file = AtomicFile::create(output, WriteOptions{inputs, force});
   if (!file) return std::unexpected(file.error());
   s.file_ = std::move(*file);

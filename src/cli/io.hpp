@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <memory>
 #include <istream>
 #include <ostream>
 #include <span>
@@ -43,13 +45,23 @@ Result<std::vector<std::uint8_t>> read_stream(std::istream& in, const std::strin
 /// An input path's bytes: "-" reads `in` (stdin), anything else is read_file().
 Result<std::vector<std::uint8_t>> read_input(const std::string& path, std::istream& in);
 
+/// True when `output` is an existing character device, FIFO or socket (/dev/null, /dev/stdout, a
+/// named pipe): such an output is written to directly, never refused as "exists" nor replaced by
+/// a renamed temporary file.
+bool is_device_output(const std::filesystem::path& output);
+
+/// True when `output` is "-", `out` is std::cout and the standard output is a terminal: binary
+/// data must not be written there (commands refuse it with a usage error).
+bool is_terminal_stdout(const std::string& output, const std::ostream& out);
+
 /// The --force rule for a file output (not "-"): io_error when `output` is a folder; when it
 /// exists and `force` is false, io_error "exists" or, when it is the same file as one of
 /// `inputs`, "is an input file". Inputs named "-" are ignored.
 Result<void> check_output(const std::filesystem::path& output, std::span<const std::filesystem::path> inputs,
                           bool force);
 
-/// Writes `bytes` to `output`: "-" = `out` (stdout), a path = check_output then write_file_atomic.
+/// Writes `bytes` to `output`: "-" = `out` (stdout), a device (is_device_output) directly, a path =
+/// check_output then write_file_atomic.
 Result<void> write_output(const std::string& output, ByteSpan bytes, std::span<const std::filesystem::path> inputs,
                           bool force, std::ostream& out);
 
@@ -70,8 +82,9 @@ class OutputSink {
   Result<void> commit();
 
  private:
-  std::ostream* out_ = nullptr;  // set for "-"
-  AtomicFile file_;              // otherwise
+  std::ostream* out_ = nullptr;            // set for "-" and for a device
+  std::shared_ptr<std::ofstream> device_;  // a character device or FIFO (is_device_output)
+  AtomicFile file_;                        // otherwise
 };
 
 }  // namespace mmdkit::cli
