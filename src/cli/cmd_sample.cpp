@@ -66,43 +66,62 @@ const Command kSampleCommand{"sample", "evaluate bones (morphs, append, IK; no p
   return [a](const Streams& s) { return run_sample(*a, s.out, s.err); };
 }};
 
-bool parse_frame_list(const std::string& text, std::vector<double>& frames) {
+bool parse_frame_list(const std::string& text, std::vector<double>& frames, std::string* why) {
   frames.clear();
-  constexpr std::size_t kMax = 10'000'000;
-  auto num = [](std::string_view s, double& v) {
-    if (s.empty()) return false;
-    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    return r.ec == std::errc{} && r.ptr == s.data() + s.size() && std::isfinite(v) && v >= 0;
+  constexpr std::size_t kMax = kMaxFrameCount;
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    frames.clear();
+    return false;
   };
+  // A number: finite, >= 0, and at most the last frame a VMD can hold (u32).
+  auto num = [&](std::string_view s, double& v, const char* what) -> bool {
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc{} || r.ptr != s.data() + s.size() || !std::isfinite(v))
+      return fail(std::string(what) + " '" + std::string(s) + "' is not a number");
+    if (v < 0) return fail(std::string(what) + " '" + std::string(s) + "' is negative");
+    if (v > kMaxFrame)
+      return fail(std::string(what) + " '" + std::string(s) + "' is beyond the last frame a VMD can hold (" +
+                  std::to_string(static_cast<std::uint64_t>(kMaxFrame)) + ")");
+    return true;
+  };
+  if (text.empty()) return fail("the list is empty");
   std::string_view rest = text;
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
     std::string_view part = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (part.empty()) return fail("an empty item between commas");
     const std::size_t dash = part.find('-');
     if (dash == std::string_view::npos) {
       double v = 0;
-      if (!num(part, v)) return false;
+      if (!num(part, v, "frame")) return false;
       frames.push_back(v);
     } else {
       std::string_view b = part.substr(dash + 1);
       double step = 1;
       if (const std::size_t colon = b.find(':'); colon != std::string_view::npos) {
-        if (!num(b.substr(colon + 1), step) || !(step > 0)) return false;
+        if (!num(b.substr(colon + 1), step, "step")) return false;
+        if (!(step > 0)) return fail("the step of '" + std::string(part) + "' is not > 0");
         b = b.substr(0, colon);
       }
       double lo = 0, hi = 0;
-      if (!num(part.substr(0, dash), lo) || !num(b, hi) || hi < lo) return false;
-      if ((hi - lo) / step > static_cast<double>(kMax)) return false;
+      if (dash == 0) return fail("'" + std::string(part) + "': a frame is never negative");
+      if (!num(part.substr(0, dash), lo, "range start") || !num(b, hi, "range end")) return false;
+      if (hi < lo) return fail("range '" + std::string(part) + "' ends before it starts");
+      if ((hi - lo) / step > static_cast<double>(kMax))
+        return fail("range '" + std::string(part) + "' has more than " + std::to_string(kMax) +
+                    " frames (the limit of one run; split the list or use a larger step)");
       for (std::size_t k = 0;; ++k) {
         const double f = lo + static_cast<double>(k) * step;
         if (f > hi + 1e-9) break;
         frames.push_back(std::round(f * 1e6) / 1e6);
       }
     }
-    if (frames.size() > kMax) return false;
+    if (frames.size() > kMax)
+      return fail("more than " + std::to_string(kMax) + " frames in all (the limit of one run)");
   }
-  return !frames.empty();
+  return true;
 }
 
 namespace {
@@ -177,8 +196,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   std::vector<double> frames;
   if (a.frames.empty()) {
     for (std::uint32_t f = 0; f <= data.last_frame(); ++f) frames.push_back(f);
-  } else if (!parse_frame_list(a.frames, frames)) {
-    err << "mmdkit: error: bad --frames '" << a.frames << "' (use e.g. 0,15,30 or 0-300:10)\n";
+  } else if (std::string why; !parse_frame_list(a.frames, frames, &why)) {
+    err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
     return kExitUsage;
   }
 

@@ -41,6 +41,7 @@
 
 #include "cli/command.hpp"
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -73,8 +74,15 @@ int run_sample(const SampleArgs& args, std::ostream& out, std::ostream& err);
 /// (without the word "sample"). For tests and embedding.
 int cmd_sample(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
-/// Parses a --frames list ("0,15,30", "0-300:10", mixed); nullopt-like empty vector + false on
-/// a syntax error or a step ≤ 0. At most 10 million frames.
-bool parse_frame_list(const std::string& text, std::vector<double>& frames);
+/// At most this many frames in one --frames list (the output grows with it).
+inline constexpr std::size_t kMaxFrameCount = 10'000'000;
+/// The largest frame accepted: a VMD key's frame is a u32.
+inline constexpr double kMaxFrame = 4294967295.0;
+
+/// Parses a --frames list ("0,15,30", "0-300:10", mixed); false on a syntax error, a negative or non-finite number, a frame beyond
+/// kMaxFrame, a step <= 0, a range that ends before it starts or more than kMaxFrameCount frames,
+/// with the reason in `*why` (when given; e.g. "range '0-100000000:0.001' has more than 10000000
+/// frames ...").
+bool parse_frame_list(const std::string& text, std::vector<double>& frames, std::string* why = nullptr);
 
 }  // namespace mmdkit::cli

@@ -92,6 +92,30 @@ TEST(SampleFrames, ListsAndRanges) {
     EXPECT_FALSE(parse_frame_list(bad, f)) << bad;
 }
 
+// Issue 13 item 6: each refusal says why, the limits are named, huge single frames are refused.
+TEST(SampleFrames, RefusalsSayWhyAndNameTheLimit) {
+  std::vector<double> f;
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "the list is empty"},
+      {"a", "frame 'a' is not a number"},
+      {"5-1", "range '5-1' ends before it starts"},
+      {"0-1:0", "the step of '0-1:0' is not > 0"},
+      {"-3", "'-3': a frame is never negative"},
+      {"1,,2", "an empty item between commas"},
+      {"100000000000", "frame '100000000000' is beyond the last frame a VMD can hold (4294967295)"},
+      {"0-4294967296", "range end '4294967296' is beyond the last frame a VMD can hold (4294967295)"},
+      {"0-100000000:0.001", "range '0-100000000:0.001' has more than 10000000 frames"},
+  };
+  for (const auto& [text, reason] : cases) {
+    std::string why;
+    EXPECT_FALSE(parse_frame_list(text, f, &why)) << text;
+    EXPECT_NE(why.find(reason), std::string::npos) << text << ": " << why;
+    EXPECT_TRUE(f.empty()) << text;
+  }
+  ASSERT_TRUE(parse_frame_list("4294967295", f));  // the last frame itself is fine
+  EXPECT_EQ(f, (std::vector<double>{4294967295.0}));
+}
+
 TEST(SampleCli, JsonHasThePeersShapeAndAnalyticPositions) {
   const Files& x = files();
   SampleRun r = run({x.model.string(), x.motion.string(), "--frames", "0,5,10", "--bones", "全ての親,頭,左足首"});
