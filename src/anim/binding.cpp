@@ -2,6 +2,7 @@
 #include "mmdkit/anim/binding.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
@@ -95,6 +96,56 @@ void finish(std::vector<Entry<TrackKey>>& entries, std::size_t targets, std::vec
   }
 }
 
+// The physics toggles (binding.hpp PhysicsToggle): keys merged like bone keys (the later motion,
+// then the later key, wins at equal frames), only changes kept. Nothing is gathered when no key
+// of any motion switches physics off.
+void bind_physics_toggles(std::span<const vmd::Motion* const> motions, const KeyMap& bone_map, std::size_t bones,
+                          BoundMotion& out) {
+  bool any = false;
+  for (const vmd::Motion* mo : motions)
+    if (mo)
+      for (const vmd::BoneKey& k : mo->bone_keys)
+        if (vmd::decode_bone_interpolation(k.interpolation).physics_off()) any = true;
+  if (!any) return;
+  struct Toggle {
+    std::uint32_t target, frame;
+    bool off;
+  };
+  std::vector<Toggle> all;
+  for (std::size_t m = 0; m < motions.size(); ++m) {
+    const vmd::Motion* mo = motions[m];
+    if (!mo) continue;
+    std::vector<UnmatchedTrack> ignored;
+    auto targets = resolve(mo->bone_names, mo->encoding, bone_map, m, false, ignored);
+    if (!targets) continue;  // bind_motions already resolved these names
+    for (const vmd::BoneKey& k : mo->bone_keys) {
+      if (k.name >= targets->size()) continue;
+      const bool off = vmd::decode_bone_interpolation(k.interpolation).physics_off();
+      for (std::size_t t : (*targets)[k.name]) all.push_back({static_cast<std::uint32_t>(t), k.frame, off});
+    }
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Toggle& a, const Toggle& b) { return a.target != b.target ? a.target < b.target : a.frame < b.frame; });
+  out.physics_tracks.assign(bones, KeyRange{});
+  std::size_t target = SIZE_MAX;
+  bool state = false;  // physics on before a bone's first change
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Toggle& e = all[i];
+    if (i + 1 < all.size() && all[i + 1].target == e.target && all[i + 1].frame == e.frame) continue;
+    KeyRange& r = out.physics_tracks[e.target];
+    const bool first = e.target != target;
+    if (first) {
+      target = e.target;
+      state = false;
+      r.begin = r.end = static_cast<std::uint32_t>(out.physics_toggles.size());
+    }
+    if (e.off == state) continue;
+    state = e.off;
+    out.physics_toggles.push_back({first ? 0u : e.frame, e.off});  // the first key's state holds from frame 0
+    r.end = static_cast<std::uint32_t>(out.physics_toggles.size());
+  }
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> vpd_match_key(std::span<const std::uint8_t> raw, std::string_view text, Encoding enc) {
@@ -148,6 +199,8 @@ Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
     }
   }
   finish(bones, bone_keys.size(), out.bone_keys, out.bone_tracks);
+  bones = {};  // freed before the toggles are gathered (peak memory)
+  bind_physics_toggles(motions, bone_map, bone_keys.size(), out);
   finish(morphs, morph_keys.size(), out.morph_keys, out.morph_tracks);
   return out;
 }
@@ -156,6 +209,20 @@ void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> o
                   std::span<std::uint32_t> cursors) noexcept {
   const std::size_t n = std::min({out.size(), cursors.size(), motion.bone_tracks.size()});
   for (std::size_t i = 0; i < n; ++i) out[i] = sample_bone(motion.bone_track(i), frame, cursors[i]);
+}
+
+void sample_physics_off(const BoundMotion& motion, double frame, std::span<std::uint8_t> out) noexcept {
+  const std::size_t n = std::min(out.size(), motion.bone_tracks.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = 0;
+    if (i >= motion.physics_tracks.size()) continue;
+    const KeyRange r = motion.physics_tracks[i];
+    const auto toggles = std::span<const PhysicsToggle>(motion.physics_toggles).subspan(r.begin, r.end - r.begin);
+    // The last change at or before `frame` decides; none = on.
+    const auto after = std::upper_bound(toggles.begin(), toggles.end(), frame,
+                                        [](double f, const PhysicsToggle& t) { return f < static_cast<double>(t.frame); });
+    if (after != toggles.begin() && (after - 1)->off) out[i] = 1;
+  }
 }
 
 void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out,

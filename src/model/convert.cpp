@@ -206,8 +206,8 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
     d.name_en = txt(s.name_en);
     d.bone = s.bone;
     d.group = s.group;
-    d.non_collision_mask = s.collision_mask;
-    d.shape = s.shape;
+    d.collision_mask = s.collision_mask;
+    d.shape = static_cast<std::uint8_t>(s.shape);
     d.size = s.size;
     d.position = s.position;
     d.rotation = s.rotation;
@@ -216,7 +216,7 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
     d.angular_damping = s.angular_damping;
     d.restitution = s.restitution;
     d.friction = s.friction;
-    d.mode = s.mode;
+    d.mode = static_cast<std::uint8_t>(s.mode);
   }
   p.joints.resize(v.joints.size());
   for (std::size_t i = 0; i < v.joints.size(); ++i) {
@@ -224,7 +224,7 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
     pmx::Joint& d = p.joints[i];
     d.name = txt(s.name);
     d.name_en = txt(s.name_en);
-    d.type = s.type;
+    d.type = static_cast<std::uint8_t>(s.type);
     d.rigid_body_a = s.rigid_body_a;
     d.rigid_body_b = s.rigid_body_b;
     d.position = s.position;

@@ -343,7 +343,7 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     d.bone = checked16(s.bone, nb, F, "rigid bodies", i, "bone", "bones");
     d.group = s.group;
     d.collision_mask = s.collision_mask;
-    d.shape = s.shape;
+    d.shape = static_cast<RigidBodyShape>(s.shape);
     d.size = s.size;
     d.position = s.position;
     if (d.bone >= 0) {
@@ -356,7 +356,7 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     d.angular_damping = s.angular_damping;
     d.restitution = s.restitution;
     d.friction = s.friction;
-    d.mode = s.mode;
+    d.mode = static_cast<RigidBodyMode>(s.mode);
   }
   const std::size_t nr = p.rigid_bodies.size();
   m.joints.resize(p.joints.size());

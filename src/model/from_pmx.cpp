@@ -304,8 +304,8 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.name_en = s.name_en.text;
     d.bone = checked(s.bone, nb, F, "rigid bodies", i, "bone", "bones");
     d.group = s.group;
-    d.collision_mask = s.non_collision_mask;
-    d.shape = s.shape;
+    d.collision_mask = s.collision_mask;
+    d.shape = static_cast<RigidBodyShape>(s.shape);
     d.size = s.size;
     d.position = s.position;
     d.rotation = s.rotation;
@@ -314,7 +314,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.angular_damping = s.angular_damping;
     d.restitution = s.restitution;
     d.friction = s.friction;
-    d.mode = s.mode;
+    d.mode = static_cast<RigidBodyMode>(s.mode);
   }
   m.joints.resize(p.joints.size());
   for (std::size_t i = 0; i < p.joints.size(); ++i) {
@@ -322,7 +322,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     Joint& d = m.joints[i];
     d.name = s.name.text;
     d.name_en = s.name_en.text;
-    d.type = s.type;
+    d.type = static_cast<JointType>(s.type);
     d.rigid_body_a = checked(s.rigid_body_a, nr, F, "joints", i, "rigid_body_a", "rigid bodies");
     d.rigid_body_b = checked(s.rigid_body_b, nr, F, "joints", i, "rigid_body_b", "rigid bodies");
     d.position = s.position;

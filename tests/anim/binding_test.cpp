@@ -108,5 +108,30 @@ TEST(Binding, BadNameIndexIsAnError) {
   EXPECT_EQ(b.error().record, 1);
 }
 
+// The per-key physics toggle (bytes 63 0F) is stepped: the key at or before the frame decides.
+TEST(Binding, PhysicsOffIsSteppedPerBone) {
+  vmd::Motion m;
+  m.bone_names = {track_name(bytes("hair")), track_name(bytes("skirt"))};
+  const vmd::Curve l = vmd::kLinearCurve;
+  m.bone_keys = {bone_key(0, 10, {0, 0, 0}, {0, 0, 0, 1}, l, l, l, l, true), bone_key(0, 20, {0, 0, 0}),
+                 bone_key(0, 30, {0, 0, 0}, {0, 0, 0, 1}, l, l, l, l, true), bone_key(1, 0, {0, 0, 0})};
+  std::vector<Bytes> model = {bytes("hair"), bytes("skirt"), bytes("none")};
+  const vmd::Motion* list[] = {&m};
+  auto b = bind_motions(list, model, {});
+  ASSERT_TRUE(b) << b.error().to_string();
+  auto at = [&](double frame) {
+    std::vector<std::uint8_t> out(3, 9);
+    sample_physics_off(*b, frame, out);
+    return out;
+  };
+  EXPECT_EQ(at(0), (std::vector<std::uint8_t>{1, 0, 0}));  // before the first key: the first key's
+  EXPECT_EQ(at(10), (std::vector<std::uint8_t>{1, 0, 0}));
+  EXPECT_EQ(at(19.5), (std::vector<std::uint8_t>{1, 0, 0}));
+  EXPECT_EQ(at(20), (std::vector<std::uint8_t>{0, 0, 0}));
+  EXPECT_EQ(at(29.9), (std::vector<std::uint8_t>{0, 0, 0}));
+  EXPECT_EQ(at(30), (std::vector<std::uint8_t>{1, 0, 0}));
+  EXPECT_EQ(at(1000), (std::vector<std::uint8_t>{1, 0, 0}));
+}
+
 }  // namespace
 }  // namespace mmdkit::anim

@@ -52,6 +52,13 @@ struct UnmatchedTrack {
   bool morph = false;      ///< true for a morph track
 };
 
+/// A change of a bone's physics toggle (VMD interpolation bytes 2-3: 63 0F = physics off, anything
+/// else on): from `frame` on the bone follows its keys (`off`) or its rigid body again.
+struct PhysicsToggle {
+  std::uint32_t frame = 0;
+  bool off = false;
+};
+
 /// Tracks of one or more motions, bound to a model's bones and morphs (indices of the name lists
 /// given to bind_motions). All keys live in two flat arrays; each model bone / morph has a range.
 struct BoundMotion {
@@ -60,6 +67,10 @@ struct BoundMotion {
   std::vector<MorphTrackKey> morph_keys;  ///< all morph tracks
   std::vector<KeyRange> morph_tracks;     ///< per model morph; empty range = no keys (weight 0)
   std::vector<UnmatchedTrack> unmatched;  ///< VMD names without a model bone / morph
+  /// Physics toggles of all bones, one after another; only the changes are kept (the first key's
+  /// state counts from frame 0), so both are empty when no key switches physics off.
+  std::vector<PhysicsToggle> physics_toggles;
+  std::vector<KeyRange> physics_tracks;   ///< per model bone, or empty when no toggle at all
 
   /// Keys of model bone `bone` (empty span if out of range or no keys).
   std::span<const BoneTrackKey> bone_track(std::size_t bone) const noexcept;
@@ -89,6 +100,12 @@ Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
 /// keep between calls). Only min(out.size(), cursors.size(), bone count) bones are written.
 void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out,
                   std::span<std::uint32_t> cursors) noexcept;
+
+/// The physics toggle of every bone at `frame` (1 = physics off: the bone follows its keys), as
+/// MMD steps it: the last key at or before the frame decides, before the first key the first key;
+/// bones without keys 0. Writes min(out.size(), bone count) entries. Binary search per bone, never
+/// allocates.
+void sample_physics_off(const BoundMotion& motion, double frame, std::span<std::uint8_t> out) noexcept;
 
 /// Samples every morph track at `frame` into `out` (weight per model morph, 0 without keys).
 void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out,

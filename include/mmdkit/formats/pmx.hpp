@@ -284,7 +284,7 @@ struct RigidBody {
   Text name, name_en;
   std::int32_t bone = kNone;        ///< related bone, -1 none
   std::uint8_t group = 0;           ///< collision group 0..15
-  std::uint16_t non_collision_mask = 0;  ///< bit g set = collides with group g (stored as is)
+  std::uint16_t collision_mask = 0;  ///< bit g SET = collides with group g (the spec calls it non_collision_mask; JSON key "non_collision_mask")
   std::uint8_t shape = 0;           ///< 0 sphere (radius x), 1 box (half extents), 2 capsule (radius x, height y)
   Vec3 size{};                      ///< MMD units
   Vec3 position{};                  ///< model space (absolute in PMX)
@@ -329,7 +329,7 @@ struct SoftBody {
   std::uint8_t shape = 0;           ///< 0 triangle mesh, 1 rope
   std::int32_t material = kNone;
   std::uint8_t group = 0;
-  std::uint16_t non_collision_mask = 0;
+  std::uint16_t collision_mask = 0;  ///< as RigidBody::collision_mask (JSON key "non_collision_mask")
   std::uint8_t flags = 0;           ///< 0x1 B-link, 0x2 cluster creation, 0x4 link crossing
   std::int32_t b_link_distance = 0;
   std::int32_t cluster_count = 0;

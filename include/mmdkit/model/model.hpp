@@ -284,29 +284,57 @@ struct DisplayFrame {
   std::vector<Element> elements;
 };
 
-/// A rigid body (Bullet).
+/// Collision shape of a rigid body (PMX / PMD numbering). Values outside 0..2 are kept as stored
+/// (physics treats them as a sphere and warns).
+enum class RigidBodyShape : std::uint8_t {
+  sphere = 0,   ///< radius size[0]
+  box = 1,      ///< half extents size[0..2]
+  capsule = 2,  ///< radius size[0], cylinder height size[1] (without the caps), along the body's Y
+};
+
+/// How a rigid body and its bone move (PMX / PMD numbering; docs/PHYSICS.md). Values outside 0..2
+/// are kept as stored (physics treats them as follow_bone and warns).
+enum class RigidBodyMode : std::uint8_t {
+  follow_bone = 0,        ///< kinematic: the body follows its bone (bone × offset)
+  physics = 1,            ///< simulated; the bone follows the body (body × offset⁻¹)
+  physics_with_bone = 2,  ///< simulated rotation; the bone keeps its animated translation
+};
+
+/// Joint (constraint) type: PMX 2.0 and PMD have spring_6dof only; PMX 2.1 adds the others.
+/// Values outside 0..5 are kept as stored (physics treats them as spring_6dof and warns).
+enum class JointType : std::uint8_t {
+  spring_6dof = 0, six_dof = 1, point_to_point = 2, cone_twist = 3, slider = 4, hinge = 5,
+};
+
+/// A rigid body (Bullet). Units (docs/CONVENTIONS.md "Physics"): MMD units, radians, mass in
+/// MMD's unitless mass (only ratios matter; the file value is used as is), damping 0..1 per second
+/// as Bullet takes it.
 struct RigidBody {
   std::string name, name_en;
-  std::int32_t bone = -1;     ///< related bone, -1 none
-  std::uint8_t group = 0;     ///< collision group 0..15
-  std::uint16_t collision_mask = 0xFFFF;  ///< bit g set = collides with group g (as stored)
-  std::uint8_t shape = 0;     ///< 0 sphere (radius x), 1 box (half extents), 2 capsule (radius x, height y)
-  Vec3 size{};                ///< MMD units
+  std::int32_t bone = -1;     ///< related bone, -1 none (PMD 0xFFFF)
+  std::uint8_t group = 0;     ///< collision group 0..15 (the body's group bit is 1 << group)
+  /// Bit g SET = this body collides with group g, as stored in both formats (PMX Editor's
+  /// "non-collision group" boxes are the CLEARED bits; the PMX field is named non_collision_mask
+  /// in the spec). A pair collides iff each one's mask has the other's group bit.
+  std::uint16_t collision_mask = 0xFFFF;
+  RigidBodyShape shape = RigidBodyShape::sphere;
+  Vec3 size{};                ///< MMD units, see RigidBodyShape
   Vec3 position{};            ///< model space, absolute (PMD: bone position + stored offset)
   Vec3 rotation{};            ///< Euler radians (MMD applies Y·X·Z)
   float mass = 0, linear_damping = 0, angular_damping = 0, restitution = 0, friction = 0;
-  std::uint8_t mode = 0;      ///< 0 follows the bone, 1 physics, 2 physics + bone position
+  RigidBodyMode mode = RigidBodyMode::follow_bone;
 };
 
-/// A joint between two rigid bodies (6-DOF spring unless `type` says otherwise, PMX 2.1).
+/// A joint between two rigid bodies. Limits as stored (lower > upper on an axis = that axis free
+/// in Bullet's convention).
 struct Joint {
   std::string name, name_en;
-  std::uint8_t type = 0;
+  JointType type = JointType::spring_6dof;
   std::int32_t rigid_body_a = -1, rigid_body_b = -1;  ///< valid index or -1
-  Vec3 position{}, rotation{};            ///< model space / Euler radians
-  Vec3 linear_lower{}, linear_upper{};    ///< MMD units
+  Vec3 position{}, rotation{};            ///< model space (absolute in PMD and PMX) / Euler radians
+  Vec3 linear_lower{}, linear_upper{};    ///< MMD units, in the joint's frame
   Vec3 angular_lower{}, angular_upper{};  ///< radians
-  Vec3 linear_spring{}, angular_spring{};
+  Vec3 linear_spring{}, angular_spring{}; ///< spring stiffness per axis (Bullet units, as stored)
 };
 
 /// How bones are evaluated each frame.

@@ -245,7 +245,7 @@ Result<Model> generate(const GenerateOptions& o) {
     h.name_en = c.text("head");
     h.bone = head;
     h.group = 0;
-    h.non_collision_mask = 0xFFFE;
+    h.collision_mask = 0xFFFE;
     h.shape = 0;
     h.size = {1.8f, 0, 0};
     h.position = {0, 18.0f, 0};
@@ -343,7 +343,7 @@ Result<Model> generate(const GenerateOptions& o) {
     s.shape = 0;
     s.material = 2;
     s.group = 1;
-    s.non_collision_mask = 0xFFFF;
+    s.collision_mask = 0xFFFF;
     s.flags = 0x1;
     s.b_link_distance = 2;
     s.cluster_count = 0;

@@ -274,7 +274,7 @@ void write_body(Out& o, const RigidBody& b) {
   o.names(b.name, b.name_en);
   o.key("bone"), o.i(b.bone);
   o.key("group"), o.u(b.group);
-  o.key("non_collision_mask"), o.u(b.non_collision_mask);
+  o.key("non_collision_mask"), o.u(b.collision_mask);
   o.key("shape"), o.u(b.shape);
   o.key("size"), o.vec(b.size);
   o.key("position"), o.vec(b.position);
@@ -311,7 +311,7 @@ void write_soft(Out& o, const SoftBody& s) {
   o.key("shape"), o.u(s.shape);
   o.key("material"), o.i(s.material);
   o.key("group"), o.u(s.group);
-  o.key("non_collision_mask"), o.u(s.non_collision_mask);
+  o.key("non_collision_mask"), o.u(s.collision_mask);
   o.key("flags"), o.u(s.flags);
   o.key("b_link_distance"), o.i(s.b_link_distance);
   o.key("cluster_count"), o.i(s.cluster_count);
@@ -667,7 +667,7 @@ bool read_frame(In& in, const Value& v, DisplayFrame& x, const Loc& l) {
 
 bool read_body(In& in, const Value& v, RigidBody& x, const Loc& l) {
   return in.object(v, l) && in.names(v, x.name, x.name_en, l) && in.i(v, "bone", x.bone, l) &&
-         in.i(v, "group", x.group, l) && in.i(v, "non_collision_mask", x.non_collision_mask, l) &&
+         in.i(v, "group", x.group, l) && in.i(v, "non_collision_mask", x.collision_mask, l) &&
          in.i(v, "shape", x.shape, l) && in.vec(v, "size", x.size, l) && in.vec(v, "position", x.position, l) &&
          in.vec(v, "rotation", x.rotation, l) && in.f(v, "mass", x.mass, l) &&
          in.f(v, "linear_damping", x.linear_damping, l) && in.f(v, "angular_damping", x.angular_damping, l) &&
@@ -686,7 +686,7 @@ bool read_joint(In& in, const Value& v, Joint& x, const Loc& l) {
 bool read_soft(In& in, const Value& v, SoftBody& x, const Loc& l) {
   if (!(in.object(v, l) && in.names(v, x.name, x.name_en, l) && in.i(v, "shape", x.shape, l) &&
         in.i(v, "material", x.material, l) && in.i(v, "group", x.group, l) &&
-        in.i(v, "non_collision_mask", x.non_collision_mask, l) && in.i(v, "flags", x.flags, l) &&
+        in.i(v, "non_collision_mask", x.collision_mask, l) && in.i(v, "flags", x.flags, l) &&
         in.i(v, "b_link_distance", x.b_link_distance, l) && in.i(v, "cluster_count", x.cluster_count, l) &&
         in.f(v, "total_mass", x.total_mass, l) && in.f(v, "collision_margin", x.collision_margin, l) &&
         in.i(v, "aero_model", x.aero_model, l) && in.vec(v, "config", x.config, l) &&

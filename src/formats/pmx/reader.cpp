@@ -620,7 +620,7 @@ Result<void> Reader::rigid_bodies() {
     PMX_TRY(need(bi_ + detail::kRigidBodyFixedSize, i, "rigid body"));
     b.bone = index(bi_);
     b.group = r_.u8();
-    b.non_collision_mask = r_.u16();
+    b.collision_mask = r_.u16();
     b.shape = r_.u8();
     b.size = fvec<3>();
     b.position = fvec<3>();
@@ -675,7 +675,7 @@ Result<void> Reader::soft_bodies() {
     s.shape = r_.u8();
     s.material = index(mi_);
     s.group = r_.u8();
-    s.non_collision_mask = r_.u16();
+    s.collision_mask = r_.u16();
     s.flags = r_.u8();
     s.b_link_distance = r_.i32();
     s.cluster_count = r_.i32();

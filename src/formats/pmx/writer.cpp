@@ -417,7 +417,7 @@ Result<void> Writer::rigid_bodies() {
     PMX_TRY(names(b.name, b.name_en, r));
     PMX_TRY(index(b.bone, bi_, r, "bone"));
     w_.u8(b.group);
-    w_.u16(b.non_collision_mask);
+    w_.u16(b.collision_mask);
     w_.u8(b.shape);
     fvec(b.size);
     fvec(b.position);
@@ -464,7 +464,7 @@ Result<void> Writer::soft_bodies() {
     w_.u8(s.shape);
     PMX_TRY(index(s.material, mi_, r, "material"));
     w_.u8(s.group);
-    w_.u16(s.non_collision_mask);
+    w_.u16(s.collision_mask);
     w_.u8(s.flags);
     w_.i32(s.b_link_distance);
     w_.i32(s.cluster_count);

@@ -386,7 +386,7 @@ Model full_model(Version v, Encoding enc, std::uint8_t auv, std::uint8_t index_s
   rb.name = t("剛体");
   rb.bone = 1;
   rb.group = 3;
-  rb.non_collision_mask = 0xFFF7;
+  rb.collision_mask = 0xFFF7;
   rb.shape = 2;
   rb.size = {1, 2, 0};
   rb.mass = 1;
@@ -480,7 +480,7 @@ TEST_P(PmxVariants, WriteReadWriteIsIdenticalAndFieldsSurvive) {
   EXPECT_EQ(x.morphs[8].material_offsets[0].material, -1);
   EXPECT_EQ(x.display_frames[1].elements[1].index, 2);
   EXPECT_EQ(x.rigid_bodies[1].bone, -1);
-  EXPECT_EQ(x.rigid_bodies[0].non_collision_mask, 0xFFF7);
+  EXPECT_EQ(x.rigid_bodies[0].collision_mask, 0xFFF7);
   ASSERT_EQ(x.joints.size(), p.v == Version::v2_1 ? 6u : 1u);
   for (std::size_t k = 0; k < x.joints.size(); ++k) EXPECT_EQ(x.joints[k].type, k);
   if (p.v == Version::v2_1) {
