@@ -85,7 +85,7 @@ py::object rigid_bodies(py::object self) {
   py::dict c;
   c["bones"] = column(self, v, &pmx::RigidBody::bone);
   c["groups"] = column(self, v, &pmx::RigidBody::group);
-  c["non_collision_masks"] = column(self, v, &pmx::RigidBody::non_collision_mask);
+  c["non_collision_masks"] = column(self, v, &pmx::RigidBody::collision_mask);
   c["shapes"] = column(self, v, &pmx::RigidBody::shape);
   c["sizes"] = column(self, v, &pmx::RigidBody::size);
   c["positions"] = column(self, v, &pmx::RigidBody::position);
