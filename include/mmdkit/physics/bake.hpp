@@ -1,0 +1,54 @@
+// mmdkit — baking physics into a motion (`mmdkit bake`, docs/PHYSICS.md "Bake").
+//
+// The result is the input motion plus, on every frame of [first, last], a key for every bone that
+// physics moves (local rotation and translation, linear curves), marked physics-off (interpolation
+// bytes 2-3 = 63 0F) so that MMD plays them back instead of simulating. Sampling the baked motion
+// WITHOUT physics gives the physics run of the input (tests/physics/bake_test.cpp). Unlike
+// nanoem's bake (hkrn/nanoem#663) bones are not transformed twice:
+//  - a bone that appends (付与) from a baked bone is keyed too, its key compensating for the
+//    source's new key, so its result is the one of the physics run;
+//  - an IK solver with a baked bone among its links or as its effector is switched off over the
+//    range by property keys (and switched back to the input's state after it).
+// Bone morphs are not applied (as `mmdkit sample`). Bones whose name is longer than 15 bytes in
+// CP932 cannot be keyed in VMD: they are listed in BakeResult::unkeyable and left out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/physics/physics.hpp"
+#include "mmdkit/physics/replay.hpp"
+
+namespace mmdkit::model {
+struct Model;
+}
+
+namespace mmdkit::physics {
+
+struct BakeOptions {
+  Settings settings;                      ///< world settings (steps per second, floor, ...)
+  std::uint32_t first = 0;                ///< first frame keyed (frames before it are still simulated)
+  std::optional<std::uint32_t> last;      ///< last frame keyed; default the motions' last key frame
+};
+
+struct BakeResult {
+  /// The first motion with the other motions' keys appended (later motions win at equal frames,
+  /// as when they are bound together), the baked keys and the IK property keys.
+  vmd::Motion motion;
+  std::vector<std::string> unkeyable;     ///< UTF-8 names of physics bones that cannot be keyed
+  std::vector<Warning> warnings;          ///< the physics warnings (model records, simulation)
+  std::size_t baked_bones = 0;            ///< bones keyed on every frame
+  std::size_t switched_ik = 0;            ///< IK solvers switched off over the range
+};
+
+/// Bakes `motions` (at least one, VMD) on `model`. Errors: invalid_argument (no motion, first >
+/// last), the skeleton's and binding's errors.
+Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* const> motions,
+                        const BakeOptions& options, const Replay::Progress& progress = {});
+
+}  // namespace mmdkit::physics

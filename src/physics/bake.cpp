@@ -1,0 +1,248 @@
+// Baking physics into a motion (bake.hpp).
+#include "mmdkit/physics/bake.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/pose.hpp"
+#include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/model/model.hpp"
+
+namespace mmdkit::physics {
+
+namespace {
+
+using anim::Quat;
+using anim::Vec3;
+
+Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 scaled(const Vec3& a, float s) { return {a[0] * s, a[1] * s, a[2] * s}; }
+
+/// The first motion with the others' names and keys appended.
+vmd::Motion merge(std::span<const vmd::Motion* const> motions) {
+  vmd::Motion out = *motions[0];
+  for (std::size_t m = 1; m < motions.size(); ++m) {
+    const vmd::Motion& mo = *motions[m];
+    const auto bone_base = static_cast<std::uint32_t>(out.bone_names.size());
+    const auto morph_base = static_cast<std::uint32_t>(out.morph_names.size());
+    out.bone_names.insert(out.bone_names.end(), mo.bone_names.begin(), mo.bone_names.end());
+    out.morph_names.insert(out.morph_names.end(), mo.morph_names.begin(), mo.morph_names.end());
+    for (vmd::BoneKey k : mo.bone_keys) {
+      k.name += bone_base;
+      out.bone_keys.push_back(k);
+    }
+    for (vmd::MorphKey k : mo.morph_keys) {
+      k.name += morph_base;
+      out.morph_keys.push_back(k);
+    }
+    out.property_keys.insert(out.property_keys.end(), mo.property_keys.begin(), mo.property_keys.end());
+    if (out.camera_keys.empty()) out.camera_keys = mo.camera_keys;
+  }
+  out.sections_present = vmd::kSectionCount;
+  return out;
+}
+
+std::vector<std::uint8_t> name_key(const vmd::TrackName& n, Encoding enc) {
+  if (!n.raw.empty()) return anim::track_match_key(n.raw);
+  auto k = anim::track_match_key_utf8(n.text, enc);
+  return k ? *k : std::vector<std::uint8_t>{};
+}
+
+}  // namespace
+
+Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* const> motions, const BakeOptions& options,
+                        const Replay::Progress& progress) {
+  if (motions.empty() || !motions[0]) return make_error(ErrorCode::invalid_argument, "bake needs a motion");
+  auto sk = anim::build_skeleton(model);
+  if (!sk) return std::unexpected(sk.error());
+  auto sampler = anim::MotionSampler::create(*sk, motions);
+  if (!sampler) return std::unexpected(sampler.error());
+  const std::uint32_t last = options.last.value_or(sampler->last_frame());
+  if (options.first > last)
+    return make_error(ErrorCode::invalid_argument,
+                      "first frame " + std::to_string(options.first) + " is after the last " + std::to_string(last));
+
+  BakeResult out;
+  out.motion = merge(motions);
+  World world(options.settings);
+  ModelPhysics& mp = world.add_model(model, *sk);
+  Replay replay(world, mp, *sk);
+  const std::size_t nb = sk->bone_count();
+
+  // Bones keyed: those physics writes, then appenders of keyed bones (compensated), in order.
+  std::vector<std::uint8_t> driven(nb, 0), keyed(nb, 0);
+  for (std::uint32_t b : mp.driven_bones()) driven[b] = keyed[b] = 1;
+  // IK solvers through baked bones: off over the range.
+  std::vector<std::uint32_t> ik_off;
+  for (std::size_t s = 0; s < sk->ik_count(); ++s) {
+    const anim::IkSolver& sv = sk->solvers()[s];
+    bool touches = driven[sv.effector] != 0;
+    for (std::uint32_t l = sv.link_begin; l < sv.link_end; ++l) touches = touches || driven[sk->ik_links()[l].bone];
+    if (touches) ik_off.push_back(static_cast<std::uint32_t>(s));
+  }
+  out.switched_ik = ik_off.size();
+
+  // Links of those solvers that physics does not move keep their IK rotation as keys.
+  for (std::uint32_t sv : ik_off) {
+    const anim::IkSolver& solver = sk->solvers()[sv];
+    for (std::uint32_t l = solver.link_begin; l < solver.link_end; ++l) {
+      const std::uint32_t b = sk->ik_links()[l].bone;
+      const anim::BoneDesc& d = sk->desc(b);
+      if (!(d.append_rotation || d.append_translation)) keyed[b] = 1;
+    }
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t b = 0; b < nb; ++b) {
+      const anim::BoneDesc& d = sk->desc(b);
+      if (keyed[b] || d.append_source < 0 || d.append_local || !(d.append_rotation || d.append_translation)) continue;
+      if (keyed[static_cast<std::size_t>(d.append_source)]) keyed[b] = grew = 1;
+    }
+  }
+  std::vector<std::uint32_t> bones;  // keyed and keyable
+  for (std::size_t b = 0; b < nb; ++b) {
+    if (!keyed[b]) continue;
+    if (sk->desc(b).name_bytes.empty() || sk->desc(b).name_bytes.size() > vmd::kTrackNameSize) {
+      out.unkeyable.push_back(sk->names()[b]);
+      continue;
+    }
+    bones.push_back(static_cast<std::uint32_t>(b));
+  }
+  out.baked_bones = bones.size();
+  // Keyed bones in evaluation order (append sources before appenders).
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t b : sk->order())
+    if (std::find(bones.begin(), bones.end(), b) != bones.end()) order.push_back(b);
+
+  // Name entries of the keyed bones (reused when the motion already has the name), and the
+  // removal of their old keys inside the range.
+  std::map<std::vector<std::uint8_t>, std::uint32_t> names;
+  for (std::size_t i = 0; i < out.motion.bone_names.size(); ++i)
+    names.emplace(name_key(out.motion.bone_names[i], out.motion.encoding), static_cast<std::uint32_t>(i));
+  std::vector<std::uint32_t> name_of(nb, 0);
+  std::vector<std::uint8_t> name_keyed(out.motion.bone_names.size() + bones.size(), 0);
+  for (std::uint32_t b : bones) {
+    const auto& bytes = sk->desc(b).name_bytes;
+    auto it = names.find(bytes);
+    if (it == names.end()) {
+      vmd::TrackName n;
+      n.raw = bytes;
+      n.text = sk->names()[b];
+      it = names.emplace(bytes, static_cast<std::uint32_t>(out.motion.bone_names.size())).first;
+      out.motion.bone_names.push_back(std::move(n));
+    }
+    name_of[b] = it->second;
+    name_keyed[it->second] = 1;
+  }
+  std::erase_if(out.motion.bone_keys, [&](const vmd::BoneKey& k) {
+    return k.name < name_keyed.size() && name_keyed[k.name] && k.frame >= options.first && k.frame <= last;
+  });
+
+  // The simulation, keys on [first, last].
+  anim::PoseWorkspace ws(*sk);
+  std::vector<anim::BonePose> local(nb);
+  std::vector<std::uint8_t> ik(sk->ik_count(), 1), ik_after(sk->ik_count(), 1);
+  const Replay::Sampler sample = [&](std::uint32_t f, std::span<std::uint8_t> off) {
+    sampler->sample(f, local, ik);
+    anim::sample_physics_off(sampler->bound(), f, off);
+  };
+  const auto interpolation = vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve,
+                                                            vmd::kLinearCurve, true);
+  std::vector<Quat> value_rot(nb, anim::kIdentityQuat);  // what an appender reads of a keyed source
+  std::vector<Vec3> value_pos(nb, Vec3{});
+  const auto offsets = sk->bind_offsets();
+  const std::uint32_t total = last + 1;
+  for (std::uint32_t f = 0; f <= last; ++f) {
+    replay.evaluate(f, {local, {}, ik}, ws, sample);
+    if (progress && total > 1000 && (f + 1) % 1000 == 0) progress(f + 1, total);
+    if (f < options.first) continue;
+    const auto mr = ws.model_rotations();
+    const auto mpos = ws.model_positions();
+    for (std::uint32_t b : order) {
+      const anim::BoneDesc& d = sk->desc(b);
+      Quat key_rot;
+      Vec3 key_pos;
+      if (driven[b]) {
+        const std::int32_t p = sk->parents()[b];
+        if (p >= 0) {
+          const Quat inv = anim::quat_conjugate(mr[static_cast<std::size_t>(p)]);
+          key_rot = anim::quat_multiply(inv, mr[b]);
+          key_pos = sub(anim::quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
+        } else {
+          key_rot = mr[b];
+          key_pos = sub(mpos[b], offsets[b]);
+        }
+        value_rot[b] = key_rot;
+        value_pos[b] = key_pos;
+      } else {
+        // An appender of a keyed source: local = key · slerp(I, source value, ratio) must stay the
+        // physics run's local rotation (IK identity while baked).
+        const auto s = static_cast<std::size_t>(d.append_source);
+        const Quat lr = ws.local_rotations()[b];
+        const Vec3 lp = sub(ws.local_translations()[b], offsets[b]);
+        key_rot = lr;
+        key_pos = lp;
+        if (d.append_rotation)
+          key_rot = anim::quat_multiply(lr, anim::quat_conjugate(anim::quat_slerp(anim::kIdentityQuat, value_rot[s], d.append_ratio)));
+        if (d.append_translation) key_pos = sub(lp, scaled(value_pos[s], d.append_ratio));
+        value_rot[b] = lr;
+        value_pos[b] = lp;
+      }
+      vmd::BoneKey k;
+      k.name = name_of[b];
+      k.frame = f;
+      k.position = key_pos;
+      k.rotation = anim::quat_normalize(key_rot);
+      k.interpolation = interpolation;
+      out.motion.bone_keys.push_back(k);
+    }
+  }
+
+  // IK switches: off at `first` (and in any property key inside the range), back to the input's
+  // state after `last`.
+  if (!ik_off.empty()) {
+    auto ik_name = [&](std::uint32_t s) {
+      vmd::FixedName<vmd::kIkNameSize> n;
+      const std::uint32_t bone = sk->solvers()[s].bone;
+      const auto& bytes = sk->desc(bone).name_bytes;
+      n.raw.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min(bytes.size(), vmd::kIkNameSize)));
+      n.text = sk->names()[bone];
+      return n;
+    };
+    auto visible_at = [&](std::uint32_t f) {
+      std::uint8_t v = 1;
+      std::uint32_t best = 0;
+      bool found = false;
+      for (const vmd::PropertyKey& p : out.motion.property_keys)
+        if (p.frame <= f && (!found || p.frame >= best)) {
+          best = p.frame;
+          v = p.visible;
+          found = true;
+        }
+      return v;
+    };
+    std::vector<std::uint8_t> off_set(sk->ik_count(), 0);
+    for (std::uint32_t s : ik_off) off_set[s] = 1;
+    for (vmd::PropertyKey& p : out.motion.property_keys) {
+      if (p.frame < options.first || p.frame > last) continue;
+      for (vmd::IkState& st : p.ik)
+        for (std::uint32_t s : ik_off)
+          if (std::ranges::equal(until_nul(st.name.raw), until_nul(ik_name(s).raw))) st.enabled = 0;
+    }
+    sampler->sample(static_cast<double>(last) + 1, local, ik_after);
+    vmd::PropertyKey start{options.first, visible_at(options.first), {}};
+    vmd::PropertyKey after{last + 1, visible_at(last + 1), {}};
+    for (std::uint32_t s : ik_off) {
+      start.ik.push_back({ik_name(s), 0});
+      after.ik.push_back({ik_name(s), ik_after[s]});
+    }
+    out.motion.property_keys.push_back(std::move(start));
+    if (last < sampler->last_frame()) out.motion.property_keys.push_back(std::move(after));
+  }
+  out.warnings.assign(world.warnings().begin(), world.warnings().end());
+  return out;
+}
+
+}  // namespace mmdkit::physics
