@@ -19,6 +19,9 @@
 #if MMDKIT_HAS_RENDER
 #include "cli/render/cmd_render.hpp"
 #endif
+#if MMDKIT_HAS_PHYSICS
+#include "cli/physics/cmd_bake.hpp"
+#endif
 
 namespace mmdkit::cli {
 
@@ -37,6 +40,9 @@ std::span<const Command> command_table() {
 #endif
 #if MMDKIT_HAS_RENDER
       kRenderCommand,
+#endif
+#if MMDKIT_HAS_PHYSICS
+      kBakeCommand,
 #endif
   });
   return table;

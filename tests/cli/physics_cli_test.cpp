@@ -1,6 +1,9 @@
-// `mmdkit sample --physics`, `pose --physics` and `bake` through the binary, on generated files
-// (the generated PMD has rigid bodies and joints): exit codes, options, the baked motion.
+// `mmdkit bake` through the binary, on generated files (the generated PMD has rigid bodies and
+// joints; its head body is made simulated): exit codes, options, the baked motion.
 #include <gtest/gtest.h>
+
+#include "mmdkit/version.hpp"
+#if MMDKIT_HAS_PHYSICS
 
 #include <filesystem>
 #include <sstream>
@@ -45,28 +48,6 @@ class PhysicsCli : public test::CliTest {
   }
 };
 
-TEST_F(PhysicsCli, SampleWithPhysicsSaysSoAndRefusesFractionalFrames) {
-  auto r = go("sample m.pmd a.vmd --frames 0-20 --physics -o s.json");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const std::string json = test::slurp(dir / "s.json");
-  EXPECT_NE(json.find("\"physics\":true"), std::string::npos);
-  EXPECT_EQ(json.find("nan"), std::string::npos);
-  EXPECT_EQ(go("sample m.pmd a.vmd --frames 0.5 --physics").code, 2);
-  EXPECT_EQ(go("sample m.pmd a.vmd --frames 0-2 --physics --physics-fps 90").code, 2);
-  // A later frame asked alone equals the same frame of a run from 0 (replayed from 0 either way).
-  ASSERT_EQ(go("sample m.pmd a.vmd --frames 20 --physics -o t.json").code, 0);
-  const std::string one = test::slurp(dir / "t.json");
-  const auto at20 = json.find("{\"frame\":20,");
-  ASSERT_NE(at20, std::string::npos);
-  EXPECT_EQ(one.substr(one.find("{\"frame\":20,"), 2000), json.substr(at20, 2000));
-}
-
-TEST_F(PhysicsCli, PoseWithPhysics) {
-  auto r = go("pose m.pmd a.vmd --frame 10 --physics -o p.obj");
-  EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(go("pose m.pmd a.vmd --frame 1.5 --physics -o q.obj").code, 2);
-}
-
 TEST_F(PhysicsCli, BakeWritesPhysicsOffKeysOnEveryFrame) {
   auto r = go("bake m.pmd a.vmd -o b.vmd --frames 0-30");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -82,7 +63,10 @@ TEST_F(PhysicsCli, BakeWritesPhysicsOffKeysOnEveryFrame) {
   EXPECT_EQ(go("bake m.pmd a.vmd -o b.vmd").code, 1);           // exists, no --force
   EXPECT_EQ(go("bake m.pmd a.vmd -o c.vmd --frames 9-3").code, 2);
   EXPECT_EQ(go("bake m.pmd m.pmd -o c.vmd").code, 2);           // not a VMD
+  EXPECT_EQ(go("bake m.pmd a.vmd -o c.vmd --physics-fps 90").code, 2);
 }
 
 }  // namespace
 }  // namespace mmdkit::cli
+
+#endif  // MMDKIT_HAS_PHYSICS

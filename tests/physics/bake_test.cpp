@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/character.hpp"
 #include "mmdkit/physics/bake.hpp"
+#include "mmdkit/physics/character_stage.hpp"
 #include "physics/physics_test_util.hpp"
 #include "support/corpus.hpp"
 
@@ -37,7 +39,7 @@ Frames physics_run(const model::Model& m, const anim::Skeleton& sk, const vmd::M
   };
   Frames out;
   for (std::uint32_t f = 0; f <= last; ++f) {
-    replay.evaluate(f, {local, {}, ik}, ws, sample);
+    EXPECT_TRUE(replay.evaluate(f, {local, {}, ik}, ws, sample));
     out.emplace_back(ws.model_matrices().begin(), ws.model_matrices().end());
   }
   return out;
@@ -53,7 +55,7 @@ Frames plain_run(const anim::Skeleton& sk, const vmd::Motion& motion, std::uint3
   Frames out;
   for (std::uint32_t f = 0; f <= last; ++f) {
     sampler->sample(f, local, ik);
-    anim::evaluate(sk, {local, {}, ik}, ws);
+    EXPECT_TRUE(anim::evaluate(sk, {local, {}, ik}, ws));
     out.emplace_back(ws.model_matrices().begin(), ws.model_matrices().end());
   }
   if (off_at_1) {
@@ -99,29 +101,41 @@ vmd::BoneKey key(std::uint32_t name, std::uint32_t frame, std::array<float, 3> p
   return k;
 }
 
-TEST(Bake, GeneratedChainWithAnAppenderReplaysExactly) {
+struct Generated {
   model::Model m;
-  test::add_bone(m, "root", -1, {0, 20, 0});
-  test::add_bone(m, "hair1", 0, {2, 20, 0});
-  test::add_bone(m, "hair2", 1, {4, 20, 0});
-  test::add_bone(m, "follow", 0, {0, 22, 0});  // appends half of hair1's rotation
-  m.bones[3].append_rotation = true;
-  m.bones[3].append_parent = 1;
-  m.bones[3].append_ratio = 0.5f;
-  test::add_bone(m, "tip", 3, {0, 24, 0});
-  test::add_body(m, 0, RigidBodyMode::follow_bone, {0, 20, 0});
-  m.rigid_bodies[0].collision_mask = 0;
-  test::add_body(m, 1, RigidBodyMode::physics, {3, 20, 0});
-  test::add_body(m, 2, RigidBodyMode::physics, {5, 20, 0});
-  test::add_z_hinge(m, 0, 1, {1, 20, 0});
-  test::add_z_hinge(m, 1, 2, {4, 20, 0});
-  test::Rig rig(m);
   vmd::Motion motion;
-  motion.bone_names.push_back({{'r', 'o', 'o', 't'}, "root"});
-  motion.bone_names.push_back({{'f', 'o', 'l', 'l', 'o', 'w'}, "follow"});
+};
+
+/// A hair chain of two simulated bodies under a turning root, and a bone appending from hair1.
+Generated generated() {
+  Generated g;
+  test::add_bone(g.m, "root", -1, {0, 20, 0});
+  test::add_bone(g.m, "hair1", 0, {2, 20, 0});
+  test::add_bone(g.m, "hair2", 1, {4, 20, 0});
+  test::add_bone(g.m, "follow", 0, {0, 22, 0});  // appends half of hair1's rotation
+  g.m.bones[3].append_rotation = true;
+  g.m.bones[3].append_parent = 1;
+  g.m.bones[3].append_ratio = 0.5f;
+  test::add_bone(g.m, "tip", 3, {0, 24, 0});
+  test::add_body(g.m, 0, RigidBodyMode::follow_bone, {0, 20, 0});
+  g.m.rigid_bodies[0].collision_mask = 0;
+  test::add_body(g.m, 1, RigidBodyMode::physics, {3, 20, 0});
+  test::add_body(g.m, 2, RigidBodyMode::physics, {5, 20, 0});
+  test::add_z_hinge(g.m, 0, 1, {1, 20, 0});
+  test::add_z_hinge(g.m, 1, 2, {4, 20, 0});
+  g.motion.bone_names.push_back({{'r', 'o', 'o', 't'}, "root"});
+  g.motion.bone_names.push_back({{'f', 'o', 'l', 'l', 'o', 'w'}, "follow"});
   const float s = std::sin(0.6f), c = std::cos(0.6f);
-  motion.bone_keys = {key(0, 0, {0, 0, 0}, {0, 0, 0, 1}), key(0, 30, {3, 1, 0}, {0, s, 0, c}),
+  g.motion.bone_keys = {key(0, 0, {0, 0, 0}, {0, 0, 0, 1}), key(0, 30, {3, 1, 0}, {0, s, 0, c}),
                       key(0, 60, {0, 0, 0}, {0, 0, 0, 1}), key(1, 0, {0, 0, 0}, {s, 0, 0, c})};
+  return g;
+}
+
+TEST(Bake, GeneratedChainWithAnAppenderReplaysExactly) {
+  Generated g = generated();
+  const model::Model& m = g.m;
+  const vmd::Motion& motion = g.motion;
+  test::Rig rig(m);
   const std::uint32_t last = 90;
   const Frames expected = physics_run(m, rig.skeleton, motion, last);
   BakeOptions options;
@@ -181,6 +195,27 @@ TEST(Bake, MikuWavefileReplaysExactly) {
   EXPECT_GT(baked->baked_bones, 10u);
   const Frames got = plain_run(*sk, baked->motion, last);
   expect_same(expected, got, *sk, 0);
+}
+
+// The Character's physics slot gives the bytes of the Replay driver, frame by frame.
+TEST(CharacterStage, EqualsReplayOnEveryFrame) {
+  Generated g = generated();
+  auto model = std::make_shared<const model::Model>(g.m);
+  anim::MotionInputs inputs;
+  inputs.motions = {&g.motion};
+  auto data = anim::CharacterData::create(model, inputs);
+  ASSERT_TRUE(data) << data.error().to_string();
+  anim::Character character(*data);
+  World world;
+  ModelPhysics& mp = world.add_model(*model, (*data)->skeleton());
+  CharacterStage stage(world, mp, &(*data)->bone_motion().bound(), (*data)->skeleton().bone_count());
+  character.set_physics(&stage);
+  const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60);
+  for (std::uint32_t f = 0; f <= 60; ++f) {
+    ASSERT_TRUE(character.evaluate(f));
+    const auto got = character.pose().model_matrices();
+    ASSERT_TRUE(std::equal(got.begin(), got.end(), expected[f].begin())) << "frame " << f;
+  }
 }
 
 }  // namespace

@@ -53,14 +53,14 @@ TEST(Corpus, EveryModelWithRigidBodiesSimulatesAWholeMotion) {
         sampler->sample(frame, local, ik);
         anim::sample_physics_off(sampler->bound(), frame, off);
         const anim::PoseInput in{local, {}, ik};
-        anim::evaluate_before_physics(*sk, in, ws);
+        ASSERT_TRUE(anim::evaluate_before_physics(*sk, in, ws));
         mp.set_targets(ws, off);
         if (frame == 0)
           world.reset();
         else
           world.step_frame();
         mp.write_bones(ws);
-        anim::evaluate_after_physics(*sk, in, ws);
+        ASSERT_TRUE(anim::evaluate_after_physics(*sk, in, ws));
         for (const anim::Mat4& mat : ws.model_matrices())
           for (float x : mat) ASSERT_TRUE(std::isfinite(x)) << f.local_path << " frame " << frame;
         for (std::uint32_t b : mp.driven_bones()) {

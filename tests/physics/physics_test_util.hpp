@@ -67,8 +67,8 @@ struct Rig {
     local.assign(skeleton.bone_count(), {});
   }
   anim::PoseInput input() const { return anim::PoseInput{local, {}, {}}; }
-  void before() { anim::evaluate_before_physics(skeleton, input(), ws); }
-  void after() { anim::evaluate_after_physics(skeleton, input(), ws); }
+  void before() { ASSERT_TRUE(anim::evaluate_before_physics(skeleton, input(), ws)); }
+  void after() { ASSERT_TRUE(anim::evaluate_after_physics(skeleton, input(), ws)); }
 };
 
 /// One full frame of one model: before physics, targets, step (or reset), write, after physics.

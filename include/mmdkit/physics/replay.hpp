@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mmdkit/anim/pose.hpp"
+#include "mmdkit/core/error.hpp"
 #include "mmdkit/physics/physics.hpp"
 
 namespace mmdkit::physics {
@@ -32,7 +33,8 @@ class Replay {
   /// Evaluates whole frame `frame` into `ws`: every frame still needed is sampled with `sample`
   /// into the buffers `input` points to, evaluated before physics, simulated, written back and
   /// evaluated after physics. No allocation after construction (beyond what `sample` does).
-  void evaluate(std::uint32_t frame, const anim::PoseInput& input, anim::PoseWorkspace& ws, const Sampler& sample,
+  /// Errors: anim::evaluate_before_physics's (a workspace not built for the skeleton).
+  Result<void> evaluate(std::uint32_t frame, const anim::PoseInput& input, anim::PoseWorkspace& ws, const Sampler& sample,
                 const Progress& progress = {}, std::uint32_t progress_every = 1000);
 
   /// Last frame evaluated, −1 before the first.
