@@ -41,6 +41,7 @@ void declare_pose_options(CLI::App& sub, PoseArgs& a) {
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_flag("--force", a.force, "allow the outputs (OBJ, MTL, copied textures) to replace existing files, inputs included");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
+  declare_physics_options(sub, a.physics);
 }
 
 }  // namespace
@@ -79,6 +80,14 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: error: --frame must be a finite number >= 0\n";
     return kExitUsage;
   }
+  if (const std::string p = physics_usage_problem(a.physics); !p.empty()) {
+    err << "mmdkit: error: " << p << "\nrun 'mmdkit pose --help' for usage\n";
+    return kExitUsage;
+  }
+  if (a.physics.on && a.frame != std::floor(a.frame)) {
+    err << "mmdkit: error: --frame must be a whole frame with --physics (the simulation steps whole 30 fps frames)\n";
+    return kExitUsage;
+  }
   if (is_std_stream(a.output)) {
     err << "mmdkit: error: pose cannot write to stdout ('-o -'): it writes an OBJ, its MTL and the textures as "
            "files; give an .obj path\n";
@@ -94,7 +103,8 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   anim::Character ch(*loaded);
   const model::Model& mdl = ch.data().model();
   ch.set_ik(!a.no_ik);
-  if (auto r = ch.evaluate(a.frame); !r) return fail(err, r.error(), a.model);
+  FrameEvaluator frame_eval(ch, a.physics, err, a.quiet);
+  if (auto r = frame_eval.evaluate(a.frame); !r) return fail(err, r.error(), a.model);
   if (auto r = ch.skin(); !r) return fail(err, r.error(), a.model);
   const anim::MorphWorkspace& mws = ch.morphs();
   std::span<const anim::Vec3> positions = ch.positions(), normals = ch.normals();

@@ -7,7 +7,7 @@
 // Evaluation: the library's pipeline (anim/character.hpp, the same as `sample`): VMD bone /
 // morph tracks of all motions merged (the later motion wins at equal frames) and sampled at F
 // (frames at 30 fps, fractional allowed); a VPD pose then replaces the bones and morphs it names;
-// morphs → bone morph offsets → bones with append and IK (no physics) → skinning with the morph
+// morphs → bone morph offsets → bones with append and IK (and, with --physics, rigid bodies simulated from frame 0) → skinning with the morph
 // vertex offsets; UV morphs move the texture coordinates; material morphs change the MTL colours.
 // Inputs are told apart by content, binary or mmdkit JSON (anim/input_files.hpp).
 // Output: OBJ in MMD coordinates (left-handed, Y up, MMD units; the OBJ header says so) or, with
@@ -17,6 +17,8 @@
 // --copy-textures copied into "<stem>_textures/" next to the OBJ. Files are written atomically
 // and never replace an input unless --force.
 #pragma once
+
+#include "cli/physics_option.hpp"
 
 #include "cli/command.hpp"
 
@@ -37,6 +39,7 @@ struct PoseArgs {
   bool no_ik = false;
   bool force = false;
   bool quiet = false;  ///< no warnings
+  PhysicsArgs physics;  ///< --physics, --physics-fps
 };
 
 /// The `pose` command of the command table (command.hpp).

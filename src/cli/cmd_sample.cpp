@@ -56,11 +56,12 @@ void declare_sample_options(CLI::App& sub, SampleArgs& a) {
   s->add_option("--format", a.format, "json (default) or binary (float32 layout, see docs/EVALUATION-BONES.md)");
   s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
+  declare_physics_options(sub, a.physics);
 }
 
 }  // namespace
 
-const Command kSampleCommand{"sample", "evaluate bones (morphs, append, IK; no physics) at frames and write model-space transforms as JSON or binary", [](CLI::App& sub) -> Runner {
+const Command kSampleCommand{"sample", "evaluate bones (morphs, append, IK, physics with --physics) at frames and write model-space transforms as JSON or binary", [](CLI::App& sub) -> Runner {
   auto a = std::make_shared<SampleArgs>();
   declare_sample_options(sub, *a);
   return [a](const Streams& s) { return run_sample(*a, s.out, s.err); };
@@ -170,6 +171,10 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
 }  // namespace
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
+  if (const std::string p = physics_usage_problem(a.physics); !p.empty()) {
+    err << "mmdkit: error: " << p << "\nrun 'mmdkit sample --help' for usage\n";
+    return kExitUsage;
+  }
   if (a.format != "json" && a.format != "binary") {
     err << "mmdkit: error: --format must be json or binary, not '" << a.format << "'\n";
     return kExitUsage;
@@ -189,6 +194,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (!loaded) return loaded.error();
   anim::Character ch(*loaded);
   ch.set_ik(!a.no_ik);
+  FrameEvaluator frames_eval(ch, a.physics, err, a.quiet);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();
 
@@ -200,6 +206,13 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
     return kExitUsage;
   }
+  if (a.physics.on)
+    for (double f : frames)
+      if (f != std::floor(f)) {
+        err << "mmdkit: error: bad --frames '" << a.frames << "': frame " << f
+            << " is not whole; with --physics the simulation steps whole 30 fps frames\n";
+        return kExitUsage;
+      }
 
   // Bone selection.
   std::vector<std::uint32_t> bones;
@@ -269,7 +282,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       if (i) s += ',';
       put_string(s, a.motions[i]);
     }
-    s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":false}},", a.no_ik ? "false" : "true");
+    s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{}}},", a.no_ik ? "false" : "true", a.physics.on ? "true" : "false");
     s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
     s += "\"frames\":[";
   }
@@ -277,7 +290,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
     if (s.size() >= kFlushBytes && !flush()) return kExitBadInput;
     const double f = frames[fi];
-    if (auto r = ch.evaluate(f); !r) return fail(err, r.error(), a.model);
+    if (auto r = frames_eval.evaluate(f); !r) return fail(err, r.error(), a.model);
     const std::span<const float> weights = ch.morph_weights();
     const anim::CameraState& cam = ch.camera();
     const auto mats = ch.pose().model_matrices();

@@ -3,11 +3,13 @@
 //
 //   mmdkit sample MODEL.pmx|.pmd [MOTION.vmd ...] [POSE.vpd] [--frames 0-300:1] [-o out.json]
 //                 [--bones a,b] [--morphs] [--camera] [--no-ik] [--format json|binary] [--force]
-//                 [--quiet]
+//                 [--quiet] [--physics [--physics-fps 60|120|240]]
 //
 // Evaluation: the library's pipeline (anim/character.hpp, the same as `pose`, on the model
 // loaded without geometry): motions merged, a VPD pose over them, morphs (bone morphs move
-// bones), bones with append and IK; no physics. Frames at 30 fps, fractional allowed. Inputs are
+// bones), bones with append and IK; with --physics the rigid bodies and joints (physics/
+// character_physics.hpp: frame F of a run from frame 0; whole frames only). Frames at 30 fps,
+// fractional allowed without physics. Inputs are
 // told apart by content, binary or mmdkit JSON (anim/input_files.hpp).
 // Output: stdout by default or with -o -, else the file (the --force rule of cli/io.hpp). It is
 // written as it is made, in pieces of about 256 KiB (at least one frame), never held whole: peak
@@ -19,7 +21,7 @@
 //
 // JSON output (the shape of /work/shared/peers eval_*.mjs, so compare_eval.mjs can diff them):
 //   {"lib": "mmdkit VERSION", "model": PATH, "motion": PATH|null, "motions": [PATHS],
-//    "options": {"ik": true, "physics": false}, "coordinates": ..., "matrixLayout": ...,
+//    "options": {"ik": true, "physics": false|true}, "coordinates": ..., "matrixLayout": ...,
 //    "frames": [{"frame": F, "bones": [{"name", "index", "position": [x,y,z],
 //                "quaternion": [x,y,z,w], "matrix": [16]}],
 //                "morphs": [{"name", "index", "weight"}]          (with --morphs)
@@ -38,6 +40,8 @@
 //            morph_count × f32 weight; camera present: f32 target[3], rotation[3] (radians, as in
 //            the VMD), distance, fov (degrees), position[3] }
 #pragma once
+
+#include "cli/physics_option.hpp"
 
 #include "cli/command.hpp"
 
@@ -61,6 +65,7 @@ struct SampleArgs {
   bool no_ik = false;
   bool force = false;
   bool quiet = false;  ///< no warnings
+  PhysicsArgs physics;  ///< --physics, --physics-fps
 };
 
 /// The `sample` command of the command table (command.hpp).

@@ -5,6 +5,8 @@
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PHYSICS
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -17,6 +19,34 @@
 namespace mmdkit::cli {
 namespace {
 
+/// Model matrices of every frame of a `sample --format binary` file (docs: cmd_sample.hpp).
+std::vector<std::vector<float>> binary_frames(const std::string& bytes) {
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, bytes.data() + at, 4);
+    return v;
+  };
+  std::vector<std::vector<float>> frames;
+  if (bytes.size() < 32 || bytes.compare(0, 8, "MMDKSMP1") != 0) return frames;
+  const std::uint32_t nf = u32(12), nb = u32(16), nm = u32(20);
+  std::size_t at = 32;
+  for (std::uint32_t i = 0; i < nb + nm; ++i) at += 8 + u32(at + 4);
+  for (std::uint32_t f = 0; f < nf; ++f) {
+    at += 8;  // f64 frame
+    std::vector<float> m(std::size_t{nb} * 16);
+    std::memcpy(m.data(), bytes.data() + at, m.size() * 4);
+    at += m.size() * 4 + std::size_t{nm} * 4;
+    frames.push_back(std::move(m));
+  }
+  return frames;
+}
+
+float max_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  float d = a.size() == b.size() ? 0.0f : INFINITY;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+  return d;
+}
+
 class PhysicsCli : public test::CliTest {
  protected:
   PhysicsCli() : CliTest("physics_cli") {}
@@ -25,7 +55,7 @@ class PhysicsCli : public test::CliTest {
     std::string out, word;
     std::istringstream in(args);
     while (in >> word) {
-      for (const char* ext : {".pmd", ".vmd", ".json", ".obj"})
+      for (const char* ext : {".pmd", ".vmd", ".json", ".obj", ".png", ".mp4"})
         if (word.size() > 4 && word.ends_with(ext)) {
           word = test::quote((dir / word).string());
           break;
@@ -65,6 +95,65 @@ TEST_F(PhysicsCli, BakeWritesPhysicsOffKeysOnEveryFrame) {
   EXPECT_EQ(go("bake m.pmd m.pmd -o c.vmd").code, 2);           // not a VMD
   EXPECT_EQ(go("bake m.pmd a.vmd -o c.vmd --physics-fps 90").code, 2);
 }
+
+// sample --physics: a frame asked alone equals the same frame of a run over 0..30 (physics is
+// simulated from frame 0 either way), physics moves the simulated head, and sampling the baked
+// motion without physics gives the physics sample (bake's contract, through the binary).
+TEST_F(PhysicsCli, SampleWithPhysicsIsTheRunFromZeroAndMatchesTheBake) {
+  auto all = go("sample m.pmd a.vmd --physics --frames 0-30 --format binary -o all.json");
+  ASSERT_EQ(all.code, 0) << all.err;
+  auto one = go("sample m.pmd a.vmd --physics --frames 30,12 --format binary -o one.json");
+  ASSERT_EQ(one.code, 0) << one.err;
+  auto plain = go("sample m.pmd a.vmd --frames 30 --format binary -o plain.json");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto fa = binary_frames(test::slurp(dir / "all.json"));
+  const auto fo = binary_frames(test::slurp(dir / "one.json"));
+  const auto fp = binary_frames(test::slurp(dir / "plain.json"));
+  ASSERT_EQ(fa.size(), 31u);
+  ASSERT_EQ(fo.size(), 2u);
+  ASSERT_EQ(fp.size(), 1u);
+  EXPECT_EQ(fo[0], fa[30]);  // bit for bit
+  EXPECT_EQ(fo[1], fa[12]);
+  EXPECT_GT(max_difference(fa[30], fp[0]), 1e-3f);  // the simulated head moved
+  ASSERT_EQ(go("bake m.pmd a.vmd -o b.vmd --frames 0-30").code, 0);
+  auto baked = go("sample m.pmd b.vmd --frames 30 --format binary -o baked.json");
+  ASSERT_EQ(baked.code, 0) << baked.err;
+  const auto fb = binary_frames(test::slurp(dir / "baked.json"));
+  ASSERT_EQ(fb.size(), 1u);
+  EXPECT_LT(max_difference(fb[0], fa[30]), 1e-4f);
+  // The JSON says physics was on.
+  auto json = go("sample m.pmd a.vmd --physics --frames 3 -o p.json");
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(test::slurp(dir / "p.json").find("\"physics\":true"), std::string::npos);
+}
+
+TEST_F(PhysicsCli, PoseWithPhysicsAndUsageErrors) {
+  auto a = go("pose m.pmd a.vmd --physics --frame 30 -o with.obj");
+  ASSERT_EQ(a.code, 0) << a.err;
+  auto b = go("pose m.pmd a.vmd --frame 30 -o without.obj");
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(test::slurp(dir / "with.obj"), test::slurp(dir / "without.obj"));  // the head's vertices moved
+  auto frac = go("pose m.pmd a.vmd --physics --frame 2.5 -o x.obj");
+  EXPECT_EQ(frac.code, 2);
+  EXPECT_NE(frac.err.find("whole"), std::string::npos) << frac.err;
+  auto sfrac = go("sample m.pmd a.vmd --physics --frames 0-2:0.5");
+  EXPECT_EQ(sfrac.code, 2);
+  EXPECT_NE(sfrac.err.find("whole"), std::string::npos) << sfrac.err;
+  auto fps = go("sample m.pmd a.vmd --physics --physics-fps 90 --frames 1");
+  EXPECT_EQ(fps.code, 2);
+  EXPECT_NE(fps.err.find("60, 120 or 240"), std::string::npos) << fps.err;
+}
+
+#if MMDKIT_HAS_RENDER
+TEST_F(PhysicsCli, RenderWithPhysics) {
+  auto ok = go("render m.pmd a.vmd --physics --frame 20 --size 64x48 -o r.png");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "r.png"));
+  auto fps = go("render m.pmd a.vmd --physics --frames 0-4 --fps 60 --size 64x48 -o r.mp4");
+  EXPECT_EQ(fps.code, 2);
+  EXPECT_NE(fps.err.find("--fps 30"), std::string::npos) << fps.err;
+}
+#endif
 
 }  // namespace
 }  // namespace mmdkit::cli

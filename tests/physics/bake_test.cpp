@@ -10,6 +10,7 @@
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/physics/bake.hpp"
+#include "mmdkit/physics/character_physics.hpp"
 #include "mmdkit/physics/character_stage.hpp"
 #include "physics/physics_test_util.hpp"
 #include "support/corpus.hpp"
@@ -216,6 +217,52 @@ TEST(CharacterStage, EqualsReplayOnEveryFrame) {
     const auto got = character.pose().model_matrices();
     ASSERT_TRUE(std::equal(got.begin(), got.end(), expected[f].begin())) << "frame " << f;
   }
+}
+
+// CharacterPhysics: any frame asked, in any order (forward jumps, backward seeks, the same frame
+// twice), equals that frame of one run from 0 (the Replay driver's bytes).
+TEST(CharacterPhysics, AnyOrderOfFramesEqualsOneRunFromZero) {
+  Generated g = generated();
+  auto model = std::make_shared<const model::Model>(g.m);
+  anim::MotionInputs inputs;
+  inputs.motions = {&g.motion};
+  auto data = anim::CharacterData::create(model, inputs);
+  ASSERT_TRUE(data) << data.error().to_string();
+  anim::Character character(*data);
+  const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60);
+  CharacterPhysics physics(character);
+  EXPECT_GT(physics.body_count(), 0u);
+  EXPECT_EQ(character.physics() != nullptr, true);
+  for (std::uint32_t f : {40u, 10u, 11u, 60u, 60u, 0u, 25u}) {
+    ASSERT_TRUE(physics.evaluate(f));
+    EXPECT_EQ(physics.last_frame(), static_cast<std::int64_t>(f));
+    const auto got = character.pose().model_matrices();
+    ASSERT_TRUE(std::equal(got.begin(), got.end(), expected[f].begin())) << "frame " << f;
+  }
+  // Progress is reported on a long catch-up only.
+  std::uint32_t calls = 0;
+  ASSERT_TRUE(physics.evaluate(0));
+  ASSERT_TRUE(physics.evaluate(50, [&](std::uint32_t done, std::uint32_t total) {
+    ++calls;
+    EXPECT_EQ(total, 50u);
+    EXPECT_EQ(done % 10, 0u);
+  }, 10));
+  EXPECT_EQ(calls, 5u);
+}
+
+// Destroying the physics detaches it from the character (no dangling slot).
+TEST(CharacterPhysics, DetachesOnDestruction) {
+  Generated g = generated();
+  auto model = std::make_shared<const model::Model>(g.m);
+  auto data = anim::CharacterData::create(model, {});
+  ASSERT_TRUE(data);
+  anim::Character character(*data);
+  {
+    CharacterPhysics physics(character);
+    EXPECT_NE(character.physics(), nullptr);
+  }
+  EXPECT_EQ(character.physics(), nullptr);
+  EXPECT_TRUE(character.evaluate(3));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // mmdkit CLI — `render` (cmd_render.hpp).
 #include "cli/render/cmd_render.hpp"
 
+#include "cli/physics_option.hpp"
+
 // GCC 12 false positive inside CLI11 (see cmd_sample.cpp).
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
@@ -48,7 +50,7 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_flag("--no-shadow", a.no_shadow, "do not draw the ground shadow and self-shadow");
   s->add_option("--audio", a.audio, "audio file muxed into the video (AAC in MP4, Opus in WebM; cut at the video's end)");
   s->add_option("--toon-dir", a.toon_dir, "folder with MMD's shared toon01.bmp .. toon10.bmp (default: the model's folder, then generated ramps)");
-  s->add_flag("--physics", a.physics, "simulate rigid bodies (pending: not in this build yet; see docs/RENDER.md)");
+  s->add_flag("--physics", a.physics, "simulate the rigid bodies and joints from frame 0 (whole frames, --fps 30; docs/PHYSICS.md)");
   s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies");
   add_force_flag(sub, a.force);
 }
@@ -260,7 +262,12 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   if (last < 0) last = (video || kind == OutKind::pattern) ? double(last_key) : 0.0;
   const double step = a.fps == 60 ? 0.5 : 1.0;
   const auto count = static_cast<std::uint64_t>(std::floor((last - first) / step + 1e-9)) + 1;
-  if (a.physics) err << "mmdkit: warning: physics is not in this build yet; rendering without it\n";
+  PhysicsArgs physics_args;
+  physics_args.on = a.physics && !a.no_physics;
+  if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage(err, p);
+  if (physics_args.on && (a.fps != 30 || first != std::floor(first)))
+    return usage(err, "--physics renders whole frames at --fps 30 (the simulation steps whole 30 fps frames)");
+  FrameEvaluator evaluator(character, physics_args, err, false);
 
   // GL.
   auto ctx = render::Context::create();
@@ -308,7 +315,7 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
     if (g_stop) break;
     const double frame = first + double(i) * step;
     const auto t0 = clock::now();
-    if (auto r = character.evaluate(frame); !r) return fail(err, r.error(), a.model);
+    if (auto r = evaluator.evaluate(frame); !r) return fail(err, r.error(), a.model);
     if (auto r = character.skin(&pool); !r) return fail(err, r.error(), a.model);
     const anim::MorphWorkspace& morphs = character.morphs();
     mf.positions = character.positions();

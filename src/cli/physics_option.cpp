@@ -1,0 +1,82 @@
+// mmdkit CLI — physics options (physics_option.hpp).
+#include "cli/physics_option.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "mmdkit/version.hpp"
+#if MMDKIT_HAS_PHYSICS
+#include "mmdkit/physics/character_physics.hpp"
+#endif
+
+namespace mmdkit::cli {
+
+namespace {
+std::string format_double(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+}  // namespace
+
+void declare_physics_options(CLI::App& sub, PhysicsArgs& a) {
+  sub.add_flag("--physics", a.on,
+               "simulate the model's rigid bodies and joints (frames from a run from frame 0; whole frames; docs/PHYSICS.md)");
+  sub.add_option("--physics-fps", a.fps, "physics steps per second with --physics: 60 (default), 120 or 240");
+}
+
+std::string physics_usage_problem(const PhysicsArgs& a) {
+  if (a.fps != 60 && a.fps != 120 && a.fps != 240)
+    return "--physics-fps must be 60, 120 or 240, not " + std::to_string(a.fps);
+#if !MMDKIT_HAS_PHYSICS
+  if (a.on) return "--physics: this mmdkit was built without the physics layer (MMDKIT_WITH_PHYSICS=OFF)";
+#endif
+  return {};
+}
+
+#if MMDKIT_HAS_PHYSICS
+struct FrameEvaluator::Impl {
+  physics::CharacterPhysics physics;
+  Impl(anim::Character& c, const physics::Settings& s) : physics(c, s) {}
+};
+#else
+struct FrameEvaluator::Impl {};
+#endif
+
+FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet)
+    : character_(&character), err_(&err), quiet_(quiet) {
+#if MMDKIT_HAS_PHYSICS
+  if (a.on) {
+    physics::Settings settings;
+    settings.steps_per_second = a.fps;
+    impl_ = std::make_unique<Impl>(character, settings);
+  }
+#else
+  (void)a;
+#endif
+}
+
+FrameEvaluator::~FrameEvaluator() = default;
+
+Result<void> FrameEvaluator::evaluate(double frame) {
+#if MMDKIT_HAS_PHYSICS
+  if (impl_) {
+    if (!std::isfinite(frame) || frame < 0 || frame != std::floor(frame) || frame > 4294967295.0)
+      return make_error(ErrorCode::invalid_argument,
+                        "frame " + format_double(frame) + ": with --physics frames must be whole frames (30 fps)");
+    std::ostream& err = *err_;
+    const bool quiet = quiet_;
+    auto r = impl_->physics.evaluate(static_cast<std::uint32_t>(frame), [&err, quiet](std::uint32_t done, std::uint32_t total) {
+      if (!quiet) err << "mmdkit: physics: frame " << done << " of " << total << "\n";
+    });
+    const auto warnings = impl_->physics.warnings();
+    for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
+      if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
+    return r;
+  }
+#endif
+  return character_->evaluate(frame);
+}
+
+}  // namespace mmdkit::cli

@@ -1,0 +1,54 @@
+// mmdkit CLI — the physics options of the commands that evaluate a model (`sample`, `pose`):
+// `--physics` and `--physics-fps 60|120|240`, and the evaluation of a frame with or without
+// physics (physics/character_physics.hpp: frame F = frame F of a run from frame 0). In a build
+// without the physics layer (MMDKIT_WITH_PHYSICS=OFF) `--physics` is a usage error that says so.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+
+#include "mmdkit/anim/character.hpp"
+#include "mmdkit/core/error.hpp"
+
+namespace mmdkit::cli {
+
+struct PhysicsArgs {
+  bool on = false;         ///< --physics
+  std::uint32_t fps = 60;  ///< --physics-fps: fixed steps per second (60, 120 or 240)
+};
+
+/// Declares --physics and --physics-fps on `sub`.
+void declare_physics_options(CLI::App& sub, PhysicsArgs& a);
+
+/// A usage problem of the physics options ("" if none): fps not 60/120/240, or --physics in a
+/// build without the physics layer.
+std::string physics_usage_problem(const PhysicsArgs& a);
+
+/// Evaluates frames of one character, with physics when asked.
+class FrameEvaluator {
+ public:
+  /// Attaches physics to `character` when `a.on` (its warnings are printed to `err` unless
+  /// `quiet`). `character` must outlive the evaluator.
+  FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet);
+  ~FrameEvaluator();
+  FrameEvaluator(const FrameEvaluator&) = delete;
+  FrameEvaluator& operator=(const FrameEvaluator&) = delete;
+
+  /// Evaluates `frame`. With physics the frame must be whole (invalid_argument otherwise): it is
+  /// the frame of a simulation run from frame 0 (progress on `err` for long catch-ups).
+  Result<void> evaluate(double frame);
+  bool physics() const noexcept { return impl_ != nullptr; }
+
+ private:
+  struct Impl;
+  anim::Character* character_;
+  std::ostream* err_;
+  bool quiet_;
+  std::unique_ptr<Impl> impl_;
+  std::size_t warnings_shown_ = 0;
+};
+
+}  // namespace mmdkit::cli
