@@ -6,8 +6,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
+#include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/file.hpp"
@@ -21,6 +23,7 @@ using namespace mmdkit;
 struct Scene {
   anim::Skeleton skeleton;
   vmd::Motion motion;
+  std::shared_ptr<const model::Model> view;  // geometry-free, as `sample` loads it
 };
 
 const Scene* scene() {
@@ -35,7 +38,7 @@ const Scene* scene() {
     if (!m || !v) return std::nullopt;
     auto sk = anim::build_skeleton(*m);
     if (!sk) return std::nullopt;
-    return Scene{std::move(*sk), std::move(v->motion)};
+    return Scene{std::move(*sk), std::move(v->motion), std::make_shared<const model::Model>(std::move(*m))};
   }();
   return s ? &*s : nullptr;
 }
@@ -69,6 +72,31 @@ void run(benchmark::State& state, bool ik, bool sample_only) {
   state.counters["frames"] = last + 1.0;
 }
 
+// The whole per-frame pipeline as `sample` runs it (anim::Character on the geometry-free view):
+// bone + IK + morph sampling, morphs (bone morph offsets), bones, camera / light / self-shadow.
+void BM_CharacterFrame(benchmark::State& state) {
+  const Scene* s = scene();
+  if (!s) {
+    state.SkipWithError("corpus files miku_v2.pmd / wavefile_v2.vmd not found (set MMDKIT_CORPUS)");
+    return;
+  }
+  auto data = anim::CharacterData::create(s->view, anim::MotionInputs{{&s->motion}, nullptr});
+  if (!data) {
+    state.SkipWithError("binding failed");
+    return;
+  }
+  anim::Character c(*data);
+  const std::uint32_t last = (*data)->last_frame();
+  std::uint32_t frame = 0;
+  for (auto _ : state) {
+    if (!c.evaluate(frame)) state.SkipWithError("evaluate failed");
+    benchmark::DoNotOptimize(c.pose().model_matrices().data());
+    frame = frame >= last ? 0 : frame + 1;
+  }
+  state.counters["bones"] = static_cast<double>(s->skeleton.bone_count());
+  state.counters["morphs"] = static_cast<double>((*data)->morph_names().size());
+}
+
 void BM_EvalFrame_BonesIk(benchmark::State& state) { run(state, true, false); }
 void BM_EvalFrame_BonesNoIk(benchmark::State& state) { run(state, false, false); }
 void BM_SampleOnly(benchmark::State& state) { run(state, true, true); }
@@ -78,4 +106,5 @@ void BM_SampleOnly(benchmark::State& state) { run(state, true, true); }
 BENCHMARK(BM_EvalFrame_BonesIk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EvalFrame_BonesNoIk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SampleOnly)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CharacterFrame)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();
