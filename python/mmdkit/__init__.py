@@ -51,8 +51,11 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
     'gbk' for legacy text; ``strict`` makes bytes after the last section an error.
     Raises FileError, FormatError (not a known format included) or JsonError."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        head = f.read(4096)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as e:
+        raise FileError(f"cannot read the file: {e.strerror or e}", "io_error", path) from e
     fmt = _sniff(head)
     if fmt is None:
         raise FormatError("not a VMD, VPD, PMD or PMX file, nor mmdkit JSON", "bad_signature",

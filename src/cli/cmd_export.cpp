@@ -1,6 +1,10 @@
 // mmdkit CLI — `export` (cmd_export.hpp): glTF 2.0 of a model and its animation.
 #include "cli/cmd_export.hpp"
 
+#include <cmath>
+
+#include "cli/physics_option.hpp"
+
 // GCC 12 false positive inside CLI11 (see cmd_sample.cpp).
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
@@ -62,10 +66,11 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.frames.empty() && !parse_range(a.frames, first, last)) {
     return usage_error(err, "export", "--frames must be A-B with 0 <= A <= B (30-fps frames)");
   }
-  if (a.physics) {
-    return usage_error(err, "export", "--physics is not available yet: it needs the physics layer's stage for the evaluation "
-           "pipeline (docs/GLTF.md)");
-  }
+  PhysicsArgs physics_args;
+  physics_args.on = a.physics;
+  if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage_error(err, "export", p);
+  if (a.physics && (a.fps != 30 || first != std::floor(first)))
+    return usage_error(err, "export", "--physics exports whole frames at --fps 30 (the simulation steps whole 30 fps frames)");
   const bool animated = !a.motions.empty() || !a.camera.empty();
   if (!animated && (!a.frames.empty() || a.reduce != 0)) {
     return usage_error(err, "export", "--frames and --reduce need a MOTION or --camera");
@@ -77,13 +82,17 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   for (const std::string& m : a.motions) motions.emplace_back(m);
   auto loaded = anim::load_character(fs::path(a.model), motions, anim::InputOptions{});
   if (!loaded) return report_error(err, loaded.error(), a.model);
-  for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+  if (!a.quiet)
+    for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
   const anim::CharacterData& data = *loaded->data;
 
   std::optional<exporter::GltfAnimation> animation;
   if (animated) {
     anim::Character character(loaded->data);
     if (a.no_ik) character.set_ik(false);
+    // With --physics the stage is attached; the sampler resets it at the first exported frame and
+    // steps it once per frame (docs/GLTF.md).
+    FrameEvaluator physics(character, physics_args, err, a.quiet);
     exporter::GltfSampling smp;
     smp.first_frame = first;
     smp.last_frame = last;
@@ -105,7 +114,8 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   o.texture_folder = fs::path(a.model).has_parent_path() ? fs::path(a.model).parent_path() : fs::path(".");
   auto r = exporter::write_gltf(data.model(), animation ? &*animation : nullptr, o);
   if (!r) return report_error(err, r.error(), a.model);
-  for (const std::string& w : r->warnings) err << "mmdkit: warning: " << a.model << ": " << w << "\n";
+  if (!a.quiet)
+    for (const std::string& w : r->warnings) err << "mmdkit: warning: " << a.model << ": " << w << "\n";
   if (animation && a.reduce > 0) {
     const exporter::GltfReduction& red = r->reduction;
     out << "reduced: " << red.keys_after << " of " << red.keys_before << " keys kept; largest error "
@@ -128,7 +138,8 @@ const Command kExportCommand{
       s.add_option("-o,--output", a->output, "output .glb (binary) or .gltf (text, buffer embedded)")->required();
       s.add_option("--frames", a->frames, "frame range A-B (30 fps frames, inclusive; default 0 to the last key)");
       s.add_option("--fps", a->fps, "samples per second of the animation: 30 or 60 (default 30)");
-      s.add_flag("--physics", a->physics, "bake rigid-body physics into the bones (not available yet)");
+      s.add_flag("--physics", a->physics, "bake rigid-body physics into the bones (simulated from the first exported frame; --fps 30)");
+      s.add_flag("-q,--quiet", a->quiet, "do not print warnings");
       s.add_option("--scale", a->scale, "metres per MMD unit (default 0.08)");
       s.add_option("--reduce", a->reduce,
                    "keep only the keys needed to stay within TOL MMD units, TOL degrees and TOL/100 morph weight");

@@ -31,6 +31,7 @@ struct ExportArgs {
   bool unlit = false;
   bool no_ik = false;
   bool force = false;
+  bool quiet = false;  ///< -q: no warnings
 };
 
 /// The `export` entry of the command table (command.hpp).

@@ -307,7 +307,14 @@ int cmd_generate(const std::string& format, const GenerateFlags& gen, const Outp
   if (is_terminal_stdout(o.path, out))
     return usage_error(err, "generate", "refusing to write binary data to a terminal; redirect it or give -o FILE");
   auto bytes = f->generate(gen);
-  if (!bytes) return print_error(err, bytes.error(), o.path), kExitBadInput;
+  if (!bytes) {
+    // The generators fail only on their options (a size beyond a limit, a variant or bone count
+    // the format does not have): a usage error.
+    const bool usage = bytes.error().code == ErrorCode::invalid_argument || bytes.error().code == ErrorCode::limit_exceeded;
+    print_error(err, bytes.error(), o.path);
+    if (usage) err << "run 'mmdkit generate --help' for usage\n";
+    return usage ? kExitUsage : kExitBadInput;
+  }
   if (is_std_stream(o.path) || is_device_output(o.path)) {
     // Standard output (or /dev/null, a pipe) takes the model file only: its textures need a folder.
     const int rc = write_output(o.path, *bytes, {}, o.force, out, err);
@@ -534,15 +541,15 @@ const Command kGenerateCommand{
       GenerateFlags& g = v->gen;
       sub.add_option("FORMAT", v->format, "vmd, vpd, pmd or pmx")->required();
       sub.add_option("-o,--output", v->output.path, "output file, - = stdout")->required();
-      sub.add_option("--seed", g.seed, "random seed (same seed, same bytes)");
-      sub.add_option("--bone-keys", g.bone_keys, "VMD: number of bone keyframes");
-      sub.add_option("--morph-keys", g.morph_keys, "VMD: number of morph keyframes");
-      sub.add_option("--camera-keys", g.camera_keys, "VMD: number of camera keyframes");
-      sub.add_option("--light-keys", g.light_keys, "VMD: number of light keyframes");
-      sub.add_option("--frames", g.frames, "VMD: frame span of the motion");
-      sub.add_option("--vertices", g.vertices, "PMD/PMX: number of vertices");
-      sub.add_option("--bones", g.bones, "PMD/PMX: number of bones (0 = standard humanoid set)");
-      sub.add_option("--morphs", g.morphs, "PMD/PMX: number of morphs");
+      sub.add_option("--seed", g.seed, "random seed (same seed, same bytes)")->check(CLI::NonNegativeNumber);
+      sub.add_option("--bone-keys", g.bone_keys, "VMD: number of bone keyframes")->check(CLI::NonNegativeNumber);
+      sub.add_option("--morph-keys", g.morph_keys, "VMD: number of morph keyframes")->check(CLI::NonNegativeNumber);
+      sub.add_option("--camera-keys", g.camera_keys, "VMD: number of camera keyframes")->check(CLI::NonNegativeNumber);
+      sub.add_option("--light-keys", g.light_keys, "VMD: number of light keyframes")->check(CLI::NonNegativeNumber);
+      sub.add_option("--frames", g.frames, "VMD: frame span of the motion")->check(CLI::NonNegativeNumber);
+      sub.add_option("--vertices", g.vertices, "PMD/PMX: number of vertices")->check(CLI::NonNegativeNumber);
+      sub.add_option("--bones", g.bones, "PMD/PMX: number of bones (0 = standard humanoid set)")->check(CLI::NonNegativeNumber);
+      sub.add_option("--morphs", g.morphs, "PMD/PMX: number of morphs")->check(CLI::NonNegativeNumber);
       sub.add_option("--variant", g.format_variant, "format variant, e.g. pmx2.1-utf8");
       add_force_flag(sub, v->output.force);
       CLI::App* app = &sub;

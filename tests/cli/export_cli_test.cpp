@@ -82,7 +82,8 @@ TEST_F(ExportAnimCli, AnimationUsageErrors) {
   EXPECT_EQ(run("export " + quote(model) + " " + quote(motion) + out + " --frames 10-5").code, 2);
   EXPECT_EQ(run("export " + quote(model) + " " + quote(motion) + out + " --frames x").code, 2);
   EXPECT_EQ(run("export " + quote(model) + " " + quote(motion) + out + " --reduce -1").code, 2);
-  const Outcome phys = run("export " + quote(model) + " " + quote(motion) + out + " --physics");
+  // --physics steps whole 30 fps frames (tests/cli/physics_cli_test.cpp exports with it).
+  const Outcome phys = run("export " + quote(model) + " " + quote(motion) + out + " --physics --fps 60");
   EXPECT_EQ(phys.code, 2);
   EXPECT_NE(phys.err.find("physics"), std::string::npos);
   EXPECT_EQ(run("export " + quote(model) + " " + quote(model) + out).code, 1);  // a model as a motion

@@ -55,7 +55,7 @@ class PhysicsCli : public test::CliTest {
     std::string out, word;
     std::istringstream in(args);
     while (in >> word) {
-      for (const char* ext : {".pmd", ".vmd", ".json", ".obj", ".png", ".mp4"})
+      for (const char* ext : {".pmd", ".vmd", ".json", ".obj", ".png", ".mp4", ".glb"})
         if (word.size() > 4 && word.ends_with(ext)) {
           word = test::quote((dir / word).string());
           break;
@@ -152,8 +152,29 @@ TEST_F(PhysicsCli, RenderWithPhysics) {
   auto fps = go("render m.pmd a.vmd --physics --frames 0-4 --fps 60 --size 64x48 -o r.mp4");
   EXPECT_EQ(fps.code, 2);
   EXPECT_NE(fps.err.find("--fps 30"), std::string::npos) << fps.err;
+  // --quiet silences warnings (here: a --camera motion without camera keys).
+  ASSERT_EQ(go("generate vmd --camera-keys 0 -o nocam.vmd").code, 0);
+  auto loud = go("render m.pmd --camera nocam.vmd --frame 0 --size 64x48 -o l.png");
+  ASSERT_EQ(loud.code, 0) << loud.err;
+  EXPECT_NE(loud.err.find("no camera keys"), std::string::npos) << loud.err;
+  auto quiet = go("render m.pmd --camera nocam.vmd --frame 0 --size 64x48 --quiet -o q.png");
+  ASSERT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("warning"), std::string::npos) << quiet.err;
 }
 #endif
+
+// export --physics: the simulated head moves the exported animation (a different file from the
+// export without physics), refused at --fps 60.
+TEST_F(PhysicsCli, ExportWithPhysics) {
+  auto with = go("export m.pmd a.vmd --physics --frames 0-30 -o with.glb");
+  ASSERT_EQ(with.code, 0) << with.err;
+  auto without = go("export m.pmd a.vmd --frames 0-30 -o without.glb");
+  ASSERT_EQ(without.code, 0) << without.err;
+  EXPECT_NE(test::slurp(dir / "with.glb"), test::slurp(dir / "without.glb"));
+  auto fps = go("export m.pmd a.vmd --physics --fps 60 -o x.glb");
+  EXPECT_EQ(fps.code, 2);
+  EXPECT_NE(fps.err.find("--fps 30"), std::string::npos) << fps.err;
+}
 
 }  // namespace
 }  // namespace mmdkit::cli

@@ -108,6 +108,25 @@ TEST_F(UsageCli, GenerateRefusesAnotherFormatsExtensionAndForeignOptions) {
   EXPECT_EQ(run("generate pmx --vertices 10 -o " + p("ok.pmx")).code, 0);
 }
 
+// Values a generator cannot take are usage errors (exit 2), not bad input: negative sizes (they
+// wrapped around to huge unsigned numbers and hit a limit, exit 1), unknown variants, PMD bone
+// counts other than 0 / 29, sizes beyond the generators' limits.
+TEST_F(UsageCli, GenerateRefusesImpossibleValuesAsUsage) {
+  const std::pair<const char*, const char*> cases[] = {{"generate pmx --vertices -5", "bad.pmx"},
+                                                       {"generate vmd --bone-keys -1", "bad.vmd"},
+                                                       {"generate pmx --variant foo", "bad.pmx"},
+                                                       {"generate pmd --bones 10", "bad.pmd"},
+                                                       {"generate pmx --vertices 40000000", "bad.pmx"}};
+  for (const auto& [args, out] : cases) {
+    Outcome r = run(std::string(args) + " -o " + p(out));
+    EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "mmdkit: error:")) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir / "bad.pmx"));
+  EXPECT_FALSE(fs::exists(dir / "bad.pmd"));
+  EXPECT_FALSE(fs::exists(dir / "bad.vmd"));
+}
+
 TEST_F(UsageCli, UsageErrorsSayErrorAndExit2) {
   const fs::path m = motion();
   for (const std::string& cmd : {std::string("generate xyz -o ") + p("a.bin"), "convert " + quote(m.string()) + " -",

@@ -47,6 +47,12 @@ def test_missing_file():
     with pytest.raises(mmdkit.FileError) as e:
         mmdkit.Motion.read("/nonexistent/x.vmd")
     assert e.value.code == "io_error" and e.value.file == "/nonexistent/x.vmd"
+    # mmdkit.read (format sniffed) raises the same class, not Python's FileNotFoundError.
+    with pytest.raises(mmdkit.FileError) as e:
+        mmdkit.read("/nonexistent/x.vmd")
+    assert e.value.code == "io_error" and e.value.file == "/nonexistent/x.vmd"
+    with pytest.raises(mmdkit.FileError):
+        mmdkit.read("/")  # a folder
 
 
 def test_json_errors_carry_the_path():

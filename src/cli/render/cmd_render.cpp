@@ -52,6 +52,7 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_option("--toon-dir", a.toon_dir, "folder with MMD's shared toon01.bmp .. toon10.bmp (default: the model's folder, then generated ramps)");
   s->add_flag("--physics", a.physics, "simulate the rigid bodies and joints from frame 0 (whole frames, --fps 30; docs/PHYSICS.md)");
   s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies");
+  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, tracks that match nothing, textures)");
   add_force_flag(sub, a.force);
 }
 
@@ -241,6 +242,7 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   req.motions = a.motions;
   req.geometry = true;
   req.command = "render";
+  req.quiet = a.quiet;
   auto loaded = load_animation(req, err);
   if (!loaded) return loaded.error();
   anim::Character character(*loaded);
@@ -252,11 +254,12 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.camera.empty()) {
     std::vector<Warning> cw;
     auto cam = anim::read_motion_file(a.camera, {}, cw);
-    for (const Warning& w : cw) err << "mmdkit: warning: " << w.to_string() << "\n";
+    if (!a.quiet)
+      for (const Warning& w : cw) err << "mmdkit: warning: " << w.to_string() << "\n";
     if (!cam) return fail(err, cam.error(), a.camera);
     if (!cam->motion) return usage(err, "--camera needs a VMD motion, not a VPD pose: " + a.camera);
     camera_track = anim::build_camera_track(cam->motion->camera_keys);
-    if (camera_track.empty()) err << "mmdkit: warning: " << a.camera << ": no camera keys; MMD's default camera is used\n";
+    if (camera_track.empty() && !a.quiet) err << "mmdkit: warning: " << a.camera << ": no camera keys; MMD's default camera is used\n";
     for (const auto& k : camera_track) last_key = std::max(last_key, k.frame);
   }
   if (last < 0) last = (video || kind == OutKind::pattern) ? double(last_key) : 0.0;
@@ -267,7 +270,7 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage(err, p);
   if (physics_args.on && (a.fps != 30 || first != std::floor(first)))
     return usage(err, "--physics renders whole frames at --fps 30 (the simulation steps whole 30 fps frames)");
-  FrameEvaluator evaluator(character, physics_args, err, false);
+  FrameEvaluator evaluator(character, physics_args, err, a.quiet);
 
   // GL.
   auto ctx = render::Context::create();
@@ -283,7 +286,8 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   const fs::path folder = fs::path(a.model).has_parent_path() ? fs::path(a.model).parent_path() : fs::path(".");
   std::vector<Warning> warnings;
   auto renderer = render::Renderer::create(*ctx, mdl, folder, rs, warnings);
-  for (const Warning& w : warnings) err << "mmdkit: warning: " << a.model << ": " << w.message << "\n";
+  if (!a.quiet)
+    for (const Warning& w : warnings) err << "mmdkit: warning: " << a.model << ": " << w.message << "\n";
   if (!renderer) return fail(err, renderer.error(), a.model);
 
   StopSignals signals;

@@ -46,6 +46,7 @@ struct RenderArgs {
   std::string audio;
   std::string toon_dir;
   bool physics = false, no_physics = false;
+  bool quiet = false;  ///< -q: no warnings
   bool force = false;
 };
 
