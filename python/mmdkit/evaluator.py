@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _mmdkit
-from .errors import ArgumentError, PendingError
+from .errors import ArgumentError
 
 __all__ = ["Evaluator", "Samples", "Camera", "Posed"]
 
@@ -73,19 +73,19 @@ class Evaluator:
     model: a path (PMD, PMX or their mmdkit JSON), a PmdModel, PmxModel or ModelView.
     motions: paths or Motion / Pose objects (VMDs merged per track, the later one winning at
     equal frames; at most one VPD pose, applied over them at every frame).
-    physics: rigid-body physics through the pipeline's physics slot (pending: raises PendingError).
+    physics: simulate the rigid bodies and joints (Bullet, docs/PHYSICS.md): frame F is frame F of a
+    simulation run from frame 0 (each sample()/pose() call runs from 0 to its frames), whole frames
+    only (ArgumentError otherwise); physics_fps: steps per second, 60, 120 or 240.
     ik: False switches every IK solver off. geometry: False skips vertices and faces (faster to
     load; pose() then raises ArgumentError).
     Errors: the readers' (FormatError, FileError with the file), ArgumentError."""
 
     def __init__(self, model, motions: Sequence = (), physics: bool = False, ik: bool = True,
-                 geometry: bool = True):
-        if physics:
-            raise PendingError("physics=True: the physics stage of the evaluation pipeline is not in this "
-                               "version yet (docs/PYTHON.md)", "unsupported")
+                 geometry: bool = True, physics_fps: int = 60):
         if isinstance(motions, (str, os.PathLike)) or not isinstance(motions, Sequence):
             motions = [motions]
-        self._native = _mmdkit._Evaluator(_arg(model), [_arg(m) for m in motions], geometry, ik)
+        self._native = _mmdkit._Evaluator(_arg(model), [_arg(m) for m in motions], geometry, ik,
+                                         int(physics_fps) if physics else 0)
         self.bone_names: List[str] = self._native.bone_names
         self.morph_names: List[str] = self._native.morph_names
 

@@ -17,6 +17,14 @@
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
 
+#include <cmath>
+#include <optional>
+
+#include "mmdkit/version.hpp"
+#if MMDKIT_HAS_PHYSICS
+#include "mmdkit/physics/character_physics.hpp"
+#endif
+
 namespace mmdkit::python {
 
 namespace {
@@ -26,6 +34,40 @@ struct Evaluator {
   std::shared_ptr<const anim::CharacterData> data;
   std::vector<Warning> warnings;
   bool ik = true;
+  std::uint32_t physics_fps = 0;  ///< physics steps per second; 0 = no physics
+};
+
+/// Evaluates frames of one Character, through the physics layer when the evaluator asks for it
+/// (physics/character_physics.hpp: frame F is frame F of a run from frame 0; whole frames only).
+class FrameRunner {
+ public:
+  FrameRunner(anim::Character& ch, std::uint32_t physics_fps) : ch_(ch) {
+#if MMDKIT_HAS_PHYSICS
+    if (physics_fps != 0) {
+      physics::Settings settings;
+      settings.steps_per_second = physics_fps;
+      physics_.emplace(ch, settings);
+    }
+#else
+    (void)physics_fps;
+#endif
+  }
+  Result<void> evaluate(double frame) {
+#if MMDKIT_HAS_PHYSICS
+    if (physics_) {
+      if (!(frame >= 0) || frame != std::floor(frame) || frame > 4294967295.0)
+        return make_error(ErrorCode::invalid_argument, "with physics, frames must be whole frames >= 0 (30 fps)");
+      return physics_->evaluate(static_cast<std::uint32_t>(frame));
+    }
+#endif
+    return ch_.evaluate(frame);
+  }
+
+ private:
+  anim::Character& ch_;
+#if MMDKIT_HAS_PHYSICS
+  std::optional<physics::CharacterPhysics> physics_;
+#endif
 };
 
 model::Model model_of(const py::handle& obj, bool geometry, std::vector<Warning>& warnings) {
@@ -43,9 +85,16 @@ model::Model model_of(const py::handle& obj, bool geometry, std::vector<Warning>
   raise_argument("model must be a path, PmdModel, PmxModel or ModelView");
 }
 
-Evaluator make_evaluator(const py::handle& model_arg, const py::list& motion_args, bool geometry, bool ik) {
+Evaluator make_evaluator(const py::handle& model_arg, const py::list& motion_args, bool geometry, bool ik,
+                         std::uint32_t physics_fps) {
   Evaluator ev;
   ev.ik = ik;
+  if (physics_fps != 0 && physics_fps != 60 && physics_fps != 120 && physics_fps != 240)
+    raise_argument("physics_fps must be 60, 120 or 240, not " + std::to_string(physics_fps));
+#if !MMDKIT_HAS_PHYSICS
+  if (physics_fps != 0) raise_argument("physics=True: this mmdkit was built without the physics layer (MMDKIT_WITH_PHYSICS=OFF)");
+#endif
+  ev.physics_fps = physics_fps;
   auto view = std::make_shared<model::Model>(model_of(model_arg, geometry, ev.warnings));
   std::vector<anim::MotionFile> loaded;  // motions read from paths, alive until bound
   loaded.reserve(motion_args.size());
@@ -128,8 +177,9 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
   auto r = without_gil([&]() -> Result<void> {
     anim::Character ch(ev.data);
     ch.set_ik(ev.ik);
+    FrameRunner runner(ch, ev.physics_fps);
     for (py::ssize_t f = 0; f < nf; ++f) {
-      if (auto e = ch.evaluate(frames[f]); !e) return e;
+      if (auto e = runner.evaluate(frames[f]); !e) return e;
       const auto mats = ch.pose().model_matrices();
       const auto rots = ch.pose().model_rotations();
       for (py::ssize_t k = 0; k < nb; ++k) {
@@ -169,7 +219,8 @@ py::tuple pose_at(const Evaluator& ev, double frame) {
   auto r = without_gil([&]() -> Result<void> {
     anim::Character ch(ev.data);
     ch.set_ik(ev.ik);
-    if (auto e = ch.evaluate(frame); !e) return e;
+    FrameRunner runner(ch, ev.physics_fps);
+    if (auto e = runner.evaluate(frame); !e) return e;
     if (auto e = ch.skin(); !e) return e;
     std::memcpy(p, ch.positions().data(), ch.positions().size() * sizeof(anim::Vec3));
     std::memcpy(n, ch.normals().data(), ch.normals().size() * sizeof(anim::Vec3));
@@ -183,7 +234,8 @@ py::tuple pose_at(const Evaluator& ev, double frame) {
 
 void bind_evaluator(py::module_& m) {
   py::class_<Evaluator>(m, "_Evaluator", "The bound character behind mmdkit.Evaluator.")
-      .def(py::init(&make_evaluator), py::arg("model"), py::arg("motions"), py::arg("geometry"), py::arg("ik"))
+      .def(py::init(&make_evaluator), py::arg("model"), py::arg("motions"), py::arg("geometry"), py::arg("ik"),
+           py::arg("physics_fps") = 0)
       .def_property_readonly("bone_names",
                              [](const Evaluator& e) {
                                py::list out;

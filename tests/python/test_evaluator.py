@@ -11,12 +11,12 @@ import mmdkit
 from conftest import MEI, MIKU, WAVEFILE, cli_path, corpus_dir, corpus_file
 
 
-def sample_binary(model, motions, frames):
+def sample_binary(model, motions, frames, extra=()):
     """Runs `mmdkit sample --format binary --morphs` and parses its layout (src/cli/cmd_sample.hpp):
     'MMDKSMP1', u32 version, frames, bones, morphs, camera, reserved; per bone u32 index, u32
     length, name; per morph the same; per frame f64 frame, bones x 16 f32 (column-major), morphs f32."""
     out = subprocess.run([str(cli_path()), "sample", str(model), *map(str, motions), "--frames", frames,
-                          "--format", "binary", "--morphs", "-o", "-"], capture_output=True, check=True).stdout
+                          "--format", "binary", "--morphs", "-o", "-", *extra], capture_output=True, check=True).stdout
     assert out[:8] == b"MMDKSMP1"
     _, nf, nb, nm, cam, _ = struct.unpack_from("<6I", out, 8)
     off = 32
@@ -102,10 +102,20 @@ def test_arrays_are_filled_in_place():
         ev.pose(0)  # geometry=False
 
 
-def test_physics_is_pending():
-    with pytest.raises(mmdkit.PendingError) as e:
-        mmdkit.Evaluator(corpus_file(MIKU), [], physics=True)
-    assert isinstance(e.value, NotImplementedError)
+def test_physics_equals_the_cli():
+    """physics=True: the frames of `mmdkit sample --physics` bit for bit (both simulate from frame
+    0), different from the sample without physics (miku_v2's hair moves), whole frames only."""
+    model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    names, _, cli = sample_binary(model, [motion], "40,10", extra=("--physics",))
+    ev = mmdkit.Evaluator(model, [motion], physics=True)
+    s = ev.sample([40, 10])
+    np.testing.assert_array_equal(s.matrices, np.transpose(cli["m"].reshape(2, len(names), 4, 4), (0, 1, 3, 2)))
+    plain = mmdkit.Evaluator(model, [motion]).sample([40])
+    assert np.abs(plain.positions[0] - s.positions[0]).max() > 1e-3
+    with pytest.raises(mmdkit.ArgumentError):
+        ev.sample([2.5])
+    with pytest.raises(mmdkit.ArgumentError):
+        mmdkit.Evaluator(model, [motion], physics=True, physics_fps=90)
 
 
 def test_errors_carry_the_motion_file(tmp_path):
