@@ -9,18 +9,6 @@
 
 namespace mmdkit::anim {
 
-std::vector<std::uint8_t> track_match_key(ByteSpan raw) {
-  ByteSpan s = until_nul(raw);
-  if (s.size() > vmd::kTrackNameSize) s = s.first(vmd::kTrackNameSize);
-  return {s.begin(), s.end()};
-}
-
-Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8, Encoding enc) {
-  auto bytes = encode_text(utf8, enc);
-  if (!bytes) return std::unexpected(bytes.error());
-  return track_match_key(*bytes);
-}
-
 std::span<const BoneTrackKey> BoundMotion::bone_track(std::size_t bone) const noexcept {
   if (bone >= bone_tracks.size()) return {};
   const KeyRange r = bone_tracks[bone];
@@ -46,10 +34,10 @@ KeyMap make_map(std::span<const std::vector<std::uint8_t>> keys) {
 
 Result<std::string> vmd_key(const vmd::TrackName& name, Encoding enc) {
   if (!name.raw.empty()) {
-    auto k = track_match_key(name.raw);
+    auto k = binding_key(name.raw);
     return std::string(k.begin(), k.end());
   }
-  auto k = track_match_key_utf8(name.text, enc);
+  auto k = binding_key_of_text(name.text, enc);
   if (!k) return std::unexpected(k.error());
   return std::string(k->begin(), k->end());
 }

@@ -181,7 +181,7 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
       s.offset_[i] = {b.position[0] - pp[0], b.position[1] - pp[1], b.position[2] - pp[2]};
     }
     s.names_[i] = b.name;
-    s.keys_[i] = track_match_key(b.name_bytes);
+    s.keys_[i] = binding_key(b.name_bytes);
   }
 
   // Evaluation order.

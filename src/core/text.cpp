@@ -195,4 +195,16 @@ Encoding detect_legacy_encoding(std::span<const ByteSpan> names) {
   return gbk > cp932 ? Encoding::gbk : Encoding::cp932;
 }
 
+std::vector<std::uint8_t> binding_key(ByteSpan raw) {
+  ByteSpan s = until_nul(raw);
+  if (s.size() > kBindingKeySize) s = s.first(kBindingKeySize);
+  return {s.begin(), s.end()};
+}
+
+Result<std::vector<std::uint8_t>> binding_key_of_text(std::string_view utf8, Encoding enc) {
+  auto bytes = encode_text(utf8, enc);
+  if (!bytes) return std::unexpected(bytes.error());
+  return binding_key(*bytes);
+}
+
 }  // namespace mmdkit

@@ -181,7 +181,7 @@ void check_ik_ancestry(const Model& m, std::vector<Finding>& out, bool pmd) {
 
 void utf8_binding_keys(Model& m) {
   for (std::size_t i = 0; i < m.bones.size(); ++i) {
-    auto k = binding_key_utf8(m.bones[i].name);
+    auto k = binding_key_of_text(m.bones[i].name);
     if (k) {
       m.bones[i].binding_key = std::move(*k);
     } else {
@@ -191,7 +191,7 @@ void utf8_binding_keys(Model& m) {
     }
   }
   for (std::size_t i = 0; i < m.morphs.size(); ++i) {
-    auto k = binding_key_utf8(m.morphs[i].name);
+    auto k = binding_key_of_text(m.morphs[i].name);
     if (k) {
       m.morphs[i].binding_key = std::move(*k);
     } else {

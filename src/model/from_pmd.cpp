@@ -144,7 +144,7 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     if (p.english && i < p.english->bone_names.size()) b.name_en = p.english->bone_names[i].text;
     {
       std::vector<std::uint8_t> scratch;
-      b.binding_key = binding_key_raw(raw_or_text(s.name, scratch));
+      b.binding_key = mmdkit::binding_key(raw_or_text(s.name, scratch));
     }
     b.position = s.position;
     b.parent = checked16(s.parent, nb, F, "bones", i, "parent", "bones");
@@ -271,7 +271,7 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     if (p.english && has_base && i - 1 < p.english->morph_names.size()) d.name_en = p.english->morph_names[i - 1].text;
     {
       std::vector<std::uint8_t> scratch;
-      d.binding_key = binding_key_raw(raw_or_text(s.name, scratch));
+      d.binding_key = mmdkit::binding_key(raw_or_text(s.name, scratch));
     }
     d.type = MorphType::vertex;
     d.panel = s.type <= 4 ? s.type : 4;

@@ -1,4 +1,4 @@
-// mmdkit — model view: findings, binding keys, lookups, load load.
+// mmdkit — model view: findings, lookups, load.
 #include "mmdkit/model/model.hpp"
 
 #include <string>
@@ -92,19 +92,6 @@ std::int32_t find_morph(const Model& model, std::string_view name) noexcept {
   for (std::size_t i = 0; i < model.morphs.size(); ++i)
     if (model.morphs[i].name == name) return static_cast<std::int32_t>(i);
   return -1;
-}
-
-std::vector<std::uint8_t> binding_key_raw(ByteSpan raw) {
-  ByteSpan s = until_nul(raw);
-  if (s.size() > 15) s = s.first(15);
-  return {s.begin(), s.end()};
-}
-
-std::optional<std::vector<std::uint8_t>> binding_key_utf8(std::string_view utf8) {
-  auto bytes = encode_text(utf8, Encoding::cp932);
-  if (!bytes) return std::nullopt;
-  if (bytes->size() > 15) bytes->resize(15);
-  return std::move(*bytes);
 }
 
 }  // namespace mmdkit::model

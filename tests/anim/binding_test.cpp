@@ -13,18 +13,18 @@ using test::track_name;
 using Bytes = std::vector<std::uint8_t>;
 
 TEST(Binding, MatchKeyCutsAtNulAnd15Bytes) {
-  EXPECT_EQ(track_match_key(bytes("abcdefghijklmnop")), bytes("abcdefghijklmno"));
+  EXPECT_EQ(binding_key(bytes("abcdefghijklmnop")), bytes("abcdefghijklmno"));
   Bytes with_garbage = {'a', 'b', 'c', 0, 0xFD, 0xFD, 'x'};
-  EXPECT_EQ(track_match_key(with_garbage), bytes("abc"));
+  EXPECT_EQ(binding_key(with_garbage), bytes("abc"));
 }
 
 TEST(Binding, Utf8NameIsEncodedToCp932ThenCut) {
   // "ab" + あいうえおかき = 2 + 7×2 = 16 CP932 bytes; the cut at 15 leaves the lead byte of き.
   Bytes want = {'a', 'b', 0x82, 0xA0, 0x82, 0xA2, 0x82, 0xA4, 0x82, 0xA6, 0x82, 0xA8, 0x82, 0xA9, 0x82};
-  auto k = track_match_key_utf8("abあいうえおかき");
+  auto k = binding_key_of_text("abあいうえおかき");
   ASSERT_TRUE(k) << k.error().to_string();
   EXPECT_EQ(*k, want);
-  EXPECT_FALSE(track_match_key_utf8("\xff"));  // invalid UTF-8
+  EXPECT_FALSE(binding_key_of_text("\xff"));  // invalid UTF-8
 }
 
 TEST(Binding, BindsByBytesIncludingCutDoubleByteCharacter) {
@@ -35,8 +35,8 @@ TEST(Binding, BindsByBytesIncludingCutDoubleByteCharacter) {
   m.bone_keys = {bone_key(0, 0, {1, 0, 0}), bone_key(1, 0, {2, 0, 0}), bone_key(2, 0, {3, 0, 0})};
   // Model: 16-byte ASCII name, a PMX-style UTF-8 name whose CP932 form is cut mid character,
   // another name that shares the first 15 bytes of the first, and an unrelated bone.
-  std::vector<Bytes> model = {track_match_key(bytes("abcdefghijklmnop")), *track_match_key_utf8("abあいうえおかき"),
-                              track_match_key(bytes("abcdefghijklmnoZ")), track_match_key(bytes("center"))};
+  std::vector<Bytes> model = {binding_key(bytes("abcdefghijklmnop")), *binding_key_of_text("abあいうえおかき"),
+                              binding_key(bytes("abcdefghijklmnoZ")), binding_key(bytes("center"))};
   const vmd::Motion* list[] = {&m};
   auto b = bind_motions(list, model, {});
   ASSERT_TRUE(b) << b.error().to_string();
@@ -62,8 +62,8 @@ TEST(Binding, BodyAndFaceMotionsMerge) {
   face.morph_keys = {{0, 0, 0.0f}, {0, 10, 1.0f}, {0, 5, 0.75f}};
   face.bone_names = {track_name(bytes("center"))};
   face.bone_keys = {bone_key(0, 10, {20, 0, 0})};  // same bone and frame: the later motion wins
-  std::vector<Bytes> bones = {track_match_key(bytes("center"))};
-  std::vector<Bytes> morphs = {track_match_key(bytes("smile")), track_match_key(bytes("blink"))};
+  std::vector<Bytes> bones = {binding_key(bytes("center"))};
+  std::vector<Bytes> morphs = {binding_key(bytes("smile")), binding_key(bytes("blink"))};
   const vmd::Motion* list[] = {&body, nullptr, &face};
   auto b = bind_motions(list, bones, morphs);
   ASSERT_TRUE(b) << b.error().to_string();

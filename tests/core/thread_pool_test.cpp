@@ -26,7 +26,7 @@ void mark(void* c, std::size_t b, std::size_t e) {
   for (std::size_t i = b; i < e; ++i) cov->hits[i].fetch_add(1);
 }
 
-TEST(SkinningPool, ParallelForCoversEveryIndexExactlyOnce) {
+TEST(ThreadPool, ParallelForCoversEveryIndexExactlyOnce) {
   for (const unsigned threads : {1u, 2u, 3u, 5u}) {
     ThreadPool pool(threads);
     EXPECT_EQ(pool.size(), threads);

@@ -2,7 +2,7 @@
 //
 // MMD matches a VMD track to a model bone by BYTES: the model's name encoded in CP932 (PMD names
 // already are; PMX names are UTF-16/UTF-8 and are encoded first), cut to 15 bytes — the VMD name
-// field size — compared with the VMD name bytes up to their first NUL (FORMAT-NOTES "Text").
+// field size — compared with the VMD name bytes up to their first NUL (docs/formats/NOTES.md "Text").
 // Matching decoded strings fails for names longer than 15 bytes and for names cut in the middle of
 // a double-byte character (mmd_tools #299, saba). Several motions can be bound together (a body
 // motion and a facial motion): their keys are merged per model bone / morph.
@@ -22,16 +22,14 @@
 
 namespace mmdkit::anim {
 
-/// The bytes MMD compares: `raw` up to its first NUL, then cut to vmd::kTrackNameSize (15)
-/// bytes. A cut may leave a lone lead byte of a double-byte character; it is kept (MMD wrote the
-/// VMD name with the same cut).
-std::vector<std::uint8_t> track_match_key(ByteSpan raw);
+/// The bytes MMD compares (older name of mmdkit::binding_key in core/text.hpp, kept for callers).
+inline std::vector<std::uint8_t> track_match_key(ByteSpan raw) { return binding_key(raw); }
 
-/// The match key of a name given as UTF-8 (PMX names, names typed by a user): encoded to `enc`
-/// (CP932 by default, as MMD on Japanese Windows) and cut like track_match_key. Errors:
-/// encoding_error when the name has characters `enc` cannot represent (MMD could not match such a
-/// bone either; callers usually treat the bone as unmatched).
-Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8, Encoding enc = Encoding::cp932);
+/// The match key of a UTF-8 name (older name of mmdkit::binding_key_of_text, kept for callers).
+inline Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8,
+                                                              Encoding enc = Encoding::cp932) {
+  return binding_key_of_text(utf8, enc);
+}
 
 /// The bytes a VPD name is matched by: its whole raw bytes (a VPD line holds the complete name,
 /// no 15-byte field), or when there are none (a name built in code) its text encoded in `enc`

@@ -57,7 +57,7 @@ struct Pose;
 
 namespace mmdkit::anim {
 
-using Vec4 = std::array<float, 4>;
+using mmdkit::Vec4;
 
 /// Deepest group / flip nesting expanded (the top morph is level 0).
 inline constexpr std::size_t kMaxMorphDepth = 8;

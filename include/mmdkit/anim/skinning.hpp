@@ -9,7 +9,7 @@
 // Nothing is allocated per frame (SkinWorkspace is sized once).
 //
 // Space and units: MMD's left-handed, Y-up model space, MMD units; matrices column-major, rigid,
-// translation at 12..14 (anim/math.hpp). Rules and their sources: docs/EVALUATION-MORPH-SKIN.md.
+// translation at 12..14 (core/math.hpp). Rules and their sources: docs/EVALUATION-MORPH-SKIN.md.
 //
 //   p  = bind position + morph offset (morph offsets are applied BEFORE skinning, as MMD does)
 //   BDEF1          p' = M_b0 · p,                     n' = R_b0 · n

@@ -53,4 +53,19 @@ Result<std::vector<std::uint8_t>> encode_text(std::string_view utf8, Encoding en
 /// symbols for GBK); CP932 wins ties. ASCII-only input gives CP932.
 Encoding detect_legacy_encoding(std::span<const ByteSpan> names);
 
+/// Bytes MMD compares when it binds a VMD track to a model bone or morph: the VMD track name
+/// field size. Source and rules: docs/CONVENTIONS.md "Text" (last item).
+inline constexpr std::size_t kBindingKeySize = 15;
+
+/// The binding key of stored name bytes (a VMD track name, a PMD or VPD name): `raw` up to its
+/// first NUL, cut to kBindingKeySize bytes. A cut may leave a lone lead byte of a double-byte
+/// character; it is kept (MMD wrote the VMD name with the same cut). This is the one binding-key
+/// function: the model view (model::Bone::binding_key) and anim/binding.hpp use it.
+std::vector<std::uint8_t> binding_key(ByteSpan raw);
+
+/// The binding key of UTF-8 text (PMX names, names typed by a user): encoded in `enc` (CP932 by
+/// default, as MMD on Japanese Windows), then binding_key(). Errors: encoding_error when `enc`
+/// cannot represent the text (MMD could not match such a name either).
+Result<std::vector<std::uint8_t>> binding_key_of_text(std::string_view utf8, Encoding enc = Encoding::cp932);
+
 }  // namespace mmdkit

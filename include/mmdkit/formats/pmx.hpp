@@ -1,6 +1,6 @@
 // mmdkit — PMX 2.0 / 2.1 (Polygon Model eXtended) models: data model, reading and writing.
 //
-// Layout: docs/formats/pmx.md, ../shared/reference/FORMAT-NOTES.md and PmxEditor's "PMX仕様.txt".
+// Layout: docs/formats/pmx.md, docs/formats/NOTES.md and PmxEditor's "PMX仕様.txt".
 // Units and spaces: positions and lengths in MMD units (about 8 cm) in MMD's left-handed, Y-up
 // model space (model faces -Z); angles in radians; colours linear 0..1 RGBA as stored; UVs with
 // V down (0,0 = top left of the texture).
@@ -24,13 +24,14 @@
 
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/core/text.hpp"
 
 namespace mmdkit::pmx {
 
-using Vec2 = std::array<float, 2>;
-using Vec3 = std::array<float, 3>;
-using Vec4 = std::array<float, 4>;
+using mmdkit::Vec2;
+using mmdkit::Vec3;
+using mmdkit::Vec4;
 
 /// The 4 signature bytes at offset 0.
 inline constexpr std::array<std::uint8_t, 4> kSignature{'P', 'M', 'X', ' '};
@@ -301,7 +302,7 @@ struct RigidBody {
 struct Joint {
   Text name, name_en;
   /// 0 spring 6DOF (the only 2.0 type); 2.1 adds 1 6DOF, 2 point-to-point, 3 cone-twist,
-  /// 4 slider, 5 hinge (FORMAT-NOTES: the spec's headings disagree on two numbers). The record
+  /// 4 slider, 5 hinge (docs/formats/NOTES.md: the spec's headings disagree on two numbers). The record
   /// layout is the same for every type.
   std::uint8_t type = 0;
   std::int32_t rigid_body_a = kNone;

@@ -29,6 +29,7 @@
 
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/core/text.hpp"
 
 namespace mmdkit::pmd {
@@ -40,9 +41,9 @@ struct Model;
 
 namespace mmdkit::model {
 
-using Vec2 = std::array<float, 2>;
-using Vec3 = std::array<float, 3>;
-using Vec4 = std::array<float, 4>;  ///< quaternions are (x, y, z, w)
+using mmdkit::Vec2;
+using mmdkit::Vec3;
+using mmdkit::Vec4;  ///< quaternions are (x, y, z, w)
 
 // ---------------------------------------------------------------------------------------------
 // Findings (shared by the view builders and `check`)
@@ -160,7 +161,7 @@ struct Material {
 /// A bone. Flags are PMX's (pmx::BoneFlag) spelled out.
 struct Bone {
   std::string name, name_en;  ///< UTF-8
-  /// The bytes a VMD track name must equal to drive this bone (MMD compares bytes, FORMAT-NOTES
+  /// The bytes a VMD track name must equal to drive this bone (MMD compares bytes, docs/formats/NOTES.md
   /// "Text"): PMD: the raw name up to its NUL; PMX: the name encoded in CP932. Cut to 15 bytes
   /// (a lone lead byte at the cut is kept). Empty when the name has no CP932 form (never binds).
   std::vector<std::uint8_t> binding_key;
@@ -343,7 +344,7 @@ enum class TransformOrder : std::uint8_t {
   /// bone: local → global, append, then its IK chain if it is an IK bone. Physics between the
   /// two after_physics groups.
   pmx,
-  /// PMD (MMD's PMD runtime, FORMAT-NOTES "Evaluation"): forward kinematics for all bones, then
+  /// PMD (MMD's PMD runtime, docs/formats/NOTES.md "Evaluation"): forward kinematics for all bones, then
   /// the IK chains in Model::ik_chains order (PMD file order), then the append (type 5 / 9 follow)
   /// bones. deform_layer is 0 everywhere (as PmxEditor); instead bone_order lists the stages:
   /// ordinary bones, then IK bones (and their descendants), then follow bones (and descendants),
@@ -424,10 +425,5 @@ Result<Model> load_file(const std::filesystem::path& path, const LoadOptions& op
 std::int32_t find_bone(const Model& model, std::string_view name) noexcept;
 /// Index of the first morph named `name`, -1 if none.
 std::int32_t find_morph(const Model& model, std::string_view name) noexcept;
-
-/// The VMD binding key of a UTF-8 name: CP932 bytes cut to 15 bytes; nullopt when not encodable.
-std::optional<std::vector<std::uint8_t>> binding_key_utf8(std::string_view utf8);
-/// The VMD binding key of raw legacy bytes (PMD names): up to the first NUL, cut to 15 bytes.
-std::vector<std::uint8_t> binding_key_raw(ByteSpan raw);
 
 }  // namespace mmdkit::model

@@ -5,9 +5,9 @@
 #include <limits>
 #include <numbers>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 
-namespace mmdkit::anim {
+namespace mmdkit {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
@@ -78,4 +78,4 @@ TEST(Quaternion, RotateAndMultiply) {
 }
 
 }  // namespace
-}  // namespace mmdkit::anim
+}  // namespace mmdkit

@@ -1,9 +1,9 @@
-// Quaternion helpers (math.hpp). Computed in double, stored in float.
+// Quaternion helpers (core/math.hpp). Computed in double, stored in float.
 #include <cmath>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 
-namespace mmdkit::anim {
+namespace mmdkit {
 
 namespace {
 double d(float v) noexcept { return static_cast<double>(v); }
@@ -83,4 +83,4 @@ float quat_angle_between(const Quat& a, const Quat& b) noexcept {
   return static_cast<float>(2.0 * std::atan2(std::sqrt(rx * rx + ry * ry + rz * rz), std::fabs(rw)));
 }
 
-}  // namespace mmdkit::anim
+}  // namespace mmdkit
