@@ -3,7 +3,7 @@
 
 #include <numbers>
 
-#include "mmdkit/core/humanoid.hpp"
+#include "mmdkit/formats/humanoid.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
 #include "mmdkit/model/check.hpp"
 #include "mmdkit/model/model.hpp"

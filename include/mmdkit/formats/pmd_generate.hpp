@@ -21,7 +21,7 @@ struct GenerateOptions {
 };
 
 /// A synthetic humanoid PMD (all text CP932, a complete file with every optional part):
-/// - bones: the 29 standard bones of mmdkit/core/humanoid.hpp in that order, with PMD types:
+/// - bones: the 29 standard bones of mmdkit/formats/humanoid.hpp in that order, with PMD types:
 ///   1 (rotate+move) for 全ての親 / センター, 2 (IK) for the four IK handles, 4 (IK-affected,
 ///   ik_parent = the handle) for the leg links and ankles, 6 (IK tip) for つま先, 5 (rotation
 ///   follow of 両目) for 左目 / 右目, 0 otherwise; tail = the spec's tail bone, 0 (none) when the

@@ -24,7 +24,7 @@ struct GenerateOptions {
   std::uint64_t seed = 1;
   std::uint64_t vertices = 1000;  ///< exact vertex count (0 allowed: then no faces)
   /// Bone count; 0 or anything up to the 29 standard bones gives the standard humanoid set
-  /// (mmdkit/core/humanoid.hpp); more adds chains of 8 extra bones (hair / skirt-like) hanging
+  /// (mmdkit/formats/humanoid.hpp); more adds chains of 8 extra bones (hair / skirt-like) hanging
   /// from 頭 and 下半身 alternately, until the count is reached exactly.
   std::uint64_t bones = 0;
   std::uint64_t morphs = 8;       ///< exact morph count

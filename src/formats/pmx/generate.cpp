@@ -4,9 +4,9 @@
 #include <array>
 #include <cmath>
 
-#include "core/generated_images.hpp"
+#include "formats/generate/generated_images.hpp"
 #include "formats/pmx/common.hpp"
-#include "mmdkit/core/humanoid.hpp"
+#include "mmdkit/formats/humanoid.hpp"
 
 namespace mmdkit::pmx {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "mmdkit/core/humanoid.hpp"
+#include "mmdkit/formats/humanoid.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 

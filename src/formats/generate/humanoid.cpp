@@ -1,4 +1,4 @@
-#include "mmdkit/core/humanoid.hpp"
+#include "mmdkit/formats/humanoid.hpp"
 
 namespace mmdkit::humanoid {
 namespace {

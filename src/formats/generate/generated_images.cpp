@@ -1,4 +1,4 @@
-#include "core/generated_images.hpp"
+#include "formats/generate/generated_images.hpp"
 
 #include <stb_image_write.h>
 
