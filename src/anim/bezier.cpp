@@ -1,5 +1,5 @@
 // MMD interpolation curve: solve x(s) = x by Newton inside a bisection bracket, return y(s).
-// FORMAT-NOTES "Evaluation"; see bezier.hpp for the contract.
+// docs/formats/NOTES.md "Evaluation"; see bezier.hpp for the contract.
 #include "mmdkit/anim/bezier.hpp"
 
 #include <cmath>

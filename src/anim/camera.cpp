@@ -65,7 +65,7 @@ CameraState sample_camera(std::span<const CameraTrackKey> keys, double frame, st
     s.fov_degrees = a.fov_degrees;
     s.perspective = a.perspective;
     const CameraTrackKey& b = keys[seg.second];
-    // Keys one frame apart are a cut: a's values hold until b (FORMAT-NOTES "Camera semantics").
+    // Keys one frame apart are a cut: a's values hold until b (docs/formats/NOTES.md "Camera semantics").
     if (seg.first != seg.second && b.frame - a.frame > 1) {
       auto lerp = [](float va, float vb, float w) { return va + (vb - va) * w; };
       const vmd::Curve* axis[3] = {&b.curves.x, &b.curves.y, &b.curves.z};

@@ -22,6 +22,7 @@
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "core/json.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
 #include "mmdkit/anim/character.hpp"
@@ -136,22 +137,6 @@ void put_floats(std::string& s, const float* v, std::size_t n) {
     put_float(s, v[i]);
   }
   s += ']';
-}
-
-void put_string(std::string& s, std::string_view v) {
-  s += '"';
-  for (char c : v) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      s += '\\';
-      s += c;
-    } else if (u < 0x20) {
-      s += fmt::format("\\u{:04x}", u);
-    } else {
-      s += c;
-    }
-  }
-  s += '"';
 }
 
 template <class T>
@@ -271,16 +256,16 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     }
   } else {
     s += "{\"lib\":\"mmdkit " MMDKIT_VERSION_STRING "\",\"model\":";
-    put_string(s, a.model);
+    json::append_string(s, a.model);
     s += ",\"motion\":";
     if (a.motions.empty())
       s += "null";
     else
-      put_string(s, a.motions.front());
+      json::append_string(s, a.motions.front());
     s += ",\"motions\":[";
     for (std::size_t i = 0; i < a.motions.size(); ++i) {
       if (i) s += ',';
-      put_string(s, a.motions[i]);
+      json::append_string(s, a.motions[i]);
     }
     s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{}}},", a.no_ik ? "false" : "true", a.physics.on ? "true" : "false");
     s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
@@ -317,7 +302,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       const std::uint32_t b = bones[k];
       if (k) s += ',';
       s += "\n {\"name\":";
-      put_string(s, sk.names()[b]);
+      json::append_string(s, sk.names()[b]);
       s += fmt::format(",\"index\":{},\"position\":", b);
       put_floats(s, &mats[b][12], 3);
       s += ",\"quaternion\":";
@@ -333,7 +318,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       for (std::size_t m = 0; m < nm; ++m) {
         if (m) s += ',';
         s += "{\"name\":";
-        put_string(s, data.morph_names()[m]);
+        json::append_string(s, data.morph_names()[m]);
         s += fmt::format(",\"index\":{},\"weight\":", m);
         put_float(s, weights[m]);
         s += '}';

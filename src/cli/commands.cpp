@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/io.hpp"
 #include "cli/model_ops.hpp"
+#include "core/json.hpp"
 #include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
@@ -32,26 +33,6 @@ void print_warnings(std::ostream& err, const std::vector<Warning>& warnings, con
 
 std::string_view as_text(const std::vector<std::uint8_t>& b) {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
-}
-
-// A JSON string literal (quotes and escapes) for UTF-8 text.
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static constexpr char hex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 bool has_json_extension(const fs::path& p) {
@@ -407,15 +388,15 @@ int cmd_check(const InputArgs& a, const Streams& s) {
   std::size_t errors = 0, warnings = 0;
   for (const Finding& f : *findings) (f.severity_error ? errors : warnings) += f.omitted ? f.omitted : 1;
   if (a.flags.json) {
-    out << "{\"file\": " << json_string(label) << ", \"errors\": " << errors << ", \"warnings\": " << warnings
+    out << "{\"file\": " << json::string(label) << ", \"errors\": " << errors << ", \"warnings\": " << warnings
         << ", \"findings\": [";
     bool first = true;
     for (const Finding& f : *findings) {
       if (f.omitted) continue;
       out << (first ? "\n  " : ",\n  ") << "{\"severity\": \"" << (f.severity_error ? "error" : "warning")
-          << "\", \"code\": \"" << error_code_name(f.where.code) << "\", \"section\": " << json_string(f.where.section)
+          << "\", \"code\": \"" << error_code_name(f.where.code) << "\", \"section\": " << json::string(f.where.section)
           << ", \"record\": " << f.where.record << ", \"offset\": " << f.where.offset
-          << ", \"message\": " << json_string(f.where.message) << "}";
+          << ", \"message\": " << json::string(f.where.message) << "}";
       first = false;
     }
     out << (first ? "]" : "\n]");
@@ -424,14 +405,14 @@ int cmd_check(const InputArgs& a, const Streams& s) {
     for (const Finding& f : *findings) {
       if (!f.omitted) continue;
       out << (first ? ", \"not_listed\": [\n  " : ",\n  ") << "{\"severity\": \""
-          << (f.severity_error ? "error" : "warning") << "\", \"section\": " << json_string(f.where.section)
-          << ", \"count\": " << f.omitted << ", \"message\": " << json_string(f.where.message) << "}";
+          << (f.severity_error ? "error" : "warning") << "\", \"section\": " << json::string(f.where.section)
+          << ", \"count\": " << f.omitted << ", \"message\": " << json::string(f.where.message) << "}";
       first = false;
     }
     if (!first) out << "\n]";
     if (!not_checked.empty()) {
       out << ", \"not_checked\": [";
-      for (std::size_t i = 0; i < not_checked.size(); ++i) out << (i ? ", " : "") << json_string(not_checked[i]);
+      for (std::size_t i = 0; i < not_checked.size(); ++i) out << (i ? ", " : "") << json::string(not_checked[i]);
       out << "]";
     }
     out << "}\n";

@@ -7,6 +7,7 @@
 
 #include "cli/format_ops.hpp"
 #include "cli/model_ops.hpp"
+#include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
@@ -15,28 +16,6 @@ namespace mmdkit::cli {
 namespace {
 
 pmd::ReadOptions read_options(const ReadFlags& f) { return pmd::ReadOptions{f.encoding, f.strict}; }
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string first_line(const std::string& s) {
   std::size_t end = s.find_first_of("\r\n");
@@ -74,15 +53,15 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   std::string out;
   if (flags.json) {
     out += "{\n  \"format\": \"pmd\",\n  \"version\": " + format_float_json(m.version) +
-           ",\n  \"name\": " + json_string(m.name.text) + ",\n  \"comment\": " + json_string(m.comment.text) +
-           ",\n  \"encoding\": " + json_string(encoding_name(m.encoding)) +
+           ",\n  \"name\": " + json::string(m.name.text) + ",\n  \"comment\": " + json::string(m.comment.text) +
+           ",\n  \"encoding\": " + json::string(encoding_name(m.encoding)) +
            ",\n  \"file_bytes\": " + std::to_string(bytes.size()) + ",\n  \"counts\": {";
     bool first = true;
     for (const Count& c : counts) {
       out += std::string(first ? "" : ", ") + "\"" + c.key + "\": " + std::to_string(c.n);
       first = false;
     }
-    out += "},\n  \"tail\": " + json_string(pmd::tail_name(m.tail)) + ",\n  \"parts\": {\"english\": " +
+    out += "},\n  \"tail\": " + json::string(pmd::tail_name(m.tail)) + ",\n  \"parts\": {\"english\": " +
            (m.english ? "true" : "false") + ", \"toon_textures\": " + (toon ? "true" : "false") +
            ", \"rigid_bodies\": " + (rigid ? "true" : "false") + ", \"joints\": " + (joints ? "true" : "false") +
            "},\n  \"trailing_bytes\": " + std::to_string(m.trailing.size()) +

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "core/json.hpp"
 #include "cli/model_ops.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
@@ -14,28 +15,6 @@ namespace mmdkit::cli {
 namespace {
 
 pmx::ReadOptions read_options(const ReadFlags& f) { return pmx::ReadOptions{.strict = f.strict}; }
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 // One-line form of a multi-line comment for the text summary.
 std::string one_line(std::string s) {
@@ -72,13 +51,13 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   std::string out;
   if (flags.json) {
     out += "{\n  \"format\": \"pmx\",\n  \"version\": \"" + std::string(pmx::version_name(h.version)) +
-           "\",\n  \"encoding\": " + json_string(encoding_name(h.encoding)) +
+           "\",\n  \"encoding\": " + json::string(encoding_name(h.encoding)) +
            ",\n  \"globals\": " + std::to_string(pmx::kKnownGlobals + h.extra_globals.size()) +
            ",\n  \"additional_uvs\": " + std::to_string(h.additional_uv_count) + ",\n  \"index_sizes\": {";
     for (std::size_t i = 0; i < 6; ++i)
       out += std::string(i ? ", " : "") + "\"" + sizes[i].first + "\": " + std::to_string(sizes[i].second);
-    out += "},\n  \"name\": " + json_string(m.name.text) + ",\n  \"name_en\": " + json_string(m.name_en.text) +
-           ",\n  \"comment\": " + json_string(m.comment.text) + ",\n  \"file_bytes\": " + std::to_string(bytes.size()) +
+    out += "},\n  \"name\": " + json::string(m.name.text) + ",\n  \"name_en\": " + json::string(m.name_en.text) +
+           ",\n  \"comment\": " + json::string(m.comment.text) + ",\n  \"file_bytes\": " + std::to_string(bytes.size()) +
            ",\n  \"counts\": {";
     for (std::size_t i = 0; i < std::size(counts); ++i)
       out += std::string(i ? ", " : "") + "\"" + counts[i].first + "\": " + std::to_string(counts[i].second);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "core/json.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
@@ -14,28 +15,6 @@ namespace mmdkit::cli {
 namespace {
 
 vmd::ReadOptions read_options(const ReadFlags& f) { return vmd::ReadOptions{f.encoding, f.strict}; }
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 constexpr const char* kSectionKeys[vmd::kSectionCount] = {"bone", "morph", "camera", "light", "self_shadow", "property"};
 
@@ -48,8 +27,8 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   std::string out;
   if (flags.json) {
     out += "{\n  \"format\": \"vmd\",\n  \"version\": " + std::to_string(version) +
-           ",\n  \"signature\": " + json_string(sig) + ",\n  \"model_name\": " + json_string(s->model_name.text) +
-           ",\n  \"encoding\": " + json_string(encoding_name(s->encoding)) +
+           ",\n  \"signature\": " + json::string(sig) + ",\n  \"model_name\": " + json::string(s->model_name.text) +
+           ",\n  \"encoding\": " + json::string(encoding_name(s->encoding)) +
            ",\n  \"file_bytes\": " + std::to_string(s->file_bytes) +
            ",\n  \"sections_present\": " + std::to_string(s->sections_present) + ",\n  \"counts\": {";
     for (int i = 0; i < vmd::kSectionCount; ++i)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/formats/vpd_json.hpp"
@@ -16,28 +17,6 @@ namespace {
 
 vpd::ReadOptions read_options(const ReadFlags& f) { return vpd::ReadOptions{f.encoding}; }
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>&) {
   auto p = vpd::read(bytes, read_options(flags));
   if (!p) return std::unexpected(p.error());
@@ -46,8 +25,8 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   for (const vpd::Bone& b : p->bones)
     if (b.translation != std::array<float, 3>{0, 0, 0}) ++moved;
   if (flags.json) {
-    return "{\n  \"format\": \"vpd\",\n  \"model_file\": " + json_string(p->model_file) +
-           ",\n  \"encoding\": " + json_string(encoding_name(p->encoding)) + ",\n  \"line_ending\": \"" + le +
+    return "{\n  \"format\": \"vpd\",\n  \"model_file\": " + json::string(p->model_file) +
+           ",\n  \"encoding\": " + json::string(encoding_name(p->encoding)) + ",\n  \"line_ending\": \"" + le +
            "\",\n  \"file_bytes\": " + std::to_string(bytes.size()) + ",\n  \"bones\": " +
            std::to_string(p->bones.size()) + ",\n  \"translated_bones\": " + std::to_string(moved) +
            ",\n  \"morphs\": " + std::to_string(p->morphs.size()) + "\n}\n";

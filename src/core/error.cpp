@@ -39,6 +39,12 @@ std::string Error::to_string() const {
     out += "record " + std::to_string(record);
     where = true;
   }
+  if (line >= 0) {
+    out += where ? ", " : "";
+    out += "line " + std::to_string(line);
+    if (column >= 0) out += ", column " + std::to_string(column);
+    where = true;
+  }
   if (offset >= 0) {
     out += where ? ", " : "";
     out += "byte " + std::to_string(offset);

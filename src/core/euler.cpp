@@ -6,6 +6,8 @@
 #include <limits>
 #include <numbers>
 
+#include "mmdkit/core/math.hpp"
+
 namespace mmdkit {
 namespace {
 
@@ -67,6 +69,16 @@ std::array<float, 4> euler_degrees_to_quaternion(const std::array<float, 3>& deg
   const double z = cy * cx * sz - sy * sx * cz;
   const double w = cy * cx * cz + sy * sx * sz;
   return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z), static_cast<float>(w)};
+}
+
+bool euler_edited(const std::array<float, 3>& degrees, const std::array<float, 4>& q, double tolerance_degrees) noexcept {
+  for (float v : q)
+    if (!std::isfinite(v)) return false;
+  for (float v : degrees)
+    if (!std::isfinite(v)) return false;
+  if (quaternion_to_euler_degrees(q) == degrees) return false;
+  const double angle = quat_angle_between(q, euler_degrees_to_quaternion(degrees));
+  return angle * kRadToDeg > tolerance_degrees;
 }
 
 }  // namespace mmdkit

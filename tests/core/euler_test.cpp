@@ -177,5 +177,17 @@ TEST(Euler, Vmd2XmlEulerFixture) {
   for (int k = 0; k < 4; ++k) EXPECT_NEAR(back[k], q[k], 2e-7) << k;
 }
 
+TEST(Euler, EditedAnglesAreToldFromUneditedOnes) {
+  const std::array<float, 4> q = euler_degrees_to_quaternion({10, 20, 30});
+  EXPECT_FALSE(euler_edited(quaternion_to_euler_degrees(q), q));  // what the dumper writes
+  const std::array<float, 4> g = euler_degrees_to_quaternion({89.97f, 10, 5});  // near gimbal lock
+  EXPECT_FALSE(euler_edited(quaternion_to_euler_degrees(g), g));
+  EXPECT_TRUE(euler_edited({10, 20, 31}, q));
+  EXPECT_FALSE(euler_edited({10.0001f, 20, 30}, q));  // the same rotation to 0.001 degrees
+  EXPECT_TRUE(euler_edited({0, 0, 0}, {0, 0, 0.0001f, 1}));  // 0.0115 degrees apart
+  EXPECT_FALSE(euler_edited({std::nanf(""), 0, 0}, q));
+  EXPECT_FALSE(euler_edited({1, 2, 3}, {std::nanf(""), 0, 0, 1}));
+}
+
 }  // namespace
 }  // namespace mmdkit

@@ -4,7 +4,7 @@
 // trailing data), and the process's peak RSS must stay small: nothing is reserved from a count
 // before it is checked against the bytes left.
 //
-// The offsets of the count fields are computed here from the format layout (FORMAT-NOTES), and the
+// The offsets of the count fields are computed here from the format layouts (docs/formats/*.md), and the
 // total sizes of the files built in code are asserted first, so that a wrong offset fails loudly.
 #include <gtest/gtest.h>
 #include <sys/resource.h>

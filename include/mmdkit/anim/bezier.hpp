@@ -1,7 +1,7 @@
 // mmdkit — MMD's keyframe interpolation curve (a cubic Bezier on the unit square).
 //
 // A VMD curve runs from (0,0) to (1,1) with control points (x1/127, y1/127) and (x2/127, y2/127)
-// (FORMAT-NOTES "Bone interpolation block", "Evaluation"). Between two keys, with x the normalized
+// (docs/formats/NOTES.md "Bone interpolation block", "Evaluation"). Between two keys, with x the normalized
 // time in [0,1], MMD solves x(s) = x for the curve parameter s and uses y(s) as the blend weight.
 // Since every control x lies in [0,1], x(s) is monotone on [0,1] and the solution is unique.
 #pragma once
@@ -13,7 +13,7 @@ namespace mmdkit::anim {
 /// Tolerance of the solve: |x(s) − x| ≤ kBezierTolerance at the returned parameter (unless the
 /// bracket shrank below 1e-15 or 64 iterations ran, which only happens where x'(s) is 0 inside
 /// the curve, e.g. control x (1, 0): there y(x) has an infinite slope and a float x only fixes s
-/// to about 1e-5). Far tighter than the 1e-6 FORMAT-NOTES asks; Newton makes it cheap.
+/// to about 1e-5). Far tighter than the 1e-6 docs/formats/NOTES.md asks; Newton makes it cheap.
 inline constexpr double kBezierTolerance = 1e-14;
 
 /// Blend weight y(s) where x(s) = x, for control points (x1, y1), (x2, y2) on the unit square.

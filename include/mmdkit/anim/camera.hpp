@@ -1,6 +1,6 @@
 // mmdkit — the MMD camera at a fractional frame.
 //
-// Semantics (FORMAT-NOTES "Camera semantics", babylon-mmd MmdCamera, nanoem PR 17):
+// Semantics (docs/formats/NOTES.md "Camera semantics", babylon-mmd MmdCamera, nanoem PR 17):
 // - A camera is a look-at point (target), Euler angles (radians, as stored in the VMD), a distance
 //   (stored negative for a camera in front of the target; MMD's UI shows −distance), a vertical
 //   field of view in degrees and a perspective switch.

@@ -3,11 +3,11 @@
 // Time is in frames at 30 per second, as a double (fractional frames are allowed; a double keeps
 // sub-frame precision for any u32 frame number). A track is a list of keys sorted by frame with
 // unique frames, built once by build_bone_track / build_morph_track (or bind_motions, see
-// binding.hpp); sampling never allocates. Source of the rules: FORMAT-NOTES "Evaluation",
+// binding.hpp); sampling never allocates. Source of the rules: docs/formats/NOTES.md "Evaluation",
 // babylon-mmd and saba (keyframe search, curves of the later key).
 //
 //   - Duplicate keys (same frame) occur in real files: keys are sorted stably by frame and the
-//     LAST key read at a frame wins (FORMAT-NOTES "VMD").
+//     LAST key read at a frame wins (docs/formats/NOTES.md "VMD (motion)").
 //   - Before the first key the first key's value holds; at and after the last key, the last's.
 //   - Between key a (frame fa) and key b (frame fb), x = (t − fa) / (fb − fa) in [0,1); bones:
 //     each translation axis is lerped by bezier_weight of b's X/Y/Z curve, the rotation is

@@ -1,7 +1,7 @@
 // mmdkit — MMD's self-shadow settings at a fractional frame.
 //
 // Self-shadow keys step: mode and distance hold from a key until the next one (no interpolation;
-// FORMAT-NOTES "Light and self-shadow"). Keys: stable sort by frame, last duplicate wins.
+// docs/formats/NOTES.md "Light and self-shadow"). Keys: stable sort by frame, last duplicate wins.
 #pragma once
 
 #include <cstdint>

@@ -9,7 +9,7 @@
 // Space and units: MMD's left-handed, Y-up model space (model faces −Z), MMD units, radians,
 // quaternions x, y, z, w (docs/CONVENTIONS.md). Rules and their sources: docs/EVALUATION-BONES.md.
 //
-// Evaluation order (FORMAT-NOTES "Evaluation"; babylon-mmd MmdModel._update):
+// Evaluation order (docs/formats/NOTES.md "Evaluation"; babylon-mmd MmdModel._update):
 //  - PMX (OrderRule::pmx): bones sorted stably by (after-physics flag, deform layer, index); the
 //    bones without the after-physics flag form the stage before physics, the others the stage after.
 //    Each bone in that order: local transform → model transform (append applied); if the bone is an

@@ -42,8 +42,11 @@ struct Error {
   std::int64_t record = -1;     ///< 0-based record index within `section`; -1 if not applicable
   std::int64_t offset = -1;     ///< byte offset in the input where the problem was found; -1 if none
   std::string file;             ///< path of the input, filled in by callers that know it
+  std::int64_t line = -1;       ///< 1-based line in a text input (JSON, VPD); -1 if not applicable
+  std::int64_t column = -1;     ///< 1-based column (UTF-8 characters) on that line; -1 if not applicable
 
-  /// One line: "FILE: section 'bone keyframes', record 12, byte 1234: truncated: <message>".
+  /// One line: "FILE: section 'bone keyframes', record 12, byte 1234: truncated: <message>"
+  /// (text inputs: "FILE: line 3, column 7, byte 41: json_syntax: <message>").
   std::string to_string() const;
 };
 

@@ -36,4 +36,13 @@ std::array<float, 3> quaternion_to_euler_degrees(const std::array<float, 4>& q) 
 /// product qY(−Y) · qX(X) · qZ(−Z) as computed, with no sign forced on w. NaN in, NaN out.
 std::array<float, 4> euler_degrees_to_quaternion(const std::array<float, 3>& degrees) noexcept;
 
+/// True when Euler angles read next to a quaternion (JSON with "rotation" and "euler") were edited:
+/// they are not, bit for bit, quaternion_to_euler_degrees(q) (what the dumper wrote, which
+/// therefore always reads back as unedited, gimbal lock included), and the rotation they give is
+/// more than `tolerance_degrees` away from q's. The JSON importers then let the Euler angles win,
+/// as an edited name wins over its stale raw bytes (docs/formats/vmd-json.md "Euler angles").
+/// False when q or the angles are not finite (the quaternion, as stored, stays).
+bool euler_edited(const std::array<float, 3>& degrees, const std::array<float, 4>& q,
+                  double tolerance_degrees = 1e-3) noexcept;
+
 }  // namespace mmdkit

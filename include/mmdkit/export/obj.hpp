@@ -2,7 +2,7 @@
 //
 // Coordinates: MMD model space (left-handed, Y up, model faces −Z, MMD units) unless
 // ObjOptions::right_handed, which negates Z of positions and normals and reverses the triangle
-// winding (FORMAT-NOTES "Coordinates and units"). The OBJ starts with a comment saying which.
+// winding (docs/formats/NOTES.md "Coordinates and units"). The OBJ starts with a comment saying which.
 // UVs: MMD stores V down; OBJ's V is up, so vt = (u, 1 − v). Faces are written per material
 // (usemtl), 1-based indices, each vertex with its position / UV / normal index (v/vt/vn).
 #pragma once

@@ -1,6 +1,6 @@
 // mmdkit — PMD 1.0 (Polygon Model Data) models: data model, reading and writing.
 //
-// Layout and semantics: docs/formats/pmd.md and ../shared/reference/FORMAT-NOTES.md ("PMD").
+// Layout and semantics: docs/formats/pmd.md and docs/formats/NOTES.md ("PMD").
 // Units and spaces: positions in MMD units (about 8 cm), MMD's left-handed Y-up model space, model
 // facing -Z (docs/CONVENTIONS.md); angles in radians; UVs in texture space with v = 0 at the top
 // (DirectX convention, as MMD stores them).
@@ -121,7 +121,7 @@ struct Bone {
   std::uint16_t tail = 0;
   std::uint8_t type = 0;                ///< BoneType value as stored (0..9; others kept)
   /// Type 4: the IK bone that moves this bone; type 5: the bone followed; type 9: the follow ratio × 100
-  /// (checked on the corpus; FORMAT-NOTES has the two fields swapped); 0 otherwise.
+  /// (checked on the corpus; docs/formats/NOTES.md "PMD"); 0 otherwise.
   std::uint16_t ik_parent = 0;
   std::array<float, 3> position{};      ///< bind-pose head position, model space (absolute), MMD units
 };

@@ -3,7 +3,8 @@
 // to_json → from_json → pmx::write gives the identical bytes of the file that was read (checked
 // on every corpus PMX). The document starts `{"format": "pmx", ...`; floats use the shortest text
 // that reads back bit-exactly (mmdkit::format_float_json; NaN/inf as "nan:XXXXXXXX"/"inf"/"-inf"
-// strings); texts are JSON strings, or {"text": ..., "raw": "<hex>"} when the raw bytes are not
+// strings); texts are in the one name form (docs/CONVENTIONS.md "Names in JSON"): JSON strings,
+// or {"text": ..., "raw": "<hex>"} when the raw bytes are not
 // what encoding the text gives (invalid sequences, odd UTF-16 lengths). Layout is compact: one
 // vertex, material, bone, morph, frame, body or joint per line; face indices 30 per line.
 #pragma once

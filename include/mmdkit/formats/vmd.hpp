@@ -1,6 +1,6 @@
 // mmdkit — VMD (Vocaloid Motion Data) motions: data model, reading and writing.
 //
-// Layout and semantics: docs/formats/vmd.md and ../shared/reference/FORMAT-NOTES.md. Units:
+// Layout and semantics: docs/formats/vmd.md and docs/formats/NOTES.md. Units:
 // frames (30 per second), MMD units (about 8 cm), radians for camera Euler angles, unit
 // quaternions (x, y, z, w) for bone rotations, MMD's left-handed Y-up space (docs/CONVENTIONS.md).
 //
@@ -23,7 +23,7 @@
 
 namespace mmdkit::vmd {
 
-// Field and record sizes in bytes (FORMAT-NOTES "VMD (motion)").
+// Field and record sizes in bytes (docs/formats/NOTES.md "VMD (motion)").
 inline constexpr std::size_t kSignatureSize = 30;     ///< signature field, NUL-padded
 inline constexpr std::size_t kModelNameSizeV2 = 20;  ///< "Vocaloid Motion Data 0002"
 inline constexpr std::size_t kModelNameSizeV1 = 10;  ///< "Vocaloid Motion Data file"
@@ -66,7 +66,7 @@ struct Curve {
 inline constexpr Curve kLinearCurve{};
 
 /// The four curves of a bone key, decoded from its 64-byte block, plus the per-key physics
-/// toggle that newer MMD versions store in bytes 2 and 3 (FORMAT-NOTES "Bone interpolation").
+/// toggle that newer MMD versions store in bytes 2 and 3 (docs/formats/NOTES.md "Bone interpolation block").
 struct BoneInterpolation {
   Curve x, y, z, rotation;  ///< curve c is read from row c (bytes 16c, 16c+4, 16c+8, 16c+12)
   /// Bytes 2 and 3 of the block. Canonical blocks hold (Z.x1, R.x1) there; newer MMD stores

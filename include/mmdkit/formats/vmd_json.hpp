@@ -1,9 +1,11 @@
 // mmdkit — lossless JSON text form of VMD motions. Schema, member by member: docs/formats/vmd-json.md.
 //
 // to_json → from_json → vmd::write gives the identical bytes of the file that was read:
-// - names are written as decoded UTF-8 text; their raw bytes (hex) only where the text encoded in
-//   the motion's encoding and NUL-padded to the field would not give them (garbage after the
-//   NUL, a cut double-byte character, ...), once per distinct name in a name table;
+// - names are written in the one name form (docs/CONVENTIONS.md "Names in JSON"): decoded UTF-8
+//   text, or {"text", "raw": hex} only where the text encoded in the motion's encoding and
+//   NUL-padded to the field would not give the raw bytes (garbage after the NUL, a cut
+//   double-byte character, ...), once per distinct name in a name table; the older "name_hex" /
+//   "model_name_hex" siblings are still read;
 // - floats in the shortest decimal form that reads back bit-exactly ("nan:XXXXXXXX", "inf",
 //   "-inf" strings for non-finite values, "-0" kept); parsed directly as binary32;
 // - bone interpolation as named curves {"x","y","z","rotation"} of [x1, y1, x2, y2] (0..127 grid),
@@ -26,7 +28,8 @@ namespace mmdkit::vmd {
 struct JsonWriteOptions {
   /// Also write each bone rotation as Euler angles in degrees as MMD's UI shows them
   /// ("euler": [x, y, z] after "rotation"; YXZ order, Y and Z negated, see
-  /// mmdkit/core/euler.hpp). Informative only: the quaternion stays authoritative on import.
+  /// mmdkit/core/euler.hpp). On import the quaternion is kept unless the angles were edited
+  /// (mmdkit::euler_edited): then the edited angles win.
   bool euler = false;
   /// Indent the top level with two spaces, one record (key) per line. false = one line.
   bool pretty = true;

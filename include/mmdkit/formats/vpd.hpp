@@ -1,6 +1,6 @@
 // mmdkit — VPD (Vocaloid Pose Data) poses: data model, reading and writing.
 //
-// A VPD is CP932 text (FORMAT-NOTES "VPD", docs/formats/vpd.md):
+// A VPD is CP932 text (docs/formats/NOTES.md "VPD", docs/formats/vpd.md):
 //
 //     Vocaloid Pose Data file
 //

@@ -9,8 +9,9 @@
 // - numbers are written with the file's own token text ("0.000000" stays "0.000000"); a token that
 //   is not valid JSON number syntax (e.g. "+1", ".5", "2.") is written as a JSON string; reading
 //   takes number text as is (RapidJSON kParseNumbersAsStringsFlag), so nothing goes through double;
-// - names as decoded text, plus "name_hex" (raw bytes) where encoding the text would not give
-//   the stored bytes back;
+// - names and the model file in the one name form (docs/CONVENTIONS.md "Names in JSON"): decoded
+//   text, or {"text", "raw": hex} where encoding the text would not give the stored bytes back
+//   (the older "name_hex" / "model_file_hex" siblings are still read);
 // - only the layout text that differs from MMD's canonical layout (for the pose's line ending) is
 //   written: per block "lead", "gaps" (8 for a bone, 2 for a morph), "index"; a "header" object
 //   with "after_signature", "after_model_file", "count", "after_count", "tail". Each is UTF-8
@@ -31,7 +32,8 @@ struct JsonWriteOptions {
   bool pretty = true;
   /// Also write each bone rotation as Euler angles in degrees as MMD's UI shows them
   /// ("euler": [x, y, z] after "rotation"; YXZ order, Y and Z negated, see mmdkit/core/euler.hpp
-  /// and docs/formats/vmd-json.md). Informative only: the quaternion stays authoritative on import.
+  /// and docs/formats/vmd-json.md). On import the quaternion is kept unless the angles were edited
+  /// (mmdkit::euler_edited): then the edited angles win.
   bool euler = false;
 };
 

@@ -4,8 +4,9 @@
 #include <cmath>
 #include <string>
 
-#include "core/generated_images.hpp"
-#include "mmdkit/core/humanoid.hpp"
+#include "core/try.hpp"
+#include "formats/generate/generated_images.hpp"
+#include "mmdkit/formats/humanoid.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
 
 namespace mmdkit::pmd {
@@ -43,11 +44,6 @@ Result<Model> generate(const GenerateOptions& o) {
   Model m;
   m.encoding = Encoding::cp932;
   m.tail = Tail::joints;
-#define MMDKIT_TRY(expr)                              \
-  do {                                                \
-    auto r_ = (expr);                                 \
-    if (!r_) return std::unexpected(r_.error());      \
-  } while (0)
   MMDKIT_TRY(put(m.name, "合成ヒューマノイド"));
   MMDKIT_TRY(put(m.comment, "mmdkit generate pmd, seed " + std::to_string(o.seed)));
 
@@ -242,7 +238,6 @@ Result<Model> generate(const GenerateOptions& o) {
   j.rotation_min = {-0.5f, -0.5f, -0.5f};
   j.rotation_max = {0.5f, 0.5f, 0.5f};
   m.joints.push_back(j);
-#undef MMDKIT_TRY
   return m;
 }
 

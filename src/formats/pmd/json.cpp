@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/json.hpp"
+#include "core/try.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
 #include "pmd_internal.hpp"
@@ -19,30 +21,6 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Writing
-
-void escape(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (u < 0x20) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out.push_back(hex[u >> 4]);
-          out.push_back(hex[u & 15]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 // True when writing `text` (encoded, NUL-padded) would not give the stored raw field.
 template <std::size_t N>
@@ -93,18 +71,12 @@ class W {
     out += k;
     out += "\": ";
   }
-  // "key": "text"[, "key_raw": "hex"]
+  // "key": "text" or {"text": ..., "raw": "hex"} (json::append_name)
   template <std::size_t N>
   void text(const char* k, const FixedText<N>& t) {
     key(k);
-    escape(out, t.text);
-    if (raw_needed(t, enc_)) {
-      out += ", \"";
-      out += k;
-      out += "_raw\": \"";
-      out += to_hex(t.raw);
-      out.push_back('"');
-    }
+    json::append_name(out, t.text,
+                      raw_needed(t, enc_) ? std::optional(ByteSpan(t.raw.data(), t.raw.size())) : std::nullopt);
   }
 
  private:
@@ -346,14 +318,6 @@ std::unexpected<Error> schema(const std::string& path, std::string msg) {
   return make_error(ErrorCode::json_schema, std::move(msg), path);
 }
 
-// Propagates the error of a Result<void> expression (unique names: calls nest inside lambdas).
-#define MMDKIT_CAT2(a, b) a##b
-#define MMDKIT_CAT(a, b) MMDKIT_CAT2(a, b)
-#define MMDKIT_TRY_N(expr, n)                                                              \
-  do {                                                                                     \
-    if (auto n = (expr); !n) return std::unexpected(std::move(n.error()));                 \
-  } while (0)
-#define MMDKIT_TRY(expr) MMDKIT_TRY_N(expr, MMDKIT_CAT(try_result_, __COUNTER__))
 
 std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 std::string dot(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
@@ -422,17 +386,36 @@ Result<void> text_member(const Value& obj, const char* key, const std::string& p
   if (!obj.IsObject()) return schema(path, "expected an object");
   auto v = member(obj, key, path);
   if (!v) return std::unexpected(v.error());
-  if (!(*v)->IsString()) return schema(dot(path, key), "expected a string");
-  std::string text((*v)->GetString(), (*v)->GetStringLength());
-  std::string raw_key = std::string(key) + "_raw";
-  auto raw = member(obj, raw_key.c_str(), path, false);
-  if (!raw) return std::unexpected(raw.error());
-  if (*raw) {
-    if (!(*raw)->IsString()) return schema(dot(path, raw_key.c_str()), "expected a hex string");
-    auto bytes = from_hex(std::string_view((*raw)->GetString(), (*raw)->GetStringLength()));
-    if (!bytes) return schema(dot(path, raw_key.c_str()), "not a hex string");
+  // The one form: a string, or {"text": ..., "raw": "hex"}; files dumped before it was the one
+  // form give the raw bytes in a sibling "<key>_raw" (still read).
+  const Value* text_value = *v;
+  const Value* raw_value = nullptr;
+  std::string raw_path;
+  if ((*v)->IsObject()) {
+    text_value = nullptr;
+    for (auto it = (*v)->MemberBegin(); it != (*v)->MemberEnd(); ++it) {
+      const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+      if (name == "text") text_value = &it->value;
+      else if (name == "raw") raw_value = &it->value;
+      else return schema(dot(path, key), "unknown member \"" + std::string(name) + "\" (expected \"text\", \"raw\")");
+    }
+    if (!text_value || !raw_value) return schema(dot(path, key), "expected {\"text\", \"raw\"}");
+    raw_path = dot(dot(path, key), "raw");
+  } else {
+    const std::string raw_key = std::string(key) + "_raw";
+    auto raw = member(obj, raw_key.c_str(), path, false);
+    if (!raw) return std::unexpected(raw.error());
+    raw_value = *raw;
+    raw_path = dot(path, raw_key.c_str());
+  }
+  if (!text_value->IsString()) return schema(dot(path, key), "expected a string or {\"text\", \"raw\"}");
+  std::string text(text_value->GetString(), text_value->GetStringLength());
+  if (raw_value) {
+    if (!raw_value->IsString()) return schema(raw_path, "expected a hex string");
+    auto bytes = from_hex(std::string_view(raw_value->GetString(), raw_value->GetStringLength()));
+    if (!bytes) return schema(raw_path, "not a hex string");
     if (bytes->size() > N)
-      return schema(dot(path, raw_key.c_str()),
+      return schema(raw_path,
                     std::to_string(bytes->size()) + " bytes, the field holds " + std::to_string(N));
     // The raw bytes win only while the text is what the reader decodes them to; an edited text
     // wins (encoded and NUL-padded below), see docs/formats/pmd.md.
@@ -642,8 +625,7 @@ Result<Model> from_json(std::string_view text) {
   rapidjson::Document d;
   d.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (d.HasParseError())
-    return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(d.GetParseError()), "json", -1,
-                      static_cast<std::int64_t>(d.GetErrorOffset()));
+    return json::syntax_error(text, d.GetErrorOffset(), rapidjson::GetParseError_En(d.GetParseError()));
   return parse_model(d);
 }
 

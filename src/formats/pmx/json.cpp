@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/json.hpp"
 #include "formats/pmx/common.hpp"
 #include "mmdkit/core/number.hpp"
 
@@ -36,38 +37,14 @@ class Out {
     }
     s += ']';
   }
-  void str(std::string_view x) {
-    s += '"';
-    for (unsigned char c : x) {
-      switch (c) {
-        case '"': s += "\\\""; break;
-        case '\\': s += "\\\\"; break;
-        case '\n': s += "\\n"; break;
-        case '\r': s += "\\r"; break;
-        case '\t': s += "\\t"; break;
-        default:
-          if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            s += buf;
-          } else {
-            s += static_cast<char>(c);
-          }
-      }
-    }
-    s += '"';
-  }
+  void str(std::string_view x) { json::append_string(s, x); }
   void text(const Text& t) {
+    bool stored = false;  // the raw bytes are needed: encoding the text would not give them
     if (!t.raw.empty()) {
       auto e = detail::encode(t.text, enc_);
-      if (!e || *e != t.raw) {
-        s += "{\"text\": ";
-        str(t.text);
-        s += ", \"raw\": \"" + to_hex(t.raw) + "\"}";
-        return;
-      }
+      stored = !e || *e != t.raw;
     }
-    str(t.text);
+    json::append_name(s, t.text, stored ? std::optional(ByteSpan(t.raw.data(), t.raw.size())) : std::nullopt);
   }
   void key(std::string_view k, bool first = false) {
     if (!first) s += ", ";
@@ -786,8 +763,7 @@ Result<Model> from_json(std::string_view text) {
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc.HasParseError())
-    return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(doc.GetParseError()), "json", -1,
-                      static_cast<std::int64_t>(doc.GetErrorOffset()));
+    return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()));
   In in;
   Model m;
   Header& h = m.header;

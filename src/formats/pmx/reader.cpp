@@ -9,14 +9,11 @@
 #include <iterator>
 
 #include "core/huge_pages.hpp"
+#include "core/try.hpp"
 #include "formats/pmx/common.hpp"
 #include "formats/pmx/vertex_decode.hpp"
 #include "mmdkit/core/file.hpp"
 
-#define PMX_TRY(expr)                                         \
-  do {                                                        \
-    if (auto _r = (expr); !_r) return std::unexpected(std::move(_r.error())); \
-  } while (0)
 
 namespace mmdkit::pmx {
 namespace {
@@ -61,7 +58,7 @@ class Reader {
   }
   // Reads a section count (int32): negative → invalid_value, beyond the bytes → count_too_large.
   Result<std::uint32_t> count(std::size_t min_record, std::string_view what) {
-    PMX_TRY(need(4, -1, std::string(what) + " count"));
+    MMDKIT_TRY(need(4, -1, std::string(what) + " count"));
     std::size_t at = r_.offset();
     std::int32_t c = r_.i32();
     if (c < 0) return fail(ErrorCode::invalid_value, std::string(what) + " count " + std::to_string(c) + " is negative", -1, static_cast<std::int64_t>(at));
@@ -74,7 +71,7 @@ class Reader {
   }
   // A nested count inside record `record` (IK links, morph offsets, ...).
   Result<std::uint32_t> inner_count(std::size_t min_record, std::int64_t record, std::string_view what) {
-    PMX_TRY(need(4, record, std::string(what) + " count"));
+    MMDKIT_TRY(need(4, record, std::string(what) + " count"));
     std::size_t at = r_.offset();
     std::int32_t c = r_.i32();
     if (c < 0) return fail(ErrorCode::invalid_value, std::string(what) + " count " + std::to_string(c) + " is negative", record, static_cast<std::int64_t>(at));
@@ -86,7 +83,7 @@ class Reader {
     return static_cast<std::uint32_t>(c);
   }
   Result<void> text(Text& t, std::int64_t record, std::string_view what) {
-    PMX_TRY(need(4, record, std::string(what) + " length"));
+    MMDKIT_TRY(need(4, record, std::string(what) + " length"));
     std::size_t at = r_.offset();
     std::int32_t n = r_.i32();
     if (n < 0) return fail(ErrorCode::invalid_value, std::string(what) + " length " + std::to_string(n) + " is negative", record, static_cast<std::int64_t>(at));
@@ -101,7 +98,7 @@ class Reader {
     return {};
   }
   Result<void> names(Text& a, Text& b, std::int64_t record) {
-    PMX_TRY(text(a, record, "name"));
+    MMDKIT_TRY(text(a, record, "name"));
     return text(b, record, "English name");
   }
   std::int32_t index(std::size_t size) noexcept {
@@ -154,7 +151,7 @@ Result<void> Reader::header() {
   if (r_.size() == 0) return fail(ErrorCode::empty_input, "no bytes", -1, 0);
   if (r_.size() < 4 || std::memcmp(r_.cursor(), kSignature.data(), 4) != 0)
     return fail(ErrorCode::bad_signature, "does not start with \"PMX \"", -1, 0);
-  PMX_TRY(need(kHeaderFixedSize, -1, "PMX header"));
+  MMDKIT_TRY(need(kHeaderFixedSize, -1, "PMX header"));
   r_.skip(4);
   h.version_value = r_.f32();
   if (std::fabs(h.version_value - 2.0f) < 1e-3f) {
@@ -167,7 +164,7 @@ Result<void> Reader::header() {
   std::uint8_t globals = r_.u8();
   if (globals < kKnownGlobals)
     return fail(ErrorCode::invalid_value, "globals count " + std::to_string(globals) + " is below 8", -1, 8);
-  PMX_TRY(need(globals, -1, "globals"));
+  MMDKIT_TRY(need(globals, -1, "globals"));
   const std::uint8_t* g = r_.cursor();
   if (g[0] > 1)
     return fail(ErrorCode::invalid_value,
@@ -195,10 +192,10 @@ Result<void> Reader::header() {
   vi_ = g[2], ti_ = g[3], mi_ = g[4], bi_ = g[5], morph_i_ = g[6], ri_ = g[7];
   auv_ = g[1];
   Model& m = out_.model;
-  PMX_TRY(text(m.name, -1, "model name"));
-  PMX_TRY(text(m.name_en, -1, "English model name"));
-  PMX_TRY(text(m.comment, -1, "comment"));
-  PMX_TRY(text(m.comment_en, -1, "English comment"));
+  MMDKIT_TRY(text(m.name, -1, "model name"));
+  MMDKIT_TRY(text(m.name_en, -1, "English model name"));
+  MMDKIT_TRY(text(m.comment, -1, "comment"));
+  MMDKIT_TRY(text(m.comment_en, -1, "English comment"));
   return {};
 }
 
@@ -367,7 +364,7 @@ Result<void> Reader::textures() {
   if (!n) return std::unexpected(n.error());
   auto& t = out_.model.textures;
   t.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) PMX_TRY(text(t[i], i, "texture path"));
+  for (std::uint32_t i = 0; i < *n; ++i) MMDKIT_TRY(text(t[i], i, "texture path"));
   return {};
 }
 
@@ -381,8 +378,8 @@ Result<void> Reader::materials() {
   ms.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     Material& mt = ms[i];
-    PMX_TRY(names(mt.name, mt.name_en, i));
-    PMX_TRY(need(fixed1 + 2 * ti_ + 2, i, "material"));
+    MMDKIT_TRY(names(mt.name, mt.name_en, i));
+    MMDKIT_TRY(need(fixed1 + 2 * ti_ + 2, i, "material"));
     mt.diffuse = fvec<4>();
     mt.specular = fvec<3>();
     mt.specular_power = r_.f32();
@@ -400,10 +397,10 @@ Result<void> Reader::materials() {
                   "toon reference byte " + std::to_string(mt.shared_toon) + " is not 0 (texture) or 1 (shared)", i,
                   static_cast<std::int64_t>(at));
     std::size_t tsize = mt.shared_toon ? 1 : ti_;
-    PMX_TRY(need(tsize, i, "material toon"));
+    MMDKIT_TRY(need(tsize, i, "material toon"));
     mt.toon = mt.shared_toon ? static_cast<std::int32_t>(r_.u8()) : index(ti_);
-    PMX_TRY(text(mt.memo, i, "material memo"));
-    PMX_TRY(need(4, i, "material face index count"));
+    MMDKIT_TRY(text(mt.memo, i, "material memo"));
+    MMDKIT_TRY(need(4, i, "material face index count"));
     at = r_.offset();
     std::int32_t fc = r_.i32();
     if (fc < 0)
@@ -423,39 +420,39 @@ Result<void> Reader::bones() {
   bs.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     Bone& b = bs[i];
-    PMX_TRY(names(b.name, b.name_en, i));
-    PMX_TRY(need(12 + bi_ + 4 + 2, i, "bone"));
+    MMDKIT_TRY(names(b.name, b.name_en, i));
+    MMDKIT_TRY(need(12 + bi_ + 4 + 2, i, "bone"));
     b.position = fvec<3>();
     b.parent = index(bi_);
     b.deform_layer = r_.i32();
     b.flags = r_.u16();
     if (b.has(kTailIsBone)) {
-      PMX_TRY(need(bi_, i, "bone tail index"));
+      MMDKIT_TRY(need(bi_, i, "bone tail index"));
       b.tail_bone = index(bi_);
     } else {
-      PMX_TRY(need(12, i, "bone tail offset"));
+      MMDKIT_TRY(need(12, i, "bone tail offset"));
       b.tail_offset = fvec<3>();
     }
     if (b.flags & (kAppendRotation | kAppendTranslation)) {
-      PMX_TRY(need(bi_ + 4, i, "bone append"));
+      MMDKIT_TRY(need(bi_ + 4, i, "bone append"));
       b.append_parent = index(bi_);
       b.append_ratio = r_.f32();
     }
     if (b.has(kFixedAxis)) {
-      PMX_TRY(need(12, i, "bone fixed axis"));
+      MMDKIT_TRY(need(12, i, "bone fixed axis"));
       b.fixed_axis = fvec<3>();
     }
     if (b.has(kLocalAxes)) {
-      PMX_TRY(need(24, i, "bone local axes"));
+      MMDKIT_TRY(need(24, i, "bone local axes"));
       b.local_x = fvec<3>();
       b.local_z = fvec<3>();
     }
     if (b.has(kExternalParent)) {
-      PMX_TRY(need(4, i, "bone external parent key"));
+      MMDKIT_TRY(need(4, i, "bone external parent key"));
       b.external_parent_key = r_.i32();
     }
     if (b.has(kIk)) {
-      PMX_TRY(need(bi_ + 8, i, "bone IK"));
+      MMDKIT_TRY(need(bi_ + 8, i, "bone IK"));
       b.ik_target = index(bi_);
       b.ik_iterations = r_.i32();
       b.ik_limit_angle = r_.f32();
@@ -464,7 +461,7 @@ Result<void> Reader::bones() {
       b.ik_links.resize(*links);
       for (std::uint32_t k = 0; k < *links; ++k) {
         IkLink& l = b.ik_links[k];
-        PMX_TRY(need(bi_ + 1, i, "IK link " + std::to_string(k)));
+        MMDKIT_TRY(need(bi_ + 1, i, "IK link " + std::to_string(k)));
         l.bone = index(bi_);
         std::size_t at = r_.offset();
         l.has_limits = r_.u8();
@@ -473,7 +470,7 @@ Result<void> Reader::bones() {
                       "IK link " + std::to_string(k) + " limit flag " + std::to_string(l.has_limits) + " is not 0 or 1",
                       i, static_cast<std::int64_t>(at));
         if (l.has_limits) {
-          PMX_TRY(need(24, i, "IK link " + std::to_string(k) + " limits"));
+          MMDKIT_TRY(need(24, i, "IK link " + std::to_string(k) + " limits"));
           l.lower = fvec<3>();
           l.upper = fvec<3>();
         }
@@ -491,8 +488,8 @@ Result<void> Reader::morphs() {
   ms.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     Morph& m = ms[i];
-    PMX_TRY(names(m.name, m.name_en, i));
-    PMX_TRY(need(2, i, "morph panel and type"));
+    MMDKIT_TRY(names(m.name, m.name_en, i));
+    MMDKIT_TRY(need(2, i, "morph panel and type"));
     m.panel = r_.u8();
     std::size_t at = r_.offset();
     std::uint8_t type = r_.u8();
@@ -584,15 +581,15 @@ Result<void> Reader::display_frames() {
   fs.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     DisplayFrame& f = fs[i];
-    PMX_TRY(names(f.name, f.name_en, i));
-    PMX_TRY(need(1, i, "display frame special flag"));
+    MMDKIT_TRY(names(f.name, f.name_en, i));
+    MMDKIT_TRY(need(1, i, "display frame special flag"));
     f.special = r_.u8();
     auto k = inner_count(1 + std::min(bi_, morph_i_), i, "display frame element");
     if (!k) return std::unexpected(k.error());
     f.elements.resize(*k);
     for (std::uint32_t e = 0; e < *k; ++e) {
       auto& el = f.elements[e];
-      PMX_TRY(need(1, i, "display frame element " + std::to_string(e)));
+      MMDKIT_TRY(need(1, i, "display frame element " + std::to_string(e)));
       std::size_t at = r_.offset();
       el.kind = r_.u8();
       if (el.kind > 1)
@@ -601,7 +598,7 @@ Result<void> Reader::display_frames() {
                         " is not 0 (bone) or 1 (morph)",
                     i, static_cast<std::int64_t>(at));
       std::size_t s = el.kind == 0 ? bi_ : morph_i_;
-      PMX_TRY(need(s, i, "display frame element " + std::to_string(e) + " index"));
+      MMDKIT_TRY(need(s, i, "display frame element " + std::to_string(e) + " index"));
       el.index = index(s);
     }
   }
@@ -616,8 +613,8 @@ Result<void> Reader::rigid_bodies() {
   rs.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     RigidBody& b = rs[i];
-    PMX_TRY(names(b.name, b.name_en, i));
-    PMX_TRY(need(bi_ + detail::kRigidBodyFixedSize, i, "rigid body"));
+    MMDKIT_TRY(names(b.name, b.name_en, i));
+    MMDKIT_TRY(need(bi_ + detail::kRigidBodyFixedSize, i, "rigid body"));
     b.bone = index(bi_);
     b.group = r_.u8();
     b.collision_mask = r_.u16();
@@ -644,8 +641,8 @@ Result<void> Reader::joints() {
   js.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     Joint& j = js[i];
-    PMX_TRY(names(j.name, j.name_en, i));
-    PMX_TRY(need(rec, i, "joint"));
+    MMDKIT_TRY(names(j.name, j.name_en, i));
+    MMDKIT_TRY(need(rec, i, "joint"));
     j.type = r_.u8();
     j.rigid_body_a = index(ri_);
     j.rigid_body_b = index(ri_);
@@ -670,8 +667,8 @@ Result<void> Reader::soft_bodies() {
   ss.resize(*n);
   for (std::uint32_t i = 0; i < *n; ++i) {
     SoftBody& s = ss[i];
-    PMX_TRY(names(s.name, s.name_en, i));
-    PMX_TRY(need(fixed, i, "soft body"));
+    MMDKIT_TRY(names(s.name, s.name_en, i));
+    MMDKIT_TRY(need(fixed, i, "soft body"));
     s.shape = r_.u8();
     s.material = index(mi_);
     s.group = r_.u8();
@@ -703,17 +700,17 @@ Result<void> Reader::soft_bodies() {
 }
 
 Result<ReadResult> Reader::run() {
-  PMX_TRY(header());
-  PMX_TRY(vertices());
-  PMX_TRY(faces());
-  PMX_TRY(textures());
-  PMX_TRY(materials());
-  PMX_TRY(bones());
-  PMX_TRY(morphs());
-  PMX_TRY(display_frames());
-  PMX_TRY(rigid_bodies());
-  PMX_TRY(joints());
-  if (out_.model.header.version == Version::v2_1) PMX_TRY(soft_bodies());
+  MMDKIT_TRY(header());
+  MMDKIT_TRY(vertices());
+  MMDKIT_TRY(faces());
+  MMDKIT_TRY(textures());
+  MMDKIT_TRY(materials());
+  MMDKIT_TRY(bones());
+  MMDKIT_TRY(morphs());
+  MMDKIT_TRY(display_frames());
+  MMDKIT_TRY(rigid_bodies());
+  MMDKIT_TRY(joints());
+  if (out_.model.header.version == Version::v2_1) MMDKIT_TRY(soft_bodies());
   Model& m = out_.model;
   if (!r_.at_end()) {
     section_ = "trailing";

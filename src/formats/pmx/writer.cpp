@@ -1,12 +1,9 @@
 // PMX writer: exact inverse of the reader for unmodified models.
 #include <cstring>
 
+#include "core/try.hpp"
 #include "formats/pmx/common.hpp"
 
-#define PMX_TRY(expr)                                         \
-  do {                                                        \
-    if (auto _r = (expr); !_r) return std::unexpected(std::move(_r.error())); \
-  } while (0)
 
 namespace mmdkit::pmx {
 namespace {
@@ -65,7 +62,7 @@ class Writer {
     return {};
   }
   Result<void> names(const Text& a, const Text& b, std::int64_t record) {
-    PMX_TRY(text(a, record, "name"));
+    MMDKIT_TRY(text(a, record, "name"));
     return text(b, record, "English name");
   }
   Result<void> index(std::int32_t v, std::size_t size, std::int64_t record, std::string_view what) {
@@ -146,9 +143,9 @@ Result<void> Writer::header() {
   w_.u8(h.morph_index_size);
   w_.u8(h.rigid_body_index_size);
   w_.bytes(h.extra_globals);
-  PMX_TRY(text(m_.name, -1, "model name"));
-  PMX_TRY(text(m_.name_en, -1, "English model name"));
-  PMX_TRY(text(m_.comment, -1, "comment"));
+  MMDKIT_TRY(text(m_.name, -1, "model name"));
+  MMDKIT_TRY(text(m_.name_en, -1, "English model name"));
+  MMDKIT_TRY(text(m_.comment, -1, "comment"));
   return text(m_.comment_en, -1, "English comment");
 }
 
@@ -159,7 +156,7 @@ Result<void> Writer::vertices() {
     return fail(ErrorCode::invalid_argument, "additional_uvs holds " + std::to_string(m_.additional_uvs.size()) +
                                                  " entries, expected vertices x additional UV count = " +
                                                  std::to_string(vs.size() * auv_));
-  PMX_TRY(count(vs.size(), -1, "vertex"));
+  MMDKIT_TRY(count(vs.size(), -1, "vertex"));
   const std::size_t fixed = 32 + 16 * auv_ + 1;
   std::size_t total = 0;
   for (std::size_t i = 0; i < vs.size(); ++i) {
@@ -218,7 +215,7 @@ Result<void> Writer::vertices() {
 Result<void> Writer::faces() {
   section_ = "faces";
   const auto& f = m_.faces;
-  PMX_TRY(count(f.size(), -1, "face index"));
+  MMDKIT_TRY(count(f.size(), -1, "face index"));
   std::size_t pos = out_.size();
   out_.resize(pos + f.size() * vi_);
   std::uint8_t* p = out_.data() + pos;
@@ -242,14 +239,14 @@ Result<void> Writer::faces() {
 
 Result<void> Writer::materials() {
   section_ = "textures";
-  PMX_TRY(count(m_.textures.size(), -1, "texture"));
-  for (std::size_t i = 0; i < m_.textures.size(); ++i) PMX_TRY(text(m_.textures[i], static_cast<std::int64_t>(i), "texture path"));
+  MMDKIT_TRY(count(m_.textures.size(), -1, "texture"));
+  for (std::size_t i = 0; i < m_.textures.size(); ++i) MMDKIT_TRY(text(m_.textures[i], static_cast<std::int64_t>(i), "texture path"));
   section_ = "materials";
-  PMX_TRY(count(m_.materials.size(), -1, "material"));
+  MMDKIT_TRY(count(m_.materials.size(), -1, "material"));
   for (std::size_t i = 0; i < m_.materials.size(); ++i) {
     const Material& mt = m_.materials[i];
     auto r = static_cast<std::int64_t>(i);
-    PMX_TRY(names(mt.name, mt.name_en, r));
+    MMDKIT_TRY(names(mt.name, mt.name_en, r));
     fvec(mt.diffuse);
     fvec(mt.specular);
     w_.f32(mt.specular_power);
@@ -257,8 +254,8 @@ Result<void> Writer::materials() {
     w_.u8(mt.flags);
     fvec(mt.edge_color);
     w_.f32(mt.edge_size);
-    PMX_TRY(index(mt.texture, ti_, r, "texture"));
-    PMX_TRY(index(mt.sphere_texture, ti_, r, "sphere texture"));
+    MMDKIT_TRY(index(mt.texture, ti_, r, "texture"));
+    MMDKIT_TRY(index(mt.sphere_texture, ti_, r, "sphere texture"));
     w_.u8(mt.sphere_mode);
     if (mt.shared_toon > 1) return fail(ErrorCode::invalid_argument, "shared_toon must be 0 or 1", r);
     w_.u8(mt.shared_toon);
@@ -266,9 +263,9 @@ Result<void> Writer::materials() {
       if (mt.toon < 0 || mt.toon > 255) return fail(ErrorCode::invalid_argument, "shared toon index not 0..255", r);
       w_.u8(static_cast<std::uint8_t>(mt.toon));
     } else {
-      PMX_TRY(index(mt.toon, ti_, r, "toon texture"));
+      MMDKIT_TRY(index(mt.toon, ti_, r, "toon texture"));
     }
-    PMX_TRY(text(mt.memo, r, "memo"));
+    MMDKIT_TRY(text(mt.memo, r, "memo"));
     if (mt.face_index_count > 0x7FFFFFFFu) return fail(ErrorCode::invalid_argument, "face index count too large", r);
     w_.u32(mt.face_index_count);
   }
@@ -277,19 +274,19 @@ Result<void> Writer::materials() {
 
 Result<void> Writer::bones() {
   section_ = "bones";
-  PMX_TRY(count(m_.bones.size(), -1, "bone"));
+  MMDKIT_TRY(count(m_.bones.size(), -1, "bone"));
   for (std::size_t i = 0; i < m_.bones.size(); ++i) {
     const Bone& b = m_.bones[i];
     auto r = static_cast<std::int64_t>(i);
-    PMX_TRY(names(b.name, b.name_en, r));
+    MMDKIT_TRY(names(b.name, b.name_en, r));
     fvec(b.position);
-    PMX_TRY(index(b.parent, bi_, r, "parent bone"));
+    MMDKIT_TRY(index(b.parent, bi_, r, "parent bone"));
     w_.i32(b.deform_layer);
     w_.u16(b.flags);
-    if (b.has(kTailIsBone)) PMX_TRY(index(b.tail_bone, bi_, r, "tail bone"));
+    if (b.has(kTailIsBone)) MMDKIT_TRY(index(b.tail_bone, bi_, r, "tail bone"));
     else fvec(b.tail_offset);
     if (b.flags & (kAppendRotation | kAppendTranslation)) {
-      PMX_TRY(index(b.append_parent, bi_, r, "append parent"));
+      MMDKIT_TRY(index(b.append_parent, bi_, r, "append parent"));
       w_.f32(b.append_ratio);
     }
     if (b.has(kFixedAxis)) fvec(b.fixed_axis);
@@ -299,12 +296,12 @@ Result<void> Writer::bones() {
     }
     if (b.has(kExternalParent)) w_.i32(b.external_parent_key);
     if (b.has(kIk)) {
-      PMX_TRY(index(b.ik_target, bi_, r, "IK target"));
+      MMDKIT_TRY(index(b.ik_target, bi_, r, "IK target"));
       w_.i32(b.ik_iterations);
       w_.f32(b.ik_limit_angle);
-      PMX_TRY(count(b.ik_links.size(), r, "IK link"));
+      MMDKIT_TRY(count(b.ik_links.size(), r, "IK link"));
       for (const IkLink& l : b.ik_links) {
-        PMX_TRY(index(l.bone, bi_, r, "IK link"));
+        MMDKIT_TRY(index(l.bone, bi_, r, "IK link"));
         if (l.has_limits > 1) return fail(ErrorCode::invalid_argument, "IK link has_limits must be 0 or 1", r);
         w_.u8(l.has_limits);
         if (l.has_limits) {
@@ -319,7 +316,7 @@ Result<void> Writer::bones() {
 
 Result<void> Writer::morphs() {
   section_ = "morphs";
-  PMX_TRY(count(m_.morphs.size(), -1, "morph"));
+  MMDKIT_TRY(count(m_.morphs.size(), -1, "morph"));
   for (std::size_t i = 0; i < m_.morphs.size(); ++i) {
     const Morph& m = m_.morphs[i];
     auto r = static_cast<std::int64_t>(i);
@@ -331,34 +328,34 @@ Result<void> Writer::morphs() {
     if (others != 0)
       return fail(ErrorCode::invalid_argument,
                   "morph of type " + std::string(morph_type_name(m.type)) + " has offsets of another type", r);
-    PMX_TRY(names(m.name, m.name_en, r));
+    MMDKIT_TRY(names(m.name, m.name_en, r));
     w_.u8(m.panel);
     w_.u8(t);
-    PMX_TRY(count(m.offset_count(), r, "morph offset"));
+    MMDKIT_TRY(count(m.offset_count(), r, "morph offset"));
     switch (m.type) {
       case MorphType::group:
       case MorphType::flip:
         for (const auto& o : m.type == MorphType::group ? m.group_offsets : m.flip_offsets) {
-          PMX_TRY(index(o.morph, morph_i_, r, "morph"));
+          MMDKIT_TRY(index(o.morph, morph_i_, r, "morph"));
           w_.f32(o.weight);
         }
         break;
       case MorphType::vertex:
         for (const auto& o : m.vertex_offsets) {
-          PMX_TRY(vindex(o.vertex, r, "morph"));
+          MMDKIT_TRY(vindex(o.vertex, r, "morph"));
           fvec(o.offset);
         }
         break;
       case MorphType::bone:
         for (const auto& o : m.bone_offsets) {
-          PMX_TRY(index(o.bone, bi_, r, "bone"));
+          MMDKIT_TRY(index(o.bone, bi_, r, "bone"));
           fvec(o.translation);
           fvec(o.rotation);
         }
         break;
       case MorphType::material:
         for (const auto& o : m.material_offsets) {
-          PMX_TRY(index(o.material, mi_, r, "material"));
+          MMDKIT_TRY(index(o.material, mi_, r, "material"));
           w_.u8(o.operation);
           fvec(o.diffuse);
           fvec(o.specular);
@@ -373,7 +370,7 @@ Result<void> Writer::morphs() {
         break;
       case MorphType::impulse:
         for (const auto& o : m.impulse_offsets) {
-          PMX_TRY(index(o.rigid_body, ri_, r, "rigid body"));
+          MMDKIT_TRY(index(o.rigid_body, ri_, r, "rigid body"));
           w_.u8(o.local);
           fvec(o.velocity);
           fvec(o.torque);
@@ -381,7 +378,7 @@ Result<void> Writer::morphs() {
         break;
       default:
         for (const auto& o : m.uv_offsets) {
-          PMX_TRY(vindex(o.vertex, r, "morph"));
+          MMDKIT_TRY(vindex(o.vertex, r, "morph"));
           fvec(o.offset);
         }
         break;
@@ -392,17 +389,17 @@ Result<void> Writer::morphs() {
 
 Result<void> Writer::display_frames() {
   section_ = "display frames";
-  PMX_TRY(count(m_.display_frames.size(), -1, "display frame"));
+  MMDKIT_TRY(count(m_.display_frames.size(), -1, "display frame"));
   for (std::size_t i = 0; i < m_.display_frames.size(); ++i) {
     const DisplayFrame& f = m_.display_frames[i];
     auto r = static_cast<std::int64_t>(i);
-    PMX_TRY(names(f.name, f.name_en, r));
+    MMDKIT_TRY(names(f.name, f.name_en, r));
     w_.u8(f.special);
-    PMX_TRY(count(f.elements.size(), r, "display frame element"));
+    MMDKIT_TRY(count(f.elements.size(), r, "display frame element"));
     for (const auto& e : f.elements) {
       if (e.kind > 1) return fail(ErrorCode::invalid_argument, "display frame element kind must be 0 or 1", r);
       w_.u8(e.kind);
-      PMX_TRY(index(e.index, e.kind == 0 ? bi_ : morph_i_, r, e.kind == 0 ? "bone" : "morph"));
+      MMDKIT_TRY(index(e.index, e.kind == 0 ? bi_ : morph_i_, r, e.kind == 0 ? "bone" : "morph"));
     }
   }
   return {};
@@ -410,12 +407,12 @@ Result<void> Writer::display_frames() {
 
 Result<void> Writer::rigid_bodies() {
   section_ = "rigid bodies";
-  PMX_TRY(count(m_.rigid_bodies.size(), -1, "rigid body"));
+  MMDKIT_TRY(count(m_.rigid_bodies.size(), -1, "rigid body"));
   for (std::size_t i = 0; i < m_.rigid_bodies.size(); ++i) {
     const RigidBody& b = m_.rigid_bodies[i];
     auto r = static_cast<std::int64_t>(i);
-    PMX_TRY(names(b.name, b.name_en, r));
-    PMX_TRY(index(b.bone, bi_, r, "bone"));
+    MMDKIT_TRY(names(b.name, b.name_en, r));
+    MMDKIT_TRY(index(b.bone, bi_, r, "bone"));
     w_.u8(b.group);
     w_.u16(b.collision_mask);
     w_.u8(b.shape);
@@ -434,14 +431,14 @@ Result<void> Writer::rigid_bodies() {
 
 Result<void> Writer::joints() {
   section_ = "joints";
-  PMX_TRY(count(m_.joints.size(), -1, "joint"));
+  MMDKIT_TRY(count(m_.joints.size(), -1, "joint"));
   for (std::size_t i = 0; i < m_.joints.size(); ++i) {
     const Joint& j = m_.joints[i];
     auto r = static_cast<std::int64_t>(i);
-    PMX_TRY(names(j.name, j.name_en, r));
+    MMDKIT_TRY(names(j.name, j.name_en, r));
     w_.u8(j.type);
-    PMX_TRY(index(j.rigid_body_a, ri_, r, "rigid body A"));
-    PMX_TRY(index(j.rigid_body_b, ri_, r, "rigid body B"));
+    MMDKIT_TRY(index(j.rigid_body_a, ri_, r, "rigid body A"));
+    MMDKIT_TRY(index(j.rigid_body_b, ri_, r, "rigid body B"));
     fvec(j.position);
     fvec(j.rotation);
     fvec(j.linear_lower);
@@ -456,13 +453,13 @@ Result<void> Writer::joints() {
 
 Result<void> Writer::soft_bodies() {
   section_ = "soft bodies";
-  PMX_TRY(count(m_.soft_bodies.size(), -1, "soft body"));
+  MMDKIT_TRY(count(m_.soft_bodies.size(), -1, "soft body"));
   for (std::size_t i = 0; i < m_.soft_bodies.size(); ++i) {
     const SoftBody& s = m_.soft_bodies[i];
     auto r = static_cast<std::int64_t>(i);
-    PMX_TRY(names(s.name, s.name_en, r));
+    MMDKIT_TRY(names(s.name, s.name_en, r));
     w_.u8(s.shape);
-    PMX_TRY(index(s.material, mi_, r, "material"));
+    MMDKIT_TRY(index(s.material, mi_, r, "material"));
     w_.u8(s.group);
     w_.u16(s.collision_mask);
     w_.u8(s.flags);
@@ -475,14 +472,14 @@ Result<void> Writer::soft_bodies() {
     fvec(s.cluster);
     for (auto v : s.iterations) w_.i32(v);
     fvec(s.material_params);
-    PMX_TRY(count(s.anchors.size(), r, "soft body anchor"));
+    MMDKIT_TRY(count(s.anchors.size(), r, "soft body anchor"));
     for (const auto& a : s.anchors) {
-      PMX_TRY(index(a.rigid_body, ri_, r, "rigid body"));
-      PMX_TRY(vindex(a.vertex, r, "anchor"));
+      MMDKIT_TRY(index(a.rigid_body, ri_, r, "rigid body"));
+      MMDKIT_TRY(vindex(a.vertex, r, "anchor"));
       w_.u8(a.near_mode);
     }
-    PMX_TRY(count(s.pinned_vertices.size(), r, "soft body pinned vertex"));
-    for (auto v : s.pinned_vertices) PMX_TRY(vindex(v, r, "pinned"));
+    MMDKIT_TRY(count(s.pinned_vertices.size(), r, "soft body pinned vertex"));
+    for (auto v : s.pinned_vertices) MMDKIT_TRY(vindex(v, r, "pinned"));
   }
   return {};
 }
@@ -492,17 +489,17 @@ Result<std::vector<std::uint8_t>> Writer::run() {
   std::size_t estimate = 1024 + m_.vertices.size() * (32 + 16 * m_.header.additional_uv_count + 1 + 4 * 4 + 16 + 4) +
                          m_.faces.size() * 4;
   out_.reserve(estimate);
-  PMX_TRY(header());
-  PMX_TRY(vertices());
-  PMX_TRY(faces());
-  PMX_TRY(materials());
-  PMX_TRY(bones());
-  PMX_TRY(morphs());
-  PMX_TRY(display_frames());
-  PMX_TRY(rigid_bodies());
-  PMX_TRY(joints());
+  MMDKIT_TRY(header());
+  MMDKIT_TRY(vertices());
+  MMDKIT_TRY(faces());
+  MMDKIT_TRY(materials());
+  MMDKIT_TRY(bones());
+  MMDKIT_TRY(morphs());
+  MMDKIT_TRY(display_frames());
+  MMDKIT_TRY(rigid_bodies());
+  MMDKIT_TRY(joints());
   if (m_.header.version == Version::v2_1) {
-    PMX_TRY(soft_bodies());
+    MMDKIT_TRY(soft_bodies());
   } else if (!m_.soft_bodies.empty()) {
     section_ = "soft bodies";
     return fail(ErrorCode::invalid_argument, "soft bodies need PMX 2.1");
@@ -556,7 +553,7 @@ Result<void> set_encoding(Model& m, Encoding enc) {
   for (auto& x : m.rigid_bodies) pair(x.name, x.name_en);
   for (auto& x : m.joints) pair(x.name, x.name_en);
   for (auto& x : m.soft_bodies) pair(x.name, x.name_en);
-  for (Text* t : all) PMX_TRY(reencode(*t, enc));
+  for (Text* t : all) MMDKIT_TRY(reencode(*t, enc));
   m.header.encoding = enc;
   return {};
 }

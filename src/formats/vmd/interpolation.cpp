@@ -1,5 +1,5 @@
 // VMD interpolation blocks: bone (64 bytes, 4 shifted rows) and camera (24 bytes, 6 × x1 x2 y1 y2).
-// Layout checked on the corpus; see FORMAT-NOTES "Bone interpolation block" and docs/formats/vmd.md.
+// Layout checked on the corpus; see docs/formats/NOTES.md "Bone interpolation block" and docs/formats/vmd.md.
 #include "mmdkit/formats/vmd.hpp"
 
 namespace mmdkit::vmd {

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/json.hpp"
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
@@ -122,30 +123,7 @@ class Out {
     }
     ch(']');
   }
-  void str(std::string_view t) {
-    static constexpr char hexd[] = "0123456789abcdef";
-    ch('"');
-    std::size_t run = 0;  // start of the current unescaped run
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      unsigned char c = static_cast<unsigned char>(t[i]);
-      if (c >= 0x20 && c != '"' && c != '\\') continue;
-      s_.append(t.data() + run, i - run);
-      run = i + 1;
-      switch (c) {
-        case '"': raw("\\\""); break;
-        case '\\': raw("\\\\"); break;
-        case '\n': raw("\\n"); break;
-        case '\r': raw("\\r"); break;
-        case '\t': raw("\\t"); break;
-        default:
-          raw("\\u00");
-          ch(hexd[c >> 4]);
-          ch(hexd[c & 15]);
-      }
-    }
-    s_.append(t.data() + run, t.size() - run);
-    ch('"');
-  }
+  void str(std::string_view t) { json::append_string(s_, t); }
   void hex(ByteSpan b) {
     static constexpr char hexd[] = "0123456789abcdef";
     ch('"');
@@ -166,17 +144,11 @@ class Out {
   std::string& s_;
 };
 
-/// `"name":"text"`, plus `,"name_hex":"..."` when `with_hex`.
+/// `"name":"text"`, or `"name":{"text":...,"raw":"hex"}` when `with_raw` (json::append_name).
 template <std::size_t N>
-std::string name_members(const FixedName<N>& n, bool with_hex) {
-  std::string s;
-  Out o(s);
-  o.raw("\"name\":");
-  o.str(n.text);
-  if (with_hex) {
-    o.raw(",\"name_hex\":");
-    o.hex(n.raw);
-  }
+std::string name_members(const FixedName<N>& n, bool with_raw) {
+  std::string s = "\"name\":";
+  json::append_name(s, n.text, with_raw ? std::optional(ByteSpan(n.raw.data(), n.raw.size())) : std::nullopt, true);
   return s;
 }
 
@@ -428,12 +400,10 @@ struct Writer {
     o.str(encoding_name(m.encoding));
     member_sep();
     o.raw("\"model_name\":");
-    o.str(m.model_name.text);
-    if (!name_is_canonical(m.model_name.raw, m.model_name.text, m.encoding, model_name_size(m.version))) {
-      member_sep();
-      o.raw("\"model_name_hex\":");
-      o.hex(m.model_name.raw);
-    }
+    const bool canonical = name_is_canonical(m.model_name.raw, m.model_name.text, m.encoding, model_name_size(m.version));
+    json::append_name(o.s(), m.model_name.text,
+                      canonical ? std::nullopt : std::optional(ByteSpan(m.model_name.raw.data(), m.model_name.raw.size())),
+                      true);
     member_sep();
     o.raw("\"sections_present\":");
     o.i64(m.sections_present);
@@ -583,21 +553,24 @@ class Parser {
     // model name
     {
       const std::size_t field = model_name_size(m.version);
-      const Value* text = find(root, "model_name");
-      if (text && !is_text(*text)) return fail("model_name", std::string("must be a string, found ") + type_name(*text));
+      auto parts = name_parts(root, "", "model_name");
+      if (!parts) return std::unexpected(parts.error());
+      const Value* text = parts->text;
+      if (text && !is_text(*text))
+        return fail(parts->text_path, std::string("must be a string, found ") + type_name(*text));
       m.model_name.text = text ? std::string(string_text(*text)) : std::string();
-      if (const Value* h = find(root, "model_name_hex")) {
+      if (const Value* h = parts->raw) {
         // Up to the type's 20 bytes even for version 1 (a motion built in code may hold more
         // than the 10 bytes the file field has; vmd::write decides what to do with them).
-        auto b = hex(*h, "model_name_hex", kModelNameSizeV2, false);
+        auto b = hex(*h, parts->raw_path, kModelNameSizeV2, false);
         if (!b) return std::unexpected(b.error());
         m.model_name.raw = std::move(*b);
       }
       if (text && !text_matches_raw(m.model_name.raw, m.model_name.text, enc_)) {
         auto b = canonical_name(m.model_name.text, enc_, field);
-        if (!b) return fail_with(b.error(), "model_name");
+        if (!b) return fail_with(b.error(), parts->text_path);
         m.model_name.raw = std::move(*b);
-      } else if (!find(root, "model_name_hex")) {
+      } else if (!parts->raw) {
         auto b = canonical_name(m.model_name.text, enc_, field);
         if (!b) return fail_with(b.error(), "model_name");
         m.model_name.raw = std::move(*b);
@@ -753,24 +726,55 @@ class Parser {
     return Curve{b[0], b[1], b[2], b[3]};
   }
 
-  /// Reads the raw bytes of a name: "name_hex" if given and the text is what it decodes to, else
+  /// Where a stored name's text and raw bytes are: member `key` as a string or as the one name
+  /// form {"text": ..., "raw": "hex"}; files dumped before it give the raw bytes in a sibling
+  /// "<key>_hex" (still read). Missing parts are null.
+  struct NameParts {
+    const Value* text = nullptr;
+    const Value* raw = nullptr;
+    std::string text_path, raw_path;
+  };
+  Result<NameParts> name_parts(const Value& obj, const std::string& path, const char* key) {
+    NameParts p;
+    const Value* v = find(obj, key);
+    const std::string hex_key = std::string(key) + "_hex";
+    if (v && v->IsObject()) {
+      if (find(obj, hex_key.c_str())) return fail(join(path, hex_key), "give the raw bytes once, in the name object");
+      if (auto r = allowed(*v, join(path, key), {"text", "raw"}); !r) return std::unexpected(r.error());
+      p.text = find(*v, "text");
+      p.raw = find(*v, "raw");
+      if (!p.text || !p.raw) return fail(join(path, key), "a name object needs \"text\" and \"raw\"");
+      p.text_path = join(join(path, key), "text");
+      p.raw_path = join(join(path, key), "raw");
+      return p;
+    }
+    p.text = v;
+    p.raw = find(obj, hex_key.c_str());
+    p.text_path = join(path, key);
+    p.raw_path = join(path, hex_key);
+    return p;
+  }
+
+  /// Reads the raw bytes of a name: the raw hex if given and the text is what it decodes to, else
   /// the text encoded and NUL-padded (an edited text wins over stale raw bytes).
   template <std::size_t N>
-  Result<FixedName<N>> fixed_name(const Value& obj, const std::string& path, std::size_t field) const {
+  Result<FixedName<N>> fixed_name(const Value& obj, const std::string& path, std::size_t field) {
     FixedName<N> n;
-    const Value* text = find(obj, "name");
+    auto parts = name_parts(obj, path, "name");
+    if (!parts) return std::unexpected(parts.error());
+    const Value* text = parts->text;
     if (!text) return fail(join(path, "name"), "missing member");
-    if (!is_text(*text)) return fail(join(path, "name"), std::string("must be a string, found ") + type_name(*text));
+    if (!is_text(*text)) return fail(parts->text_path, std::string("must be a string, found ") + type_name(*text));
     n.text.assign(text->GetString(), text->GetStringLength());
-    const Value* h = find(obj, "name_hex");
+    const Value* h = parts->raw;
     if (h) {
-      auto b = hex(*h, join(path, "name_hex"), field, false);
+      auto b = hex(*h, parts->raw_path, field, false);
       if (!b) return std::unexpected(b.error());
       n.raw = std::move(*b);
     }
     if (!h || !text_matches_raw(n.raw, n.text, enc_)) {
       auto b = canonical_name(n.text, enc_, field);
-      if (!b) return fail_with(b.error(), join(path, "name"));
+      if (!b) return fail_with(b.error(), parts->text_path);
       n.raw = std::move(*b);
     }
     return n;
@@ -810,7 +814,7 @@ class Parser {
       return static_cast<std::uint32_t>(*n);
     }
     const Value* text = find(obj, "name");
-    const Value* h = find(obj, "name_hex");
+    const bool h = find(obj, "name_hex") || (text && text->IsObject());  // raw bytes given
     if (text && is_text(*text) && !h) {
       std::string_view t(text->GetString(), text->GetStringLength());
       auto it = by_text.find(std::string(t));
@@ -872,9 +876,10 @@ class Parser {
       if (auto r = reals(*v, join(path, "position"), k.position); !r) return r;
     if (const Value* v = find(obj, "rotation")) {
       if (auto r = reals(*v, join(path, "rotation"), k.rotation); !r) return r;
-      if (const Value* e = find(obj, "euler")) {  // informative when the quaternion is given; still checked
+      if (const Value* e = find(obj, "euler")) {  // wins over the quaternion only when edited
         std::array<float, 3> deg{};
         if (auto r = reals(*e, join(path, "euler"), deg); !r) return r;
+        if (euler_edited(deg, k.rotation)) k.rotation = euler_degrees_to_quaternion(deg);
       }
     } else if (const Value* e = find(obj, "euler")) {
       std::array<float, 3> deg{};
@@ -1068,8 +1073,7 @@ Result<Motion> from_json(std::string_view text) {
   MarkingGenerator gen{text, {}, {}};
   doc.Populate(gen);
   if (!gen.result) {
-    return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(gen.result.Code()), "json", -1,
-                      static_cast<std::int64_t>(gen.result.Offset()));
+    return json::syntax_error(text, gen.result.Offset(), rapidjson::GetParseError_En(gen.result.Code()));
   }
   Parser p;
   if (auto r = p.run(doc); !r) return std::unexpected(r.error());

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/json.hpp"
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
@@ -20,30 +21,6 @@ namespace {
 // ------------------------------------------------------------------------------------------
 // Writing
 // ------------------------------------------------------------------------------------------
-
-void append_escaped(std::string& out, std::string_view s) {
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          static constexpr char hex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-}
 
 /// JSON number syntax (RFC 8259): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool is_json_number(std::string_view t) {
@@ -120,7 +97,7 @@ class Writer {
   }
   void key(std::string_view k, int indent = -1) {
     sep(indent);
-    append_escaped(out, k);
+    json::append_string(out, k);
     out += ": ";
   }
   void open(char c) {
@@ -137,7 +114,12 @@ class Writer {
   }
   void string_member(std::string_view k, std::string_view v, int indent = -1) {
     key(k, indent);
-    append_escaped(out, v);
+    json::append_string(out, v);
+  }
+  /// A stored text in the one name form (json::append_name): `raw` only when needed.
+  void name_member(std::string_view k, std::string_view text, std::optional<ByteSpan> raw, int indent = -1) {
+    key(k, indent);
+    json::append_name(out, text, raw);
   }
   /// "k": text, or "k_hex": hex.
   void bytes_member(const std::string& k, ByteSpan b) {
@@ -154,7 +136,7 @@ class Writer {
     open('[');
     for (std::size_t i = 0; i < n; ++i) {
       sep();
-      append_escaped(out, text ? *as_text(span_of(items[i]), enc_) : to_hex(span_of(items[i])));
+      json::append_string(out, text ? *as_text(span_of(items[i]), enc_) : to_hex(span_of(items[i])));
     }
     close(']');
   }
@@ -173,7 +155,7 @@ class Writer {
     if (json_number_readable(t)) {
       out += t;
     } else {
-      append_escaped(out, t);
+      json::append_string(out, t);
     }
   }
 
@@ -196,11 +178,15 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
   w.string_member("format", "vpd");  // first, on the first line: {"format": "vpd",
   w.string_member("encoding", encoding_name(pose.encoding), 2);
   w.string_member("line_ending", line_ending_name(pose.line_ending), 2);
-  // model_file: the text, plus hex when the text would not encode to the stored bytes.
-  w.string_member("model_file",
-                  pose.model_file_raw.empty() ? pose.model_file : decode_text(pose.model_file_raw, pose.encoding), 2);
-  if (!pose.model_file_raw.empty() && !as_text(pose.model_file_raw, pose.encoding))
-    w.string_member("model_file_hex", to_hex(pose.model_file_raw));
+  // Names and the model file: the text, with the stored bytes only when the text would not
+  // encode to them (the one name form, docs/CONVENTIONS.md "Text").
+  auto stored = [&](const std::vector<std::uint8_t>& raw) -> std::optional<ByteSpan> {
+    if (raw.empty() || as_text(raw, pose.encoding)) return std::nullopt;
+    return ByteSpan(raw.data(), raw.size());
+  };
+  w.name_member("model_file",
+                pose.model_file_raw.empty() ? pose.model_file : decode_text(pose.model_file_raw, pose.encoding),
+                stored(pose.model_file_raw), 2);
   if (pose.layout.present) {
     const HeaderLayout& h = pose.layout;
     const bool count_differs = !h.count.empty() && h.count != std::to_string(pose.bones.size());
@@ -217,8 +203,7 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
     }
   }
   auto name_members = [&](const std::vector<std::uint8_t>& raw, const std::string& text) {
-    w.string_member("name", raw.empty() ? text : decode_text(raw, pose.encoding));
-    if (!raw.empty() && !as_text(raw, pose.encoding)) w.string_member("name_hex", to_hex(raw));
+    w.name_member("name", raw.empty() ? text : decode_text(raw, pose.encoding), stored(raw));
   };
   w.key("bones", 2);
   w.open('[');
@@ -297,13 +282,25 @@ Result<std::string> get_string(const Value& obj, const char* name, const std::st
 }
 
 /// Member "k" (text, encoded) or "k_hex"; nullopt when neither is present. With `text_wins`
-/// (names, model file: both members written), "k_hex" is used only while "k" is absent or is what
-/// the hex decodes to; an edited "k" wins and is encoded (see docs/formats/vpd.md).
+/// (names, model file), "k" may also be the one name form {"text", "raw"} (files dumped before it
+/// give "k" and "k_hex"): the raw bytes are used only while the text is absent or is what they
+/// decode to; an edited text wins and is encoded (see docs/formats/vpd.md).
 Result<std::optional<std::string>> get_bytes(const Value& obj, const std::string& k, Encoding enc,
                                              const std::string& path, bool text_wins = false) {
-  const std::string hk = k + "_hex";
+  std::string hk = k + "_hex";
   const Value* v = member(obj, k.c_str());
-  if (const Value* h = member(obj, hk.c_str())) {
+  const Value* h = member(obj, hk.c_str());
+  std::string text_key = k;
+  if (text_wins && v && v->IsObject()) {
+    const Value* t = member(*v, "text");
+    const Value* r = member(*v, "raw");
+    if (!t || !r || v->MemberCount() != 2) return schema(path + "." + k, "expected a string or {\"text\", \"raw\"}");
+    v = t;
+    h = r;
+    text_key = k + ".text";
+    hk = k + ".raw";
+  }
+  if (h) {
     if (!h->IsString()) return schema(path + "." + hk, "expected a hex string");
     auto b = from_hex(std::string_view(h->GetString(), h->GetStringLength()));
     if (!b) return schema(path + "." + hk, "not an even-length hex string");
@@ -312,11 +309,11 @@ Result<std::optional<std::string>> get_bytes(const Value& obj, const std::string
       return std::optional<std::string>(std::string(b->begin(), b->end()));
   }
   if (!v) return std::optional<std::string>();
-  if (!v->IsString()) return schema(path + "." + k, "expected a string");
+  if (!v->IsString()) return schema(path + "." + text_key, "expected a string");
   auto b = encode_text(std::string_view(v->GetString(), v->GetStringLength()), enc);
   if (!b) {
     Error e = b.error();
-    e.section = path + "." + k;
+    e.section = path + "." + text_key;
     return std::unexpected(std::move(e));
   }
   return std::optional<std::string>(std::string(b->begin(), b->end()));
@@ -412,8 +409,7 @@ Result<Pose> from_json(std::string_view text) {
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc.HasParseError())
-    return make_error(ErrorCode::json_syntax, rapidjson::GetParseError_En(doc.GetParseError()), "", -1,
-                      static_cast<std::int64_t>(doc.GetErrorOffset()));
+    return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "");
   if (!doc.IsObject()) return schema("", "the document is not an object");
   auto format = get_string(doc, "format", "");
   if (!format) return std::unexpected(format.error());
@@ -473,15 +469,22 @@ Result<Pose> from_json(std::string_view text) {
     float values[7];
     if (auto r = get_numbers(o, "translation", path, b.layout.numbers.data(), values, 3); !r)
       return std::unexpected(r.error());
-    if (member(o, "rotation") || !member(o, "euler")) {  // the quaternion wins; "euler" is informative then
-      if (auto r = get_numbers(o, "rotation", path, b.layout.numbers.data() + 3, values + 3, 4); !r)
-        return std::unexpected(r.error());
-    } else {  // a hand-written bone with Euler angles only: canonical number text
+    // "euler" builds the quaternion when "rotation" is absent, and wins over it when edited.
+    const bool has_euler = member(o, "euler") != nullptr;
+    float deg[3] = {0.0f, 0.0f, 0.0f};
+    if (has_euler) {
       std::string tokens[3];
-      float deg[3];
       if (auto r = get_numbers(o, "euler", path, tokens, deg, 3); !r) return std::unexpected(r.error());
       for (std::size_t j = 0; j < 3; ++j)
         if (!std::isfinite(deg[j])) return schema(path + ".euler[" + std::to_string(j) + "]", "expected a finite number");
+    }
+    bool from_euler = has_euler;
+    if (member(o, "rotation") || !has_euler) {
+      if (auto r = get_numbers(o, "rotation", path, b.layout.numbers.data() + 3, values + 3, 4); !r)
+        return std::unexpected(r.error());
+      from_euler = has_euler && euler_edited({deg[0], deg[1], deg[2]}, {values[3], values[4], values[5], values[6]});
+    }
+    if (from_euler) {  // canonical number text for the new quaternion
       const std::array<float, 4> q = euler_degrees_to_quaternion({deg[0], deg[1], deg[2]});
       for (std::size_t j = 0; j < 4; ++j) {
         values[3 + j] = q[j] == 0.0f ? 0.0f : q[j];  // no "-0" text for a zero component

@@ -142,7 +142,7 @@ inline Model sample_model(Encoding enc = Encoding::cp932) {
 }
 
 /// The expected file size of sample_model() up to and including tail part `t` (computed from the
-/// record sizes in FORMAT-NOTES, independently of the writer).
+/// record sizes in docs/formats/pmd.md, independently of the writer).
 inline std::size_t sample_size(Tail t, bool english = true) {
   std::size_t n = 283;                 // header
   n += 4 + 3 * 38;                     // vertices

@@ -12,7 +12,7 @@
 namespace mmdkit::pmd {
 namespace {
 
-// Offsets of the sample model's sections (FORMAT-NOTES record sizes).
+// Offsets of the sample model's sections (docs/formats/pmd.md record sizes).
 constexpr std::size_t kVerts = 283;
 constexpr std::size_t kFaces = kVerts + 4 + 3 * 38;
 constexpr std::size_t kMats = kFaces + 4 + 3 * 2;

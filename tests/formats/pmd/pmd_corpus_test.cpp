@@ -196,7 +196,7 @@ TEST(PmdCorpus, SampledPrefixesOfMikuV2) {
   auto full = read(bytes);
   ASSERT_TRUE(full);
   const Model& m = full->model;
-  // Boundaries computed from the record sizes of FORMAT-NOTES.
+  // Boundaries computed from the record sizes of docs/formats/pmd.md.
   std::set<std::size_t> cuts;
   std::size_t p = 283;
   auto mark = [&](std::size_t at) {

@@ -35,8 +35,9 @@ TEST(PmdJson, RoundTripsSampleByteIdentically) {
   EXPECT_EQ(*write(*back), *write(m));
   // Raw hex only for the fields whose text does not re-encode to the stored bytes: bone 2 (garbage
   // after the NUL). The 20-byte texture without NUL re-encodes exactly (padding is NUL-free).
-  EXPECT_EQ(count(json, "_raw\""), 1u) << json;
-  EXPECT_NE(json.find("\"name\": \"左ひざ\", \"name_raw\": \""), std::string::npos);
+  EXPECT_EQ(count(json, "\"raw\": "), 1u) << json;
+  EXPECT_EQ(count(json, "_raw\""), 0u) << json;
+  EXPECT_NE(json.find("\"name\": {\"text\": \"左ひざ\", \"raw\": \""), std::string::npos);
   // One vertex per line: 12 values each.
   EXPECT_NE(json.find("\n    [1, 1.5, -0.25, 0, 0, -1, 0.5, 0.33333334, 1, 2, 75, 0],\n"), std::string::npos) << json;
   EXPECT_NE(json.find("\"tail\": \"joints\""), std::string::npos);
@@ -193,8 +194,8 @@ TEST(PmdJson, EditedTextWinsOverStaleRaw) {
   m.name.raw.resize(kNameSize, 0);
   m.name.raw[kNameSize - 2] = 0xAB;  // garbage after the NUL
   std::string json = to_json(m);
-  ASSERT_NE(json.find("\"name\": \"テストモデル\", \"name_raw\": \""), std::string::npos) << json;
-  ASSERT_NE(json.find("\"name\": \"左ひざ\", \"name_raw\": \""), std::string::npos) << json;
+  ASSERT_NE(json.find("\"name\": {\"text\": \"テストモデル\", \"raw\": \""), std::string::npos) << json;
+  ASSERT_NE(json.find("\"name\": {\"text\": \"左ひざ\", \"raw\": \""), std::string::npos) << json;
   // Unedited: identical bytes, garbage included.
   auto same = from_json(json);
   ASSERT_TRUE(same) << same.error().to_string();
@@ -208,8 +209,8 @@ TEST(PmdJson, EditedTextWinsOverStaleRaw) {
     ASSERT_NE(at, std::string::npos) << from;
     edited.replace(at, from.size(), to);
   };
-  edit("\"name\": \"テストモデル\"", "\"name\": \"新モデル\"");
-  edit("\"name\": \"左ひざ\"", "\"name\": \"右ひざ\"");
+  edit("{\"text\": \"テストモデル\"", "{\"text\": \"新モデル\"");
+  edit("{\"text\": \"左ひざ\"", "{\"text\": \"右ひざ\"");
   auto e = from_json(edited);
   ASSERT_TRUE(e) << e.error().to_string();
   auto padded = [](std::string_view text, std::size_t n) {
@@ -227,10 +228,61 @@ TEST(PmdJson, EditedTextWinsOverStaleRaw) {
   EXPECT_EQ(back.bones[2].name.text, "右ひざ");
   // An edited text that does not fit is an error at its JSON path.
   edited = json;
-  edit("\"name\": \"左ひざ\"", "\"name\": \"あいうえおかきくけこさ\"");
+  edit("{\"text\": \"左ひざ\"", "{\"text\": \"あいうえおかきくけこさ\"");
   auto bad = from_json(edited);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().section, "bones[2].name");
+}
+
+// Files dumped before the one name form wrote the raw bytes as a sibling "<key>_raw": they still
+// import to the same bytes, and an edited text still wins there.
+TEST(PmdJson, OldRawSiblingFormStillImports) {
+  Model m = read_back(test::sample_model());
+  m.name.raw.resize(kNameSize, 0);
+  m.name.raw[kNameSize - 2] = 0xAB;  // garbage after the NUL
+  std::string json = to_json(m);
+  // Rewrite every {"text": T, "raw": H} as the old T, "<key>_raw": H.
+  std::string old;
+  std::size_t at = 0;
+  const std::string open = "\": {\"text\": ";
+  for (std::size_t hit; (hit = json.find(open, at)) != std::string::npos;) {
+    const std::size_t key_start = json.rfind('"', hit - 1) + 1;
+    const std::string key = json.substr(key_start, hit - key_start);
+    const std::size_t raw_at = json.find(", \"raw\": \"", hit);
+    const std::size_t close = json.find("\"}", raw_at + 9);
+    old += json.substr(at, hit - at) + "\": " + json.substr(hit + open.size(), raw_at - hit - open.size()) + ", \"" +
+           key + "_raw\": " + json.substr(raw_at + 9, close + 1 - (raw_at + 9));
+    at = close + 2;
+  }
+  old += json.substr(at);
+  ASSERT_EQ(old.find("{\"text\""), std::string::npos) << old;
+  ASSERT_NE(old.find("\"name\": \"左ひざ\", \"name_raw\": \""), std::string::npos) << old;
+  auto back = from_json(old);
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(*write(*back), *write(m));
+  const std::size_t t = old.find("\"name\": \"左ひざ\"");
+  old.replace(t, std::string("\"name\": \"左ひざ\"").size(), "\"name\": \"右ひざ\"");
+  auto edited = from_json(old);
+  ASSERT_TRUE(edited) << edited.error().to_string();
+  EXPECT_EQ(edited->bones[2].name.text, "右ひざ");
+  auto want = encode_text("右ひざ", Encoding::cp932);
+  want->resize(kNameSize, 0);
+  EXPECT_EQ(edited->bones[2].name.raw, *want);
+}
+
+TEST(PmdJson, NameObjectNeedsTextAndRaw) {
+  Model m = read_back(test::sample_model());
+  m.name.raw.resize(kNameSize, 0);
+  m.name.raw[kNameSize - 2] = 0xAB;  // garbage after the NUL: the name is written as an object
+  std::string json = to_json(m);
+  const std::size_t at = json.find("\"name\": {\"text\": \"テストモデル\", \"raw\": \"");
+  ASSERT_NE(at, std::string::npos) << json;
+  const std::size_t end = json.find('}', at);
+  json.replace(at, end + 1 - at, "\"name\": {\"text\": \"テストモデル\"}");
+  auto r = from_json(json);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::json_schema);
+  EXPECT_EQ(r.error().section, "name");
 }
 
 }  // namespace

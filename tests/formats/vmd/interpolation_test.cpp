@@ -8,7 +8,7 @@
 namespace mmdkit::vmd {
 namespace {
 
-// Canonical block for all-linear curves, written out by hand from FORMAT-NOTES: row 0 is
+// Canonical block for all-linear curves, written out by hand from docs/formats/NOTES.md: row 0 is
 // X_x1 Y_x1 Z_x1 R_x1 X_y1 .. R_y1 X_x2 .. R_x2 X_y2 .. R_y2; row r is row 0 shifted left by r,
 // padded with 01 00 00.
 constexpr std::array<std::uint8_t, 64> kLinearBlock = {

@@ -114,7 +114,7 @@ void expect_motion_eq(const Motion& a, const Motion& b) {
   EXPECT_EQ(a.trailing_offset, b.trailing_offset);
 }
 
-// ---- an independent canonical bone block (FORMAT-NOTES "Bone interpolation block") -----------
+// ---- an independent canonical bone block (docs/formats/NOTES.md "Bone interpolation block") -----------
 
 std::array<std::uint8_t, 64> block_by_hand(std::array<std::array<std::uint8_t, 4>, 4> curves /* x1 y1 x2 y2 */,
                                            std::uint8_t b2, std::uint8_t b3) {
@@ -246,7 +246,7 @@ TEST(VmdJson, DocumentStartsWithFormatAndUsesNamedCurves) {
   EXPECT_TRUE(to_json(m, {false, false}).starts_with("{\"format\": \"vmd\","));
   // Non-canonical header pieces carry hex; the signature hex is the 30 raw bytes.
   EXPECT_NE(j.find("\"signature_hex\":\"566f6361"), std::string::npos);
-  EXPECT_NE(j.find("\"model_name_hex\":"), std::string::npos);
+  EXPECT_NE(j.find("\"model_name\":{\"text\":"), std::string::npos);
   // Named curves and physics toggles.
   EXPECT_NE(j.find("\"interpolation\":{\"x\":[10,20,30,40],\"z\":[0,127,127,0],\"rotation\":[64,0,64,127]}"),
             std::string::npos);
@@ -266,7 +266,7 @@ TEST(VmdJson, DocumentStartsWithFormatAndUsesNamedCurves) {
   EXPECT_NE(j.find("[\"nan:7fc01234\",\"inf\",\"-inf\"]"), std::string::npos);
   EXPECT_NE(j.find("\"position\":[1.5,-0,0.1]"), std::string::npos);
   // The name with garbage after the NUL shares its text; its raw hex tells it apart.
-  EXPECT_NE(j.find("\"name\":\"センター\",\"name_hex\":\"835a8393835e815b006f6e20446174\""), std::string::npos);
+  EXPECT_NE(j.find("\"name\":{\"text\":\"センター\",\"raw\":\"835a8393835e815b006f6e20446174\"}"), std::string::npos);
   // JSON escapes.
   EXPECT_NE(j.find(R"("quote\"back\\tab\t")"), std::string::npos);
   // Pretty: one record per line; every key line holds exactly one "frame".
@@ -294,13 +294,13 @@ TEST(VmdJson, NameTableWrittenOnlyWhenKeysDoNotImplyIt) {
   std::string jg = to_json(gen);
   EXPECT_EQ(jg.find("\"bone_names\""), std::string::npos);
   EXPECT_EQ(jg.find("\"morph_names\""), std::string::npos);
-  EXPECT_EQ(jg.find("name_hex"), std::string::npos);
+  EXPECT_EQ(jg.find("\"raw\""), std::string::npos);
   // A name with raw bytes that are not its canonical encoding: the table holds the hex once;
   // keys repeat it only where the text is ambiguous.
   Motion m = rich_motion();
   std::string j = to_json(m);
   EXPECT_NE(j.find("\"bone_names\""), std::string::npos);
-  EXPECT_NE(j.find("{\"name\":\"abcdefghijklmn\",\"name_hex\":\"6162636465666768696a6b6c6d6e81\"}"),
+  EXPECT_NE(j.find("{\"name\":{\"text\":\"abcdefghijklmn\",\"raw\":\"6162636465666768696a6b6c6d6e81\"}}"),
             std::string::npos);
   EXPECT_NE(j.find("\"frame\":4294967295,\"name\":\"abcdefghijklmn\",\"position\""), std::string::npos);
   // An unused name and a different order: the table is written and read back in that order.
@@ -310,7 +310,7 @@ TEST(VmdJson, NameTableWrittenOnlyWhenKeysDoNotImplyIt) {
   for (auto& k : u.bone_keys) k.name = k.name == 0 ? 2 : k.name == 2 ? 0 : k.name;
   std::string ju = to_json(u);
   EXPECT_NE(ju.find("\"bone_names\""), std::string::npos);
-  EXPECT_EQ(ju.find("name_hex"), std::string::npos);
+  EXPECT_EQ(ju.find("\"raw\""), std::string::npos);
   expect_motion_eq(u, round_trip(u));
   expect_motion_eq(m, round_trip(m));
 }
@@ -371,7 +371,9 @@ TEST(VmdJson, VersionOneHeaderUsesTenByteModelName) {
   // A 20-byte model name on a version 1 motion (built in code) still comes back as it was.
   m.model_name = {bytes_of("abc", 20), "abc"};
   j = to_json(m);
-  EXPECT_NE(j.find("\"model_name_hex\":\"6162630000000000000000000000000000000000\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"model_name\":{\"text\":\"abc\",\"raw\":\"6162630000000000000000000000000000000000\"}"),
+            std::string::npos)
+      << j;
   expect_motion_eq(m, round_trip(m));
 }
 
@@ -422,11 +424,32 @@ TEST(VmdJson, HandWrittenJsonDerivesRawBytes) {
   EXPECT_EQ(*out, v.b);
 }
 
-TEST(VmdJson, QuaternionWinsOverEulerWhenBothAreGiven) {
+TEST(VmdJson, EditedEulerWinsOverTheQuaternion) {
+  // Issue 13.4: an edited "euler" was ignored without a word; now it wins, as an edited name does.
   auto m = from_json(R"({"format": "vmd", "bone_keys": [
-      {"frame": 0, "name": "a", "rotation": [0, 0, 0, 1], "euler": [45, 0, 0]}]})");
+      {"frame": 0, "name": "a", "rotation": [0, 0, 0, 1], "euler": [45, 0, 0]},
+      {"frame": 1, "name": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0]},
+      {"frame": 2, "name": "a", "rotation": [0, 0, 0, 1], "euler": [0.0001, 0, 0]}]})");
   ASSERT_TRUE(m) << m.error().to_string();
-  EXPECT_EQ(m->bone_keys[0].rotation, (std::array<float, 4>{0, 0, 0, 1}));
+  const float s = std::sin(std::numbers::pi_v<float> / 8), c = std::cos(std::numbers::pi_v<float> / 8);
+  EXPECT_NEAR(m->bone_keys[0].rotation[0], s, 1e-6);  // 45 degrees about +X
+  EXPECT_NEAR(m->bone_keys[0].rotation[3], c, 1e-6);
+  // Unedited (what the dumper writes) or within 0.001 degrees: the quaternion as stored.
+  EXPECT_EQ(m->bone_keys[1].rotation, (std::array<float, 4>{0, 0, 0, 1}));
+  EXPECT_EQ(m->bone_keys[2].rotation, (std::array<float, 4>{0, 0, 0, 1}));
+}
+
+TEST(VmdJson, DumpedEulerNearGimbalLockReadsBackUnedited) {
+  // X within 0.08 degrees of 90 is written as exactly 90 (a different rotation by up to 0.08
+  // degrees): the unedited dump must still give the stored quaternion bit for bit.
+  Motion m;
+  m.bone_names.push_back(track("a", "a"));
+  BoneKey k;
+  k.rotation = euler_degrees_to_quaternion({89.97f, 10, 5});
+  m.bone_keys = {k};
+  auto back = from_json(to_json(m, {true, false}));
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(back->bone_keys[0].rotation, k.rotation);
 }
 
 TEST(VmdJson, EulerOptionWritesUiAngles) {
@@ -626,11 +649,10 @@ TEST(VmdJson, DocumentationExamplesImport) {
   "version":2,
   "signature_hex":"566f63616c6f6964204d6f74696f6e20446174612030303032004a4b4c4d",
   "encoding":"cp932",
-  "model_name":"初音ミク",
-  "model_name_hex":"8f8989b9837e834e00fdfdfdfdfdfdfdfdfdfdfd",
+  "model_name":{"text":"初音ミク","raw":"8f8989b9837e834e00fdfdfdfdfdfdfdfdfdfdfd"},
   "sections_present":6,
   "bone_names":[
-    {"name":"センター","name_hex":"835a8393835e815b00fdfdfdfdfdfd"}
+    {"name":{"text":"センター","raw":"835a8393835e815b00fdfdfdfdfdfd"}}
   ],
   "bone_keys":[
     {"frame":0,"name":"センター","position":[0,0,0],"rotation":[0,0,0,1]},
@@ -836,11 +858,44 @@ Motion motion_with_garbage_names() {
   return m;
 }
 
+// The form files dumped before the one name form had: "k":{"text":T,"raw":"H"} -> "k":T,"k_hex":"H".
+std::string to_old_name_form(std::string j) {
+  const std::string open = "\":{\"text\":";
+  for (std::size_t at; (at = j.find(open)) != std::string::npos;) {
+    const std::size_t key_start = j.rfind('"', at - 1) + 1;
+    const std::string key = j.substr(key_start, at - key_start);
+    const std::size_t raw = j.find(",\"raw\":", at);
+    const std::size_t close = j.find('}', raw);
+    const std::string text = j.substr(at + open.size(), raw - at - open.size());
+    const std::string hex = j.substr(raw + 7, close - raw - 7);
+    j.replace(at, close + 1 - at, "\":" + text + ",\"" + key + "_hex\":" + hex);
+  }
+  return j;
+}
+
+TEST(VmdJson, OldHexSiblingFormStillImports) {
+  const Motion m = motion_with_garbage_names();
+  const std::string old = to_old_name_form(to_json(m));
+  ASSERT_NE(old.find("\"model_name\":\"abc\",\"model_name_hex\":\"616263007a7a7a7a"), std::string::npos) << old;
+  ASSERT_NE(old.find("\"name\":\"センター\",\"name_hex\":"), std::string::npos) << old;
+  auto back = from_json(old);
+  ASSERT_TRUE(back) << back.error().to_string();
+  expect_motion_eq(m, *back);
+  // An edited text still wins over stale hex in the old form.
+  auto e = from_json(replace_all(old, "センター", "全ての親"));
+  ASSERT_TRUE(e) << e.error().to_string();
+  EXPECT_EQ(e->bone_names[0].text, "全ての親");
+  // Raw bytes given twice (object and sibling) are refused.
+  auto twice = from_json(R"({"format": "vmd", "model_name": {"text": "a", "raw": "61"}, "model_name_hex": "61"})");
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().section, "model_name_hex");
+}
+
 TEST(VmdJson, EditedNameTextWinsOverStaleHex) {
   const Motion m = motion_with_garbage_names();
   const std::string j = to_json(m);
-  ASSERT_NE(j.find("\"model_name_hex\":"), std::string::npos) << j;
-  ASSERT_NE(j.find("\"name\":\"センター\",\"name_hex\":"), std::string::npos) << j;
+  ASSERT_NE(j.find("\"model_name\":{\"text\":\"abc\",\"raw\":"), std::string::npos) << j;
+  ASSERT_NE(j.find("\"name\":{\"text\":\"センター\",\"raw\":"), std::string::npos) << j;
   // Unedited: the raw bytes come back exactly, garbage after the NUL included.
   auto same = from_json(j);
   ASSERT_TRUE(same) << same.error().to_string();
@@ -848,7 +903,7 @@ TEST(VmdJson, EditedNameTextWinsOverStaleHex) {
   ASSERT_EQ(same->bone_names.size(), 1u);
   EXPECT_EQ(same->bone_names[0].raw, m.bone_names[0].raw);
   // Edited text: the new text, encoded and NUL-padded, replaces the stale raw bytes.
-  std::string edited = replace_all(j, "\"model_name\":\"abc\"", "\"model_name\":\"xy\"");
+  std::string edited = replace_all(j, "\"model_name\":{\"text\":\"abc\"", "\"model_name\":{\"text\":\"xy\"");
   edited = replace_all(edited, "センター", "全ての親");
   ASSERT_NE(edited, j);
   auto e = from_json(edited);
@@ -875,7 +930,7 @@ TEST(VmdJson, EditedNameTextWinsOverStaleHex) {
   auto too_long = from_json(replace_all(j, "センター", "あいうえおかきくけこ"));
   ASSERT_FALSE(too_long);
   EXPECT_EQ(too_long.error().code, ErrorCode::json_schema);
-  EXPECT_EQ(too_long.error().section, "bone_names[0].name");
+  EXPECT_EQ(too_long.error().section, "bone_names[0].name.text");
 }
 
 }  // namespace

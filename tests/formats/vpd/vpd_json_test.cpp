@@ -2,6 +2,8 @@
 // schema and syntax errors.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <rapidjson/document.h>
 
 #include "mmdkit/formats/vpd.hpp"
@@ -68,7 +70,7 @@ TEST(VpdJson, TokensLayoutAndHexSurvive) {
   EXPECT_EQ(round_trip(text, &json), text);
   EXPECT_NE(json.find("[\"+1\", \".5\", \"2.\"]"), std::string::npos) << json;  // not JSON numbers
   EXPECT_NE(json.find("[1e-3, 0, 0, 1E+0]"), std::string::npos) << json;       // as written
-  EXPECT_NE(json.find("\"name_hex\": \"82\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"name\": {\"text\": \"\", \"raw\": \"82\"}"), std::string::npos) << json;
   EXPECT_NE(json.find("\"index\": \"7\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"count\": \"02\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"model_file\": \"m あ.pmx\""), std::string::npos) << json;
@@ -102,6 +104,22 @@ TEST(VpdJson, HandWrittenJsonUsesCanonicalLayoutAndEditedValues) {
                              "Bone0{\x83\x5A\x83\x93\x83\x5E\x81\x5B\n  0,1.5,0;\t\t\t\t// trans x,y,z\n"
                              "  0,0,0,1;\t\t// Quaternion x,y,z,w\n}\n\n"
                              "Morph0{\x82\xDC\x82\xCE\x82\xBD\x82\xAB\n  0.25;\t\t\t\t// weight\n}\n\n");
+}
+
+TEST(VpdJson, EditedEulerWinsOverTheQuaternion) {
+  // Issue 13.4: as in VMD JSON, edited Euler angles win; unedited ones keep the stored numbers.
+  auto pose = from_json(R"({"format": "vpd", "model_file": "x.pmx", "bones": [
+    {"name": "a", "translation": [0, 0, 0], "rotation": [0, 0, 0, 1], "euler": [0, 0, 0]},
+    {"name": "b", "translation": [0, 0, 0], "rotation": [0, 0, 0, 1], "euler": [0, 90, 0]}]})");
+  ASSERT_TRUE(pose) << pose.error().to_string();
+  EXPECT_EQ(pose->bones[0].rotation, (std::array<float, 4>{0, 0, 0, 1}));
+  const std::array<float, 4> q = pose->bones[1].rotation;  // 90 degrees on MMD's Y dial = -90 about +Y
+  EXPECT_NEAR(std::fabs(q[1]), std::sqrt(0.5f), 1e-6);
+  EXPECT_NEAR(std::fabs(q[3]), std::sqrt(0.5f), 1e-6);
+  EXPECT_LT(q[1] * q[3], 0.0f);
+  auto out = write(*pose);
+  ASSERT_TRUE(out);
+  EXPECT_NE(as_string(*out).find("Bone1{b\r\n  0,0,0;"), std::string::npos) << as_string(*out);
 }
 
 TEST(VpdJson, Errors) {
@@ -152,16 +170,36 @@ TEST(VpdJson, EditedNameTextWinsOverStaleHex) {
                            "  0,0,0;0,0,0,1;}\r\n";
   std::string json;
   EXPECT_EQ(round_trip(text, &json), text);
-  ASSERT_NE(json.find("\"name\": \"セ\", \"name_hex\": \"835a82\""), std::string::npos) << json;
-  ASSERT_NE(json.find("\"model_file\": \"m.pmx\", \"model_file_hex\": "), std::string::npos) << json;
+  ASSERT_NE(json.find("\"name\": {\"text\": \"セ\", \"raw\": \"835a82\"}"), std::string::npos) << json;
+  ASSERT_NE(json.find("\"model_file\": {\"text\": \"m.pmx\", \"raw\": \"6d2e706d7882\"}"), std::string::npos) << json;
+  {
+    // Files dumped before the one name form give "<key>_hex" beside the text: still read.
+    std::string old = json;
+    auto to_old = [&](std::string_view from, std::string_view to) {
+      auto at = old.find(from);
+      ASSERT_NE(at, std::string::npos) << from;
+      old.replace(at, from.size(), to);
+    };
+    to_old("{\"text\": \"セ\", \"raw\": \"835a82\"}", "\"セ\", \"name_hex\": \"835a82\"");
+    to_old("{\"text\": \"m.pmx\", \"raw\": \"6d2e706d7882\"}", "\"m.pmx\", \"model_file_hex\": \"6d2e706d7882\"");
+    auto back = from_json(old);
+    ASSERT_TRUE(back) << back.error().to_string();
+    auto bytes = write(*back);
+    ASSERT_TRUE(bytes);
+    EXPECT_EQ(as_string(*bytes), text);
+    to_old("\"セ\", \"name_hex\"", "\"センター\", \"name_hex\"");  // an edited text still wins
+    auto edited_old = from_json(old);
+    ASSERT_TRUE(edited_old) << edited_old.error().to_string();
+    EXPECT_EQ(edited_old->bones[0].name, "センター");
+  }
   std::string edited = json;
   auto edit = [&](std::string_view from, std::string_view to) {
     auto at = edited.find(from);
     ASSERT_NE(at, std::string::npos) << from;
     edited.replace(at, from.size(), to);
   };
-  edit("\"name\": \"セ\"", "\"name\": \"センター\"");
-  edit("\"model_file\": \"m.pmx\"", "\"model_file\": \"あ.pmx\"");
+  edit("{\"text\": \"セ\"", "{\"text\": \"センター\"");
+  edit("{\"text\": \"m.pmx\"", "{\"text\": \"あ.pmx\"");
   auto pose = from_json(edited);
   ASSERT_TRUE(pose) << pose.error().to_string();
   ASSERT_EQ(pose->bones.size(), 1u);
@@ -173,10 +211,10 @@ TEST(VpdJson, EditedNameTextWinsOverStaleHex) {
   EXPECT_NE(as_string(*out).find("Bone0{\x83\x5A\x83\x93\x83\x5E\x81\x5B\r\n"), std::string::npos);
   // An edited text the encoding cannot hold is an error at its path.
   edited = json;
-  edit("\"name\": \"セ\"", "\"name\": \"😀\"");
+  edit("{\"text\": \"セ\"", "{\"text\": \"😀\"");
   auto bad = from_json(edited);
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().section, ".bones[0].name");
+  EXPECT_EQ(bad.error().section, ".bones[0].name.text");
 }
 
 }  // namespace
