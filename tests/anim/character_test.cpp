@@ -29,7 +29,7 @@ bool same_bytes(std::span<const T> a, std::span<const T> b) {
 model::Bone view_bone(const std::string& name, model::Vec3 pos, std::int32_t parent) {
   model::Bone b;
   b.name = name;
-  b.binding_key = *model::binding_key_utf8(name);
+  b.binding_key = *mmdkit::binding_key_of_text(name);
   b.position = pos;
   b.parent = parent;
   return b;
@@ -43,13 +43,13 @@ std::shared_ptr<const model::Model> small_model() {
   m->bone_order = {0, 1, 2};
   model::Morph lift;
   lift.name = "lift";
-  lift.binding_key = *model::binding_key_utf8(lift.name);
+  lift.binding_key = *mmdkit::binding_key_of_text(lift.name);
   lift.type = model::MorphType::bone;
   const float h = std::sqrt(0.5f);
   lift.bone_offsets.push_back({1, {0, 0, 3}, {0, 0, h, h}});
   model::Morph smile;
   smile.name = "smile";
-  smile.binding_key = *model::binding_key_utf8(smile.name);
+  smile.binding_key = *mmdkit::binding_key_of_text(smile.name);
   smile.type = model::MorphType::vertex;
   m->morphs = {lift, smile};
   return m;

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstring>
 
-#include "core/generated_images.hpp"
+#include "formats/generate/generated_images.hpp"
 
 namespace mmdkit {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/generated_images.hpp"
+#include "formats/generate/generated_images.hpp"
 #include "export/gltf_reader.hpp"
 #include "mmdkit/core/image.hpp"
 #include "mmdkit/export/gltf.hpp"

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "formats/vmd/old_name_form.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
 #include "support/corpus.hpp"
@@ -76,16 +77,7 @@ TEST(VmdJsonCorpus, EveryReadableFileRoundTripsByteIdentical) {
       if (!o.pretty && *w == bytes) {
         // Files dumped before the one name form ("name_hex" / "model_name_hex" siblings) still
         // import to the same bytes.
-        std::string old = j;
-        const std::string open = "\":{\"text\":";
-        for (std::size_t at; (at = old.find(open)) != std::string::npos;) {
-          const std::size_t key_start = old.rfind('"', at - 1) + 1;
-          const std::string key = old.substr(key_start, at - key_start);
-          const std::size_t raw = old.find(",\"raw\":", at);
-          const std::size_t close = old.find('}', raw);
-          old.replace(at, close + 1 - at, "\":" + old.substr(at + open.size(), raw - at - open.size()) + ",\"" + key +
-                                              "_hex\":" + old.substr(raw + 7, close - raw - 7));
-        }
+        const std::string old = test::to_old_name_form(j);
         auto old_back = from_json(old);
         ASSERT_TRUE(old_back) << old_back.error().to_string();
         auto old_w = write(*old_back);

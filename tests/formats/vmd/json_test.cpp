@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fixture.hpp"
+#include "formats/vmd/old_name_form.hpp"
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -858,24 +859,9 @@ Motion motion_with_garbage_names() {
   return m;
 }
 
-// The form files dumped before the one name form had: "k":{"text":T,"raw":"H"} -> "k":T,"k_hex":"H".
-std::string to_old_name_form(std::string j) {
-  const std::string open = "\":{\"text\":";
-  for (std::size_t at; (at = j.find(open)) != std::string::npos;) {
-    const std::size_t key_start = j.rfind('"', at - 1) + 1;
-    const std::string key = j.substr(key_start, at - key_start);
-    const std::size_t raw = j.find(",\"raw\":", at);
-    const std::size_t close = j.find('}', raw);
-    const std::string text = j.substr(at + open.size(), raw - at - open.size());
-    const std::string hex = j.substr(raw + 7, close - raw - 7);
-    j.replace(at, close + 1 - at, "\":" + text + ",\"" + key + "_hex\":" + hex);
-  }
-  return j;
-}
-
 TEST(VmdJson, OldHexSiblingFormStillImports) {
   const Motion m = motion_with_garbage_names();
-  const std::string old = to_old_name_form(to_json(m));
+  const std::string old = test::to_old_name_form(to_json(m));
   ASSERT_NE(old.find("\"model_name\":\"abc\",\"model_name_hex\":\"616263007a7a7a7a"), std::string::npos) << old;
   ASSERT_NE(old.find("\"name\":\"センター\",\"name_hex\":"), std::string::npos) << old;
   auto back = from_json(old);
