@@ -18,12 +18,9 @@ CharacterPhysics::~CharacterPhysics() {
 }
 
 Result<void> CharacterPhysics::evaluate(std::uint32_t frame, const Progress& progress, std::uint32_t progress_every) {
-  if (last_ < 0 || static_cast<std::int64_t>(frame) < last_) {
-    character_->reset_physics();
-    last_ = -1;
-  } else if (static_cast<std::int64_t>(frame) == last_) {
-    // The same frame again: evaluating it would step the world once more; restart instead so the
-    // result stays the frame of a run from 0.
+  // First call, a backward seek, or the same frame again (evaluating it would step the world once
+  // more): start again from frame 0, so the result stays the frame of a run from 0.
+  if (last_ < 0 || static_cast<std::int64_t>(frame) <= last_) {
     character_->reset_physics();
     last_ = -1;
   }

@@ -198,17 +198,21 @@ TEST(Bake, MikuWavefileReplaysExactly) {
   expect_same(expected, got, *sk, 0);
 }
 
+/// The generated model under its generated motion, bound for anim::Character.
+Result<std::shared_ptr<const anim::CharacterData>> character_data(const Generated& g) {
+  anim::MotionInputs inputs;
+  inputs.motions = {&g.motion};
+  return anim::CharacterData::create(std::make_shared<const model::Model>(g.m), inputs);
+}
+
 // The Character's physics slot gives the bytes of the Replay driver, frame by frame.
 TEST(CharacterStage, EqualsReplayOnEveryFrame) {
   Generated g = generated();
-  auto model = std::make_shared<const model::Model>(g.m);
-  anim::MotionInputs inputs;
-  inputs.motions = {&g.motion};
-  auto data = anim::CharacterData::create(model, inputs);
+  auto data = character_data(g);
   ASSERT_TRUE(data) << data.error().to_string();
   anim::Character character(*data);
   World world;
-  ModelPhysics& mp = world.add_model(*model, (*data)->skeleton());
+  ModelPhysics& mp = world.add_model((*data)->model(), (*data)->skeleton());
   CharacterStage stage(world, mp, &(*data)->bone_motion().bound(), (*data)->skeleton().bone_count());
   character.set_physics(&stage);
   const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60);
@@ -223,10 +227,7 @@ TEST(CharacterStage, EqualsReplayOnEveryFrame) {
 // twice), equals that frame of one run from 0 (the Replay driver's bytes).
 TEST(CharacterPhysics, AnyOrderOfFramesEqualsOneRunFromZero) {
   Generated g = generated();
-  auto model = std::make_shared<const model::Model>(g.m);
-  anim::MotionInputs inputs;
-  inputs.motions = {&g.motion};
-  auto data = anim::CharacterData::create(model, inputs);
+  auto data = character_data(g);
   ASSERT_TRUE(data) << data.error().to_string();
   anim::Character character(*data);
   const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60);
