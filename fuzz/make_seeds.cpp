@@ -229,16 +229,16 @@ void built_pmd() {
 void built_vpd() {
   using namespace mmdkit::vpd;
   Pose p;
-  p.model_file = "初音ミク.osm";
+  p.model_file.text = "初音ミク.osm";
   Bone c;
-  c.name = "センター";
+  c.name.text = "センター";
   c.translation = {-1.5f, 0.25f, 0};
   c.rotation = {0, 0.5f, 0, 0.8660254f};
   Bone h;
-  h.name = "頭";
+  h.name.text = "頭";
   p.bones = {c, h};
   Morph m;
-  m.name = "まばたき";
+  m.name.text = "まばたき";
   m.weight = 1;
   p.morphs = {m};
   add_vpd("built-crlf.vpd", must(write(p), "vpd crlf"));

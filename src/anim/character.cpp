@@ -129,8 +129,8 @@ Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_p
         d->pose_morph_weights_.push_back(w[i]);
       }
     const std::size_t input = inputs.pose_input == static_cast<std::size_t>(-1) ? inputs.motions.size() : inputs.pose_input;
-    for (std::size_t b : unmatched_bones) rep.unmatched.push_back({input, false, pose.bones[b].name});
-    for (std::size_t b : unmatched_morphs) rep.unmatched.push_back({input, true, pose.morphs[b].name});
+    for (std::size_t b : unmatched_bones) rep.unmatched.push_back({input, false, pose.bones[b].name.text});
+    for (std::size_t b : unmatched_morphs) rep.unmatched.push_back({input, true, pose.morphs[b].name.text});
     rep.unmatched_bones += unmatched_bones.size();
     rep.unmatched_morphs += unmatched_morphs.size();
   }

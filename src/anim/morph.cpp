@@ -419,7 +419,7 @@ std::vector<float> morph_weights_from_vpd(std::span<const std::vector<std::uint8
   if (named) named->assign(morph_names.size(), 0);
   for (std::size_t b = 0; b < pose.morphs.size(); ++b) {
     const vpd::Morph& m = pose.morphs[b];
-    const std::vector<std::uint8_t> key = vpd_match_key(m.name_raw, m.name, pose.encoding);
+    const std::vector<std::uint8_t> key = vpd_match_key(m.name.raw, m.name.text, pose.encoding);
     bool found = false;
     for (std::size_t i = 0; i < morph_names.size(); ++i) {
       if (key.empty() || morph_names[i] != key) continue;

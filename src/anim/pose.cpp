@@ -244,7 +244,7 @@ std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& p
   if (named) named->assign(skeleton.bone_count(), 0);
   for (std::size_t b = 0; b < pose.bones.size(); ++b) {
     const vpd::Bone& vb = pose.bones[b];
-    const std::vector<std::uint8_t> key = vpd_match_key(vb.name_raw, vb.name, pose.encoding);
+    const std::vector<std::uint8_t> key = vpd_match_key(vb.name.raw, vb.name.text, pose.encoding);
     bool found = false;
     for (std::size_t i = 0; i < skeleton.bone_count(); ++i) {
       if (key.empty() || skeleton.desc(i).name_bytes != key) continue;

@@ -25,7 +25,7 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   for (const vpd::Bone& b : p->bones)
     if (b.translation != std::array<float, 3>{0, 0, 0}) ++moved;
   if (flags.json) {
-    return "{\n  \"format\": \"vpd\",\n  \"model_file\": " + json::string(p->model_file) +
+    return "{\n  \"format\": \"vpd\",\n  \"model_file\": " + json::string(p->model_file.text) +
            ",\n  \"encoding\": " + json::string(encoding_name(p->encoding)) + ",\n  \"line_ending\": \"" + le +
            "\",\n  \"file_bytes\": " + std::to_string(bytes.size()) + ",\n  \"bones\": " +
            std::to_string(p->bones.size()) + ",\n  \"translated_bones\": " + std::to_string(moved) +
@@ -33,7 +33,7 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   }
   std::string out;
   out += "format: vpd (pose)\n";
-  out += "model file: " + p->model_file + "\n";
+  out += "model file: " + p->model_file.text + "\n";
   out += "encoding: " + std::string(encoding_name(p->encoding)) + "\n";
   out += "line ending: " + le + "\n";
   out += "file bytes: " + std::to_string(bytes.size()) + "\n";
@@ -77,10 +77,10 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   std::mt19937_64 rng(f.seed);
   std::uniform_real_distribution<float> angle(-0.5f, 0.5f), offset(-1.0f, 1.0f);
   vpd::Pose p;
-  p.model_file = "generated.pmx";
+  p.model_file.text = "generated.pmx";
   for (std::uint64_t i = 0; i < nb; ++i) {
     vpd::Bone b;
-    b.name = i < std::size(kNames) ? kNames[i] : "bone" + std::to_string(i);
+    b.name.text = i < std::size(kNames) ? kNames[i] : "bone" + std::to_string(i);
     if (i == 0) b.translation = {offset(rng), offset(rng), offset(rng)};
     // A rotation of up to ±0.5 rad about a random axis, unit length.
     float ax = offset(rng), ay = offset(rng), az = offset(rng);
@@ -92,7 +92,7 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   }
   for (std::uint64_t i = 0; i < f.morphs; ++i) {
     vpd::Morph m;
-    m.name = i < std::size(kMorphs) ? kMorphs[i] : "morph" + std::to_string(i);
+    m.name.text = i < std::size(kMorphs) ? kMorphs[i] : "morph" + std::to_string(i);
     m.weight = static_cast<float>(i % 5) / 4.0f;
     p.morphs.push_back(std::move(m));
   }
@@ -114,29 +114,29 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
     for (float v : b.translation) finite = finite && std::isfinite(v);
     for (float v : b.rotation) finite = finite && std::isfinite(v);
     if (!finite) {
-      add(true, "bones", i, "bone '" + b.name + "' has a non-finite number");
+      add(true, "bones", i, "bone '" + b.name.text + "' has a non-finite number");
       continue;
     }
     double len2 = 0;
     for (float v : b.rotation) len2 += static_cast<double>(v) * static_cast<double>(v);
     const double len = std::sqrt(len2);
     if (len == 0)
-      add(false, "bones", i, "bone '" + b.name + "' has an all-zero quaternion (evaluated as no rotation)");
+      add(false, "bones", i, "bone '" + b.name.text + "' has an all-zero quaternion (evaluated as no rotation)");
     else if (std::fabs(len - 1.0) > 1e-3)
-      add(false, "bones", i, "bone '" + b.name + "' quaternion length " + std::to_string(len) + " (normalized when evaluated)");
-    if (auto [it, inserted] = seen.emplace(b.name_raw, i); !inserted)
-      add(false, "bones", i, "bone '" + b.name + "' also posed by block " + std::to_string(it->second) + " (the later one wins)");
+      add(false, "bones", i, "bone '" + b.name.text + "' quaternion length " + std::to_string(len) + " (normalized when evaluated)");
+    if (auto [it, inserted] = seen.emplace(b.name.raw, i); !inserted)
+      add(false, "bones", i, "bone '" + b.name.text + "' also posed by block " + std::to_string(it->second) + " (the later one wins)");
     if (!b.layout.index.empty() && b.layout.index != std::to_string(i))
       add(false, "bones", i, "block is numbered Bone" + b.layout.index + " at position " + std::to_string(i));
-    if (count_invalid(b.name_raw, p->encoding) != 0)
+    if (count_invalid(b.name.raw, p->encoding) != 0)
       add(false, "bones", i, "bone name is not valid " + std::string(encoding_name(p->encoding)));
   }
   seen.clear();
   for (std::size_t i = 0; i < p->morphs.size(); ++i) {
     const vpd::Morph& m = p->morphs[i];
-    if (!std::isfinite(m.weight)) add(true, "morphs", i, "morph '" + m.name + "' has a non-finite weight");
-    if (auto [it, inserted] = seen.emplace(m.name_raw, i); !inserted)
-      add(false, "morphs", i, "morph '" + m.name + "' also set by block " + std::to_string(it->second) + " (the later one wins)");
+    if (!std::isfinite(m.weight)) add(true, "morphs", i, "morph '" + m.name.text + "' has a non-finite weight");
+    if (auto [it, inserted] = seen.emplace(m.name.raw, i); !inserted)
+      add(false, "morphs", i, "morph '" + m.name.text + "' also set by block " + std::to_string(it->second) + " (the later one wins)");
     if (!m.layout.index.empty() && m.layout.index != std::to_string(i))
       add(false, "morphs", i, "block is numbered Morph" + m.layout.index + " at position " + std::to_string(i));
   }

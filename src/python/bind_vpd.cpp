@@ -25,23 +25,11 @@ namespace {
 using Pose = Document<vpd::Pose>;
 
 template <class R>
-py::list record_names(const std::vector<R>& records, bool raw) {
-  py::list out;
-  for (const R& r : records) {
-    if (raw) out.append(to_py_bytes(r.name_raw));
-    else out.append(py::str(r.name));
-  }
-  return out;
-}
-template <class R>
 void set_record_names(std::vector<R>& records, const std::vector<std::string>& names) {
   if (names.size() != records.size())
     raise_argument("expected " + std::to_string(records.size()) + " names, got " + std::to_string(names.size()));
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (records[i].name == names[i]) continue;
-    records[i].name = names[i];
-    records[i].name_raw.clear();
-  }
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (records[i].name.text != names[i]) records[i].name.assign(names[i]);
 }
 }  // namespace
 
@@ -55,21 +43,21 @@ void bind_vpd(py::module_& m) {
   cls.def(py::init([] { return Pose{}; }), "An empty pose (CP932, CRLF).")
       .def_property_readonly("encoding", [](const Pose& p) { return std::string(encoding_name(p.data.encoding)); })
       .def_property(
-          "model_file", [](const Pose& p) { return p.data.model_file; },
+          "model_file", [](const Pose& p) { return p.data.model_file.text; },
           [](Pose& p, const std::string& t) {
-            if (t != p.data.model_file) { p.data.model_file = t; p.data.model_file_raw.clear(); }
+            if (t != p.data.model_file.text) p.data.model_file.assign(t);
           },
           "Parent model file name (decoded).")
-      .def_property_readonly("model_file_raw", [](const Pose& p) { return to_py_bytes(p.data.model_file_raw); })
+      .def_property_readonly("model_file_raw", [](const Pose& p) { return to_py_bytes(p.data.model_file.raw); })
       .def_property(
-          "bone_names", [](const Pose& p) { return record_names(p.data.bones, false); },
+          "bone_names", [](const Pose& p) { return names_of(p.data.bones, false); },
           [](Pose& p, const std::vector<std::string>& v) { set_record_names(p.data.bones, v); },
           "Bone names in file order (decoded).")
-      .def_property_readonly("bone_names_raw", [](const Pose& p) { return record_names(p.data.bones, true); })
+      .def_property_readonly("bone_names_raw", [](const Pose& p) { return names_of(p.data.bones, true); })
       .def_property(
-          "morph_names", [](const Pose& p) { return record_names(p.data.morphs, false); },
+          "morph_names", [](const Pose& p) { return names_of(p.data.morphs, false); },
           [](Pose& p, const std::vector<std::string>& v) { set_record_names(p.data.morphs, v); })
-      .def_property_readonly("morph_names_raw", [](const Pose& p) { return record_names(p.data.morphs, true); })
+      .def_property_readonly("morph_names_raw", [](const Pose& p) { return names_of(p.data.morphs, true); })
       .def_property_readonly(
           "bones",
           [](py::object self) {

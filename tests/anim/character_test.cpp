@@ -92,8 +92,8 @@ TEST(Character, VpdMatchesWholeNamesVmdTheFirst15Bytes) {
   vpd::Pose pose;
   pose.bones.resize(1);
   const std::string full = "LongBoneName_0002";
-  pose.bones[0].name_raw.assign(full.begin(), full.end());
-  pose.bones[0].name = full;
+  pose.bones[0].name.raw.assign(full.begin(), full.end());
+  pose.bones[0].name.text = full;
   pose.bones[0].translation = {0, 5, 0};
   auto data = CharacterData::create(m, MotionInputs{{}, &pose});
   ASSERT_TRUE(data) << data.error().to_string();
@@ -123,10 +123,10 @@ TEST(Character, PoseOverridesTheMotionsAtEveryFrame) {
   mo.morph_keys = {{0, 0, 0.25f}};
   vpd::Pose pose;
   pose.bones.resize(1);
-  pose.bones[0].name_raw = test::bytes("arm");
+  pose.bones[0].name.raw = test::bytes("arm");
   pose.bones[0].translation = {0, 0, 2};
   pose.morphs.resize(1);
-  pose.morphs[0].name_raw = test::bytes("lift");
+  pose.morphs[0].name.raw = test::bytes("lift");
   pose.morphs[0].weight = 0.0f;
   auto data = CharacterData::create(small_model(), MotionInputs{{&mo}, &pose});
   ASSERT_TRUE(data);
@@ -148,8 +148,8 @@ TEST(Character, ReportsTracksThatMatchNothing) {
   b.morph_keys = {{0, 0, 1}, {1, 0, 1}, {2, 0, 1}};
   vpd::Pose pose;
   pose.bones.resize(1);
-  pose.bones[0].name_raw = test::bytes("wing");
-  pose.bones[0].name = "wing";
+  pose.bones[0].name.raw = test::bytes("wing");
+  pose.bones[0].name.text = "wing";
   auto data = CharacterData::create(small_model(), MotionInputs{{&a, nullptr, &b}, &pose, 1});
   ASSERT_TRUE(data);
   const BindingReport& r = (*data)->report();

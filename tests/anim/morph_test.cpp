@@ -226,7 +226,7 @@ TEST(Morphs, GroupLoopsAreCut) {
 TEST(Morphs, VpdWeightsMatchByNameBytes) {
   vpd::Pose pose;
   vpd::Morph a;
-  a.name_raw = {0x82, 0xa0};  // あ in CP932
+  a.name.raw = {0x82, 0xa0};  // あ in CP932
   a.weight = 0.75f;
   pose.morphs = {a};
   std::vector<std::vector<std::uint8_t>> keys{{0x82, 0xa2}, {0x82, 0xa0}};

@@ -257,14 +257,14 @@ TEST(Pose, VpdPoseMatchesBonesByNameBytes) {
   vpd::Pose pose;
   pose.bones.resize(3);
   vpd::Bone& b = pose.bones[0];
-  b.name_raw.push_back('b');
+  b.name.raw.push_back('b');
   b.translation = {1, 2, 3};
   b.rotation = {0, 0, 2, 0};  // unnormalized: 180° about Z
   vpd::Bone& z = pose.bones[1];
-  z.name_raw.push_back('z');
-  z.name_raw.push_back('z');
+  z.name.raw.push_back('z');
+  z.name.raw.push_back('z');
   vpd::Bone& t = pose.bones[2];  // text only (no raw bytes): encoded in the pose's encoding
-  t.name = "c";
+  t.name.text = "c";
   t.rotation = {0, 0, 0, 1};
   t.translation = {0, 0, 5};
   std::vector<std::size_t> unmatched;

@@ -105,8 +105,8 @@ const Files& files() {
 
     vpd::Pose p;
     p.bones.resize(1);
-    p.bones[0].name_raw = cp932(kLong2);
-    p.bones[0].name = kLong2;
+    p.bones[0].name.raw = cp932(kLong2);
+    p.bones[0].name.text = kLong2;
     p.bones[0].rotation = {h, 0, 0, h};
     x.pose = x.dir / "pose.vpd";
     EXPECT_TRUE(write_file_atomic(x.pose, *vpd::write(p)).has_value());

@@ -11,11 +11,45 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
 
 namespace mmdkit {
+
+/// Text as a file stores it: the bytes (kept for byte-exact writing) and their decoding.
+/// The one name type of mmdkit: PMX strings (pmx::Text), the fixed-size name and text fields of
+/// PMD, VMD (FixedText<N>: pmd::Name, vmd::TrackName, ...), VPD bone, morph and model file names.
+/// - `raw`: the stored bytes, in the file's encoding (CP932 or GBK for PMD/VMD/VPD, the PMX
+///   header's UTF-16LE or UTF-8). Writers write `raw` when it is non-empty, as is; a fixed-size
+///   field keeps everything the field held, garbage after the NUL included.
+/// - `text`: the decoding, UTF-8 (for a fixed-size field: `raw` up to its first NUL; a
+///   double-byte character cut by the field end is dropped, invalid sequences become U+FFFD).
+///   With `raw` empty (text built in code, or assign()ed), writers encode `text` in the file's
+///   encoding (an encoding_error when it cannot hold it) and pad fixed fields with NUL.
+/// In every JSON schema it is one form (docs/CONVENTIONS.md "Names in JSON"): a string, or
+/// {"text", "raw"} when the text does not re-encode to the stored bytes.
+struct EncodedText {
+  std::vector<std::uint8_t> raw;  ///< bytes as stored; empty = encode `text` when writing
+  std::string text;               ///< UTF-8
+  /// Sets new UTF-8 text and drops the stored bytes (so the writer encodes the new text).
+  void assign(std::string utf8) {
+    text = std::move(utf8);
+    raw.clear();
+  }
+};
+
+/// An EncodedText stored in a fixed field of N bytes (PMD names and comments, VMD names).
+/// `raw` holds at most N bytes (fewer or none for text built in code: the writer pads with NUL).
+/// Converts to `EncodedText&`, so code taking any name takes these too.
+template <std::size_t N>
+struct FixedText : EncodedText {
+  static constexpr std::size_t size = N;  ///< the field's size in bytes
+  FixedText() = default;
+  FixedText(std::vector<std::uint8_t> raw_bytes, std::string utf8)
+      : EncodedText{std::move(raw_bytes), std::move(utf8)} {}
+};
 
 /// Text encodings found in MMD files.
 enum class Encoding : std::uint8_t {

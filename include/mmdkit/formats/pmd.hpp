@@ -46,17 +46,11 @@ inline constexpr std::size_t kJointSize = 124;
 inline constexpr std::uint16_t kNoBone = 0xFFFF;     ///< "no bone" in parent / tail / rigid body bone fields
 inline constexpr std::uint8_t kNoToon = 0xFF;        ///< Material::toon_index for "no toon texture"
 
-/// Text in a fixed-size field: raw bytes (kept for byte-exact writing) and decoded text.
-/// `text` is `raw` up to its first NUL, decoded in Model::encoding (a double-byte character cut at
-/// the end of the field is dropped). `raw` may be shorter than N (or empty) for text built in code:
-/// the writer pads with NUL. When `raw` is non-empty it is what gets written; after editing `text`
-/// of a name that was read, clear `raw` (or call set_text) so the new text is encoded.
-template <std::size_t N>
-struct FixedText {
-  std::vector<std::uint8_t> raw;  ///< at most N bytes as stored (garbage after the NUL kept)
-  std::string text;               ///< UTF-8
-  static constexpr std::size_t size = N;
-};
+/// Text in a fixed-size field: mmdkit::FixedText<N> (core/text.hpp), the one name type: `raw`
+/// (at most N bytes as stored, garbage after the NUL kept; what gets written when non-empty) and
+/// `text` (UTF-8: `raw` up to its first NUL, decoded in Model::encoding). After editing `text` of
+/// a name that was read, clear `raw` (or call assign) so the new text is encoded.
+using mmdkit::FixedText;
 using Name = FixedText<kNameSize>;
 using Comment = FixedText<kCommentSize>;
 using TextureName = FixedText<kTextureNameSize>;

@@ -67,19 +67,12 @@ struct Header {
   std::vector<std::uint8_t> extra_globals;
 };
 
-/// A PMX string: u32 byte length + bytes in the model's encoding.
-/// `raw` is what the file held and is what the writer writes when it is non-empty; `text` is the
-/// UTF-8 decoding (invalid sequences become U+FFFD). To change a string, use assign() (sets text,
-/// clears raw so the writer encodes the text in the model's encoding).
-struct Text {
-  std::vector<std::uint8_t> raw;
-  std::string text;
-  /// Sets new UTF-8 text and drops the raw bytes.
-  void assign(std::string utf8) {
-    text = std::move(utf8);
-    raw.clear();
-  }
-};
+/// A PMX string (u32 byte length + bytes in the model's encoding): mmdkit::EncodedText
+/// (core/text.hpp), the one name type. `raw` is what the file held and is what the writer writes
+/// when it is non-empty; `text` is the UTF-8 decoding (invalid sequences become U+FFFD). To change
+/// a string, use assign() (sets text, clears raw so the writer encodes the text in the model's
+/// encoding).
+using Text = mmdkit::EncodedText;
 
 /// How a vertex is bound to bones (the byte before the deform data).
 enum class DeformType : std::uint8_t {

@@ -43,15 +43,12 @@ enum class Version : std::uint8_t {
   v2,  ///< "Vocaloid Motion Data 0002", 20-byte model name
 };
 
-/// A name as stored in a fixed-size field: raw bytes (kept for byte-exact writing) and text.
-/// The text is the raw bytes up to the first NUL, decoded in the motion's encoding (a cut
-/// double-byte character at the end is dropped). `raw` may be shorter than the field for names
-/// built in code: the writer pads with NUL.
+/// A name as stored in a fixed-size field: mmdkit::FixedText<N> (core/text.hpp), the one name
+/// type. `raw`: what the file held (at most N bytes, garbage after the NUL kept; fewer or none for
+/// names built in code: the writer pads with NUL); `text`: `raw` up to the first NUL, decoded in
+/// the motion's encoding (a cut double-byte character at the end is dropped).
 template <std::size_t N>
-struct FixedName {
-  std::vector<std::uint8_t> raw;  ///< at most N bytes; what the file held (garbage after NUL kept)
-  std::string text;               ///< UTF-8
-};
+using FixedName = mmdkit::FixedText<N>;
 
 /// One distinct bone or morph name of a motion (distinct by all 15 raw bytes).
 using TrackName = FixedName<kTrackNameSize>;

@@ -23,7 +23,7 @@
 //
 // Byte-exact writing: reading keeps every token's text and the bytes between tokens (whitespace,
 // comments, line ends) in each record's `layout`. Writing reuses a number's stored token while it
-// still parses to the record's current value (bit for bit), a name's raw bytes while they are set,
+// still parses to the record's current value (bit for bit), a name's raw bytes (EncodedText::raw) while they are set,
 // and the stored gaps; anything edited or built in code is written in MMD's canonical layout. So an
 // unmodified pose is written back identical, and an edited one changes only the edited tokens.
 #pragma once
@@ -70,8 +70,9 @@ struct BoneLayout {
 
 /// A posed bone.
 struct Bone {
-  std::vector<std::uint8_t> name_raw;  ///< name bytes as stored (after "{" up to the line end, no CR)
-  std::string name;                    ///< decoded name, UTF-8; written (encoded) only when name_raw is empty
+  /// The name (core/text.hpp's one name type): `raw` = the bytes as stored (after "{" up to the
+  /// line end, no CR), `text` = decoded, UTF-8 (written, encoded, only when `raw` is empty).
+  EncodedText name;
   std::array<float, 3> translation{};  ///< MMD units, parent space, offset from the bind pose
   std::array<float, 4> rotation{0, 0, 0, 1};  ///< quaternion x, y, z, w as stored
   BoneLayout layout;
@@ -88,8 +89,7 @@ struct MorphLayout {
 
 /// A morph weight (MikuMikuMoving / newer MMD extension).
 struct Morph {
-  std::vector<std::uint8_t> name_raw;
-  std::string name;
+  EncodedText name;  ///< as Bone::name
   float weight = 0;  ///< usually 0..1; other values kept
   MorphLayout layout;
 };
@@ -108,8 +108,9 @@ struct HeaderLayout {
 struct Pose {
   Encoding encoding = Encoding::cp932;  ///< encoding of names (and of text written canonically)
   LineEnding line_ending = LineEnding::crlf;  ///< line end of canonically written text (detected on read)
-  std::vector<std::uint8_t> model_file_raw;   ///< parent model file name bytes (before ";")
-  std::string model_file;                     ///< decoded, UTF-8 (used when model_file_raw is empty)
+  /// Parent model file name: `raw` = the bytes before ";", `text` = decoded, UTF-8 (written,
+  /// encoded, only when `raw` is empty).
+  EncodedText model_file;
   std::vector<Bone> bones;                    ///< file order
   std::vector<Morph> morphs;                  ///< file order (after the bones)
   HeaderLayout layout;

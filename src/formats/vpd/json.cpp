@@ -185,8 +185,8 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
     return ByteSpan(raw.data(), raw.size());
   };
   w.name_member("model_file",
-                pose.model_file_raw.empty() ? pose.model_file : decode_text(pose.model_file_raw, pose.encoding),
-                stored(pose.model_file_raw), 2);
+                pose.model_file.raw.empty() ? pose.model_file.text : decode_text(pose.model_file.raw, pose.encoding),
+                stored(pose.model_file.raw), 2);
   if (pose.layout.present) {
     const HeaderLayout& h = pose.layout;
     const bool count_differs = !h.count.empty() && h.count != std::to_string(pose.bones.size());
@@ -202,8 +202,8 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
       w.close('}');
     }
   }
-  auto name_members = [&](const std::vector<std::uint8_t>& raw, const std::string& text) {
-    w.name_member("name", raw.empty() ? text : decode_text(raw, pose.encoding), stored(raw));
+  auto name_members = [&](const EncodedText& name) {
+    w.name_member("name", name.raw.empty() ? name.text : decode_text(name.raw, pose.encoding), stored(name.raw));
   };
   w.key("bones", 2);
   w.open('[');
@@ -211,7 +211,7 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
     const Bone& b = pose.bones[i];
     w.sep(4);
     w.open('{');
-    name_members(b.name_raw, b.name);
+    name_members(b.name);
     w.key("translation");
     w.open('[');
     for (std::size_t j = 0; j < 3; ++j) w.number(b.layout.numbers[j], b.translation[j]);
@@ -241,7 +241,7 @@ std::string to_json(const Pose& pose, const JsonWriteOptions& options) {
     const Morph& m = pose.morphs[i];
     w.sep(4);
     w.open('{');
-    name_members(m.name_raw, m.name);
+    name_members(m.name);
     w.key("weight");
     w.number(m.layout.number, m.weight, false);
     if (!m.layout.index.empty() && m.layout.index != std::to_string(i)) w.string_member("index", m.layout.index);
@@ -381,13 +381,12 @@ Result<void> get_numbers(const Value& obj, const char* name, const std::string& 
   return {};
 }
 
-Result<void> get_name(const Value& obj, Encoding enc, const std::string& path, std::vector<std::uint8_t>& raw,
-                      std::string& text) {
+Result<void> get_name(const Value& obj, Encoding enc, const std::string& path, EncodedText& name) {
   auto b = get_bytes(obj, "name", enc, path, true);
   if (!b) return std::unexpected(b.error());
   if (!*b) return schema(path + ".name", "missing");
-  raw.assign((*b)->begin(), (*b)->end());
-  text = decode_text(raw, enc);
+  name.raw.assign((*b)->begin(), (*b)->end());
+  name.text = decode_text(name.raw, enc);
   return {};
 }
 
@@ -433,8 +432,8 @@ Result<Pose> from_json(std::string_view text) {
     auto m = get_bytes(doc, "model_file", enc, "", true);
     if (!m) return std::unexpected(m.error());
     if (!*m) return schema(".model_file", "missing");
-    pose.model_file_raw.assign((*m)->begin(), (*m)->end());
-    pose.model_file = decode_text(pose.model_file_raw, enc);
+    pose.model_file.raw.assign((*m)->begin(), (*m)->end());
+    pose.model_file.text = decode_text(pose.model_file.raw, enc);
   }
   pose.layout = canonical_header_layout(pose.line_ending);
   if (const Value* h = member(doc, "header")) {
@@ -465,7 +464,7 @@ Result<Pose> from_json(std::string_view text) {
     if (!o.IsObject()) return schema(path, "expected an object");
     Bone b;
     b.layout = cb;
-    if (auto r = get_name(o, enc, path, b.name_raw, b.name); !r) return std::unexpected(r.error());
+    if (auto r = get_name(o, enc, path, b.name); !r) return std::unexpected(r.error());
     float values[7];
     if (auto r = get_numbers(o, "translation", path, b.layout.numbers.data(), values, 3); !r)
       return std::unexpected(r.error());
@@ -510,7 +509,7 @@ Result<Pose> from_json(std::string_view text) {
       if (!o.IsObject()) return schema(path, "expected an object");
       Morph m;
       m.layout = cm;
-      if (auto r = get_name(o, enc, path, m.name_raw, m.name); !r) return std::unexpected(r.error());
+      if (auto r = get_name(o, enc, path, m.name); !r) return std::unexpected(r.error());
       const Value* wv = member(o, "weight");
       if (!wv) return schema(path + ".weight", "missing");
       if (auto r = get_number(*wv, path + ".weight", m.layout.number, m.weight); !r) return std::unexpected(r.error());

@@ -366,15 +366,14 @@ Result<Pose> read(ByteSpan bytes, const ReadOptions& options) {
   for (NameSpan n : bone_names) all.push_back(span_of(n));
   for (NameSpan n : morph_names) all.push_back(span_of(n));
   pose.encoding = options.encoding ? *options.encoding : detect_legacy_encoding(all);
-  auto fill = [&](NameSpan n, std::vector<std::uint8_t>& raw, std::string& text) {
+  auto fill = [&](NameSpan n, EncodedText& out) {
     ByteSpan s = span_of(n);
-    raw.assign(s.begin(), s.end());
-    text = decode_text(s, pose.encoding);
+    out.raw.assign(s.begin(), s.end());
+    out.text = decode_text(s, pose.encoding);
   };
-  fill(model, pose.model_file_raw, pose.model_file);
-  for (std::size_t i = 0; i < pose.bones.size(); ++i) fill(bone_names[i], pose.bones[i].name_raw, pose.bones[i].name);
-  for (std::size_t i = 0; i < pose.morphs.size(); ++i)
-    fill(morph_names[i], pose.morphs[i].name_raw, pose.morphs[i].name);
+  fill(model, pose.model_file);
+  for (std::size_t i = 0; i < pose.bones.size(); ++i) fill(bone_names[i], pose.bones[i].name);
+  for (std::size_t i = 0; i < pose.morphs.size(); ++i) fill(morph_names[i], pose.morphs[i].name);
   return pose;
 }
 
@@ -392,8 +391,9 @@ Result<Pose> read_file(const std::filesystem::path& path, const ReadOptions& opt
 
 namespace {
 
-Result<std::string> name_bytes(const std::vector<std::uint8_t>& raw, const std::string& text, Encoding enc,
-                               const std::string& what, bool model_file) {
+Result<std::string> name_bytes(const EncodedText& name, Encoding enc, const std::string& what, bool model_file) {
+  const std::vector<std::uint8_t>& raw = name.raw;
+  const std::string& text = name.text;
   std::string out;
   if (!raw.empty()) {
     out.assign(raw.begin(), raw.end());
@@ -433,7 +433,7 @@ Result<std::vector<std::uint8_t>> write(const Pose& pose) {
   const MorphLayout cm = canonical_morph_layout(pose.line_ending);
   out += kSignature;
   out += h.after_signature;
-  auto model = name_bytes(pose.model_file_raw, pose.model_file, pose.encoding, "header", true);
+  auto model = name_bytes(pose.model_file, pose.encoding, "header", true);
   if (!model) return std::unexpected(model.error());
   out += *model;
   out += h.after_model_file;
@@ -454,7 +454,7 @@ Result<std::vector<std::uint8_t>> write(const Pose& pose) {
     out += "Bone";
     out += b.layout.index.empty() ? std::to_string(i) : b.layout.index;
     out += '{';
-    auto name = name_bytes(b.name_raw, b.name, pose.encoding, sec, false);
+    auto name = name_bytes(b.name, pose.encoding, sec, false);
     if (!name) return std::unexpected(name.error());
     out += *name;
     const float values[7] = {b.translation[0], b.translation[1], b.translation[2], b.rotation[0],
@@ -475,7 +475,7 @@ Result<std::vector<std::uint8_t>> write(const Pose& pose) {
     out += "Morph";
     out += m.layout.index.empty() ? std::to_string(i) : m.layout.index;
     out += '{';
-    auto name = name_bytes(m.name_raw, m.name, pose.encoding, sec, false);
+    auto name = name_bytes(m.name, pose.encoding, sec, false);
     if (!name) return std::unexpected(name.error());
     out += *name;
     out += l.gaps[0];

@@ -190,7 +190,7 @@ TEST(VpdJson, EditedNameTextWinsOverStaleHex) {
     to_old("\"セ\", \"name_hex\"", "\"センター\", \"name_hex\"");  // an edited text still wins
     auto edited_old = from_json(old);
     ASSERT_TRUE(edited_old) << edited_old.error().to_string();
-    EXPECT_EQ(edited_old->bones[0].name, "センター");
+    EXPECT_EQ(edited_old->bones[0].name.text, "センター");
   }
   std::string edited = json;
   auto edit = [&](std::string_view from, std::string_view to) {
@@ -203,9 +203,9 @@ TEST(VpdJson, EditedNameTextWinsOverStaleHex) {
   auto pose = from_json(edited);
   ASSERT_TRUE(pose) << pose.error().to_string();
   ASSERT_EQ(pose->bones.size(), 1u);
-  EXPECT_EQ(as_string(pose->bones[0].name_raw), "\x83\x5A\x83\x93\x83\x5E\x81\x5B");
-  EXPECT_EQ(pose->bones[0].name, "センター");
-  EXPECT_EQ(as_string(pose->model_file_raw), "\x82\xA0.pmx");
+  EXPECT_EQ(as_string(pose->bones[0].name.raw), "\x83\x5A\x83\x93\x83\x5E\x81\x5B");
+  EXPECT_EQ(pose->bones[0].name.text, "センター");
+  EXPECT_EQ(as_string(pose->model_file.raw), "\x82\xA0.pmx");
   auto out = write(*pose);
   ASSERT_TRUE(out) << out.error().to_string();
   EXPECT_NE(as_string(*out).find("Bone0{\x83\x5A\x83\x93\x83\x5E\x81\x5B\r\n"), std::string::npos);

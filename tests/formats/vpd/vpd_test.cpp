@@ -68,12 +68,12 @@ TEST(VpdCorpus, FirstFileValues) {
   ASSERT_FALSE(files.empty());
   auto pose = read(test::read_bytes(files[0].path));  // 01.vpd
   ASSERT_TRUE(pose);
-  EXPECT_EQ(pose->model_file, "初音ミク.osm");
+  EXPECT_EQ(pose->model_file.text, "初音ミク.osm");
   ASSERT_EQ(pose->bones.size(), 93u);
-  EXPECT_EQ(pose->bones[0].name, "センター");
+  EXPECT_EQ(pose->bones[0].name.text, "センター");
   EXPECT_EQ(pose->bones[0].translation[0], -1.994186f);
   EXPECT_EQ(pose->bones[0].rotation[3], 0.908765f);
-  EXPECT_EQ(pose->bones[1].name, "上半身");
+  EXPECT_EQ(pose->bones[1].name.text, "上半身");
 }
 
 TEST(VpdCorpus, EveryTruncatedPrefixIsACleanErrorOrAValidPose) {
@@ -129,15 +129,15 @@ TEST(VpdFixture, LfCommentsMorphsExponents) {
   auto pose = read(as_bytes(text));
   ASSERT_TRUE(pose) << pose.error().to_string();
   EXPECT_EQ(pose->line_ending, LineEnding::lf);
-  EXPECT_EQ(pose->model_file, "model.pmx");
+  EXPECT_EQ(pose->model_file.text, "model.pmx");
   ASSERT_EQ(pose->bones.size(), 2u);
-  EXPECT_EQ(pose->bones[0].name, "a b");
+  EXPECT_EQ(pose->bones[0].name.text, "a b");
   EXPECT_EQ(pose->bones[0].translation, (std::array<float, 3>{0.001f, -20.0f, 3.0f}));
-  EXPECT_EQ(pose->bones[1].name, "センター");
+  EXPECT_EQ(pose->bones[1].name.text, "センター");
   EXPECT_EQ(pose->bones[1].translation, (std::array<float, 3>{0.5f, 1.0f, 2.0f}));
   EXPECT_EQ(pose->bones[1].rotation[2], 0.7071068f);
   ASSERT_EQ(pose->morphs.size(), 1u);
-  EXPECT_EQ(pose->morphs[0].name, "まばたき");
+  EXPECT_EQ(pose->morphs[0].name.text, "まばたき");
   EXPECT_EQ(pose->morphs[0].weight, 1.0f);
   auto out = write(*pose);
   ASSERT_TRUE(out);
@@ -146,14 +146,14 @@ TEST(VpdFixture, LfCommentsMorphsExponents) {
 
 TEST(VpdFixture, CodeBuiltPoseIsWrittenInMmdLayout) {
   Pose p;
-  p.model_file = "合成モデル.osm";
+  p.model_file.text = "合成モデル.osm";
   Bone b;
-  b.name = "センター";
+  b.name.text = "センター";
   b.translation = {0, 1, 0};
   b.rotation = {0, 0, 0, 1};
   p.bones.push_back(b);
   Morph m;
-  m.name = "まばたき";
+  m.name.text = "まばたき";
   m.weight = 1;
   p.morphs.push_back(m);
   auto out = write(p);
@@ -175,7 +175,7 @@ TEST(VpdFixture, CodeBuiltPoseIsWrittenInMmdLayout) {
   EXPECT_EQ(as_string(*out), want);
   auto back = read(*out);
   ASSERT_TRUE(back) << back.error().to_string();
-  EXPECT_EQ(back->bones[0].name, "センター");
+  EXPECT_EQ(back->bones[0].name.text, "センター");
   EXPECT_EQ(back->line_ending, LineEnding::crlf);
 }
 
@@ -194,7 +194,7 @@ TEST(VpdFixture, EditedValuesChangeOnlyTheirTokens) {
   EXPECT_EQ(back->bones[0].rotation[0], 1e-8f);
   // A bone appended in code uses the canonical layout with the file's line ending; the count follows.
   Bone b;
-  b.name = "c";
+  b.name.text = "c";
   pose->bones.push_back(b);
   out = write(*pose);
   ASSERT_TRUE(out);
@@ -272,18 +272,18 @@ TEST(VpdNumbers, Grammar) {
 
 TEST(VpdFixture, WriterRejectsNamesThatWouldNotReadBack) {
   Pose p;
-  p.model_file = "a;b";
+  p.model_file.text = "a;b";
   EXPECT_EQ(write(p).error().code, ErrorCode::invalid_argument);
-  p.model_file = "m";
+  p.model_file.text = "m";
   Bone b;
-  b.name = "x\ny";
+  b.name.text = "x\ny";
   p.bones.push_back(b);
   EXPECT_EQ(write(p).error().code, ErrorCode::invalid_argument);
-  p.bones[0].name = "ok";
+  p.bones[0].name.text = "ok";
   p.bones[0].translation[0] = std::numeric_limits<float>::infinity();
   EXPECT_EQ(write(p).error().code, ErrorCode::invalid_argument);
   p.bones[0].translation[0] = 0;
-  p.bones[0].name = "\xF0\x9F\x98\x80";  // emoji: not in CP932
+  p.bones[0].name.text = "\xF0\x9F\x98\x80";  // emoji: not in CP932
   EXPECT_EQ(write(p).error().code, ErrorCode::encoding_error);
 }
 
@@ -295,15 +295,15 @@ TEST(VpdFixture, ModelFileNameEndingInCarriageReturnRoundTrips) {
   ByteSpan in(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   auto pose = read(in);
   ASSERT_TRUE(pose) << pose.error().to_string();
-  EXPECT_EQ(pose->model_file, "m\r");
+  EXPECT_EQ(pose->model_file.text, "m\r");
   auto out = write(*pose);
   ASSERT_TRUE(out) << out.error().to_string();
   EXPECT_EQ(std::string(out->begin(), out->end()), text);
   // A bone name still may not end in '\r' (it would merge into the CRLF line ending).
   Pose p;
-  p.model_file = "m";
+  p.model_file.text = "m";
   Bone b;
-  b.name = "x\r";
+  b.name.text = "x\r";
   p.bones.push_back(b);
   EXPECT_EQ(write(p).error().code, ErrorCode::invalid_argument);
 }
