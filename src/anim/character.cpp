@@ -179,7 +179,7 @@ Result<void> Character::evaluate(double frame) {
     weights_[d.pose_morph_index_[k]] = d.pose_morph_weights_[k];
   if (!ik_) std::fill(ik_enabled_.begin(), ik_enabled_.end(), std::uint8_t{0});
   // 3. Morphs.
-  apply_morphs(d.morph_data_, weights_, morph_ws_);
+  if (auto r = apply_morphs(d.morph_data_, weights_, morph_ws_); !r) return r;
   // 4–6. Bones, physics between the stages.
   const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
   if (auto r = evaluate_before_physics(sk, in, pose_); !r) return r;
@@ -207,11 +207,8 @@ Result<void> Character::skin(ThreadPool* pool) {
   if (std::isnan(frame_))
     return make_error(ErrorCode::invalid_argument, "no frame evaluated yet (call evaluate first)", "skinning");
   const SkinBones bones{pose_.skinning_matrices(), pose_.model_rotations()};
-  if (pool)
-    skin_parallel(*pool, *d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
-  else
-    anim::skin(*d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
-  return {};
+  if (pool) return skin_parallel(*pool, *d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
+  return anim::skin(*d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
 }
 
 }  // namespace mmdkit::anim

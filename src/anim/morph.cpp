@@ -2,8 +2,10 @@
 #include "mmdkit/anim/morph.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/formats/vpd.hpp"
@@ -44,7 +46,9 @@ MaterialValues zeros() {
 }  // namespace
 
 Result<MorphData> MorphData::create(const model::Model& model) {
+  static std::atomic<std::uint64_t> next_id{1};
   MorphData d;
+  d.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   d.vertex_count_ = model.vertices.size();
   d.bone_count_ = model.bones.size();
   d.additional_uv_count_ = model.additional_uv_count;
@@ -196,7 +200,25 @@ void MorphWorkspace::reset(const MorphData& data) {
   mark_uv_.assign(data.vertex_count(), 0);
   mark_b_.assign(data.bone_count(), 0);
   mark_m_.assign(data.material_count(), 0);
+  data_id_ = data.id();
   ready_ = true;
+}
+
+Result<void> validate(const MorphData& data, const MorphWorkspace& ws) {
+  if (!ws.ready_)
+    return make_error(ErrorCode::invalid_argument, "morph workspace was never sized (MorphWorkspace::reset)",
+                      "morph workspace");
+  if (ws.data_id() != data.id())
+    return make_error(ErrorCode::invalid_argument,
+                      "morph workspace was sized for other morph data (id " + std::to_string(ws.data_id()) +
+                          ", this data has id " + std::to_string(data.id()) + ")",
+                      "morph workspace");
+  if (ws.vertex_offsets().size() != data.vertex_count() || ws.bone_offsets().size() != data.bone_count() ||
+      ws.materials().size() != data.material_count() ||
+      ws.additional_uv_offsets().size() != data.vertex_count() * data.additional_uv_count())
+    return make_error(ErrorCode::invalid_argument, "morph workspace buffers do not match the morph data's sizes",
+                      "morph workspace");
+  return {};
 }
 
 struct MorphApplier {
@@ -401,15 +423,17 @@ struct MorphApplier {
   }
 };
 
-void apply_morphs(const MorphData& data, std::span<const float> weights, MorphWorkspace& ws) noexcept {
-  if (!ws.ready_ || ws.vertex_.size() != data.vertex_count() || ws.bone_.size() != data.bone_count() ||
-      ws.materials_.size() != data.material_count() || ws.impulses_.size() != data.max_impulse_events_)
-    return;
+Result<void> apply_morphs(const MorphData& data, std::span<const float> weights, MorphWorkspace& ws) {
+  if (auto v = validate(data, ws); !v) return v;
+  if (ws.impulses_.size() != data.max_impulse_events_)
+    return make_error(ErrorCode::invalid_argument, "morph workspace buffers do not match the morph data's sizes",
+                      "morph workspace");
   MorphApplier a{data, ws, {}};
   a.reset();
   const std::size_t n = std::min(weights.size(), data.morph_count());
   for (std::size_t m = 0; m < n; ++m) a.apply(static_cast<std::uint32_t>(m), weights[m], 0);
   a.finish_materials();
+  return {};
 }
 
 std::vector<float> morph_weights_from_vpd(std::span<const std::vector<std::uint8_t>> morph_names,

@@ -74,7 +74,9 @@ Mat4 matrix_from_quat(const Quat& q) noexcept {
 Result<SkinningData> SkinningData::create(std::span<const VertexIn> vertices, std::size_t bone_count) {
   if (bone_count >= 0xFFFFFFFFu)
     return make_error(ErrorCode::invalid_argument, "too many bones for skinning", "bones", -1, -1);
+  static std::atomic<std::uint64_t> next_id{1};
   SkinningData d;
+  d.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   d.bone_count_ = bone_count;
   const std::size_t n = vertices.size();
   d.position_.resize(n);
@@ -162,14 +164,31 @@ void SkinWorkspace::reset(const SkinningData& data) {
   rotation_.assign(data.needs_rotations() ? data.bone_count() + 1 : 0, kIdentityQuat);
   dual_.assign(data.needs_rotations() ? data.bone_count() + 1 : 0,
                std::array<Quat, 2>{kIdentityQuat, Quat{0, 0, 0, 0}});
+  data_id_ = data.id();
   ready_ = true;
 }
 
-void prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws) noexcept {
+Result<void> validate(const SkinningData& data, const SkinWorkspace& ws) {
+  if (ws.data_id_ == 0)
+    return make_error(ErrorCode::invalid_argument, "skin workspace was never sized (SkinWorkspace::reset)",
+                      "skin workspace");
+  if (ws.data_id_ != data.id())
+    return make_error(ErrorCode::invalid_argument,
+                      "skin workspace was sized for other skinning data (id " + std::to_string(ws.data_id_) +
+                          ", this data has id " + std::to_string(data.id()) + ")",
+                      "skin workspace");
+  const std::size_t rot = data.needs_rotations() ? data.bone_count() + 1 : 0;
+  if (ws.palette_.size() != data.bone_count() + 1 || ws.rotation_.size() != rot || ws.dual_.size() != rot)
+    return make_error(ErrorCode::invalid_argument, "skin workspace buffers do not match the skinning data's sizes",
+                      "skin workspace");
+  return {};
+}
+
+Result<void> prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws) {
   const std::size_t nb = data.bone_count();
-  if (ws.palette_.size() != nb + 1) {
+  if (auto v = validate(data, ws); !v) {
     ws.ready_ = false;
-    return;
+    return v;
   }
   const std::size_t nm = std::min(nb, bones.matrices.size());
   for (std::size_t b = 0; b < nm; ++b) ws.palette_[b].m = bones.matrices[b];
@@ -189,6 +208,7 @@ void prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspac
     ws.dual_[nb] = {kIdentityQuat, Quat{0, 0, 0, 0}};
   }
   ws.ready_ = true;
+  return {};
 }
 
 namespace detail {
@@ -373,10 +393,32 @@ void skin_range(const SkinningData& data, const SkinWorkspace& ws, std::span<con
   SkinKernel::run(data, ws, morph_offsets, out_positions, out_normals, begin, end);
 }
 
-void skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws, std::span<const Vec3> morph_offsets,
-          std::span<Vec3> out_positions, std::span<Vec3> out_normals) noexcept {
-  prepare_skin(data, bones, ws);
+namespace {
+// The span checks of skin() / skin_parallel() (see skinning.hpp).
+Result<void> check_skin_spans(const SkinningData& data, std::span<const Vec3> morph_offsets,
+                              std::span<Vec3> out_positions, std::span<Vec3> out_normals) {
+  const std::size_t n = data.vertex_count();
+  auto bad = [&](const char* what, std::size_t size) {
+    return make_error(ErrorCode::invalid_argument,
+                      std::string(what) + " has " + std::to_string(size) + " entries for " + std::to_string(n) +
+                          " vertices",
+                      "skin");
+  };
+  if (!morph_offsets.empty() && morph_offsets.size() != n) return bad("morph_offsets", morph_offsets.size());
+  if (!out_positions.empty() && out_positions.size() < n) return bad("out_positions", out_positions.size());
+  if (!out_normals.empty() && out_normals.size() < n) return bad("out_normals", out_normals.size());
+  if (out_positions.empty() && out_normals.empty() && n > 0)
+    return make_error(ErrorCode::invalid_argument, "both outputs are empty (nothing to skin into)", "skin");
+  return {};
+}
+}  // namespace
+
+Result<void> skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
+                  std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions, std::span<Vec3> out_normals) {
+  if (auto c = check_skin_spans(data, morph_offsets, out_positions, out_normals); !c) return c;
+  if (auto p = prepare_skin(data, bones, ws); !p) return p;
   skin_range(data, ws, morph_offsets, out_positions, out_normals, 0, data.vertex_count());
+  return {};
 }
 
 namespace {
@@ -392,12 +434,14 @@ void parallel_skin_job(void* c, std::size_t b, std::size_t e) {
 }
 }  // namespace
 
-void skin_parallel(ThreadPool& pool, const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
-                   std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions,
-                   std::span<Vec3> out_normals) noexcept {
-  prepare_skin(data, bones, ws);
+Result<void> skin_parallel(ThreadPool& pool, const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
+                           std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions,
+                           std::span<Vec3> out_normals) {
+  if (auto c = check_skin_spans(data, morph_offsets, out_positions, out_normals); !c) return c;
+  if (auto p = prepare_skin(data, bones, ws); !p) return p;
   ParallelSkin s{&data, &ws, morph_offsets, out_positions, out_normals};
   pool.parallel_for(data.vertex_count(), &parallel_skin_job, &s);
+  return {};
 }
 
 }  // namespace mmdkit::anim

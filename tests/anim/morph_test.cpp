@@ -97,7 +97,7 @@ struct Fixture {
   void only(std::size_t m, float weight) {
     std::fill(w.begin(), w.end(), 0.0f);
     w[m] = weight;
-    apply_morphs(data, w, ws);
+    EXPECT_TRUE(apply_morphs(data, w, ws));
   }
 };
 
@@ -237,4 +237,38 @@ TEST(Morphs, VpdWeightsMatchByNameBytes) {
 }
 
 }  // namespace
+
+// A workspace that was never sized, or was sized for other morph data (even of the same sizes), is
+// refused with invalid_argument and nothing is written (ozz-style Validate, as pose.hpp's validate).
+TEST(Morphs, MismatchedWorkspaceIsAnErrorAndWritesNothing) {
+  Fixture f;
+  f.w[0] = 1.0f;
+  MorphWorkspace never;
+  auto r = apply_morphs(f.data, f.w, never);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(r.error().section, "morph workspace");
+  EXPECT_FALSE(validate(f.data, never));
+
+  // Same model, another create(): same sizes, another id.
+  auto other = MorphData::create(make_model());
+  ASSERT_TRUE(other);
+  EXPECT_NE(other->id(), f.data.id());
+  EXPECT_NE(other->id(), 0u);
+  MorphWorkspace ws_other(*other);
+  EXPECT_EQ(ws_other.data_id(), other->id());
+  auto r2 = apply_morphs(f.data, f.w, ws_other);
+  ASSERT_FALSE(r2);
+  EXPECT_EQ(r2.error().code, ErrorCode::invalid_argument);
+  EXPECT_NE(r2.error().message.find("other morph data"), std::string::npos) << r2.error().message;
+  for (const Vec3& v : ws_other.vertex_offsets()) expect_vec(v, {0, 0, 0});  // nothing written
+  EXPECT_TRUE(ws_other.touched_vertices().empty());
+
+  // A copy of the data keeps its id (it holds the same morphs): the workspace still fits.
+  const MorphData copy = f.data;
+  EXPECT_EQ(copy.id(), f.data.id());
+  ASSERT_TRUE(apply_morphs(copy, f.w, f.ws));
+  expect_vec(f.ws.vertex_offsets()[1], {1, 2, 3});
+}
+
 }  // namespace mmdkit::anim

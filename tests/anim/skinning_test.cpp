@@ -45,7 +45,7 @@ Out run(const std::vector<V>& vs, std::size_t bones, std::vector<Mat4> mats, std
   EXPECT_TRUE(d.has_value());
   SkinWorkspace ws(*d);
   Out o{std::vector<Vec3>(vs.size()), std::vector<Vec3>(vs.size())};
-  skin(*d, {mats, rots}, ws, offsets, o.p, o.n);
+  EXPECT_TRUE(skin(*d, {mats, rots}, ws, offsets, o.p, o.n));
   return o;
 }
 
@@ -201,4 +201,50 @@ TEST(Skinning, CreateRejectsNothingAndCountsBones) {
 }
 
 }  // namespace
+
+// skin / skin_parallel refuse a workspace of other skinning data (same sizes, other create()),
+// one never sized, and spans that do not fit the vertices, instead of skinning nothing silently.
+TEST(Skinning, MismatchedWorkspaceOrSpansAreErrors) {
+  const std::vector<V> vs{vtx({1, 0, 0}, SkinType::bdef1, {0, -1, -1, -1}, {1, 0, 0, 0}),
+                          vtx({0, 1, 0}, SkinType::bdef1, {0, -1, -1, -1}, {1, 0, 0, 0})};
+  auto a = SkinningData::create(vs, 1);
+  auto b = SkinningData::create(vs, 1);
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(a->id(), b->id());
+  const std::vector<Mat4> mats{rigid_matrix(kIdentityQuat, {0, 5, 0})};
+  const Vec3 sentinel{-7, -7, -7};
+  std::vector<Vec3> p(2, sentinel), n(2, sentinel);
+
+  SkinWorkspace ws_b(*b);
+  EXPECT_EQ(ws_b.data_id(), b->id());
+  auto r = skin(*a, {mats, {}}, ws_b, {}, p, n);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(r.error().section, "skin workspace");
+  EXPECT_FALSE(validate(*a, ws_b));
+  EXPECT_TRUE(validate(*b, ws_b));
+  ThreadPool pool(2);
+  EXPECT_FALSE(skin_parallel(pool, *a, {mats, {}}, ws_b, {}, p, n));
+  SkinWorkspace never;
+  EXPECT_FALSE(skin(*a, {mats, {}}, never, {}, p, n));
+  EXPECT_FALSE(prepare_skin(*a, {mats, {}}, never));
+  for (const Vec3& v : p) expect_vec(v, sentinel, 0);  // nothing written
+  for (const Vec3& v : n) expect_vec(v, sentinel, 0);
+
+  SkinWorkspace ws_a(*a);
+  std::vector<Vec3> short_out(1);
+  const std::vector<Vec3> one_offset(1);
+  auto s1 = skin(*a, {mats, {}}, ws_a, {}, short_out, {});
+  ASSERT_FALSE(s1);
+  EXPECT_EQ(s1.error().section, "skin");
+  EXPECT_FALSE(skin(*a, {mats, {}}, ws_a, one_offset, p, n));  // offsets: none or one per vertex
+  EXPECT_FALSE(skin(*a, {mats, {}}, ws_a, {}, {}, {}));       // nothing to skin into
+  for (const Vec3& v : p) expect_vec(v, sentinel, 0);
+
+  // The matching workspace skins: (1,0,0) and (0,1,0) moved up by 5.
+  ASSERT_TRUE(skin(*a, {mats, {}}, ws_a, {}, p, n));
+  expect_vec(p[0], {1, 5, 0});
+  expect_vec(p[1], {0, 6, 0});
+}
+
 }  // namespace mmdkit::anim

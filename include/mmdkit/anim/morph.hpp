@@ -100,11 +100,15 @@ class MorphData {
   std::size_t additional_uv_count() const noexcept { return additional_uv_count_; }
   /// The materials without morphs.
   std::span<const MaterialValues> base_materials() const noexcept { return base_materials_; }
+  /// Identity of the build: every create() gives a new non-zero id (copies keep it: they hold the
+  /// same morphs). A MorphWorkspace remembers the id it was sized for; apply_morphs refuses
+  /// another. 0 for a default-constructed MorphData.
+  std::uint64_t id() const noexcept { return id_; }
 
  private:
   friend struct MorphApplier;
   friend class MorphWorkspace;
-  friend void apply_morphs(const MorphData&, std::span<const float>, MorphWorkspace&) noexcept;
+  friend Result<void> apply_morphs(const MorphData&, std::span<const float>, MorphWorkspace&);
   struct Morph {
     std::uint8_t type = 1;  // model::MorphType
     std::uint32_t begin = 0, end = 0;  // range in the array of its type
@@ -136,6 +140,7 @@ class MorphData {
     bool local;
     Vec3 velocity, torque;
   };
+  std::uint64_t id_ = 0;
   std::size_t vertex_count_ = 0, bone_count_ = 0, additional_uv_count_ = 0;
   std::vector<Morph> morphs_;
   std::vector<Child> children_;
@@ -155,6 +160,8 @@ class MorphWorkspace {
   MorphWorkspace() = default;
   explicit MorphWorkspace(const MorphData& data) { reset(data); }
   void reset(const MorphData& data);
+  /// MorphData::id() of the data the workspace was sized for (0 = never reset).
+  std::uint64_t data_id() const noexcept { return data_id_; }
 
   /// Per vertex: position offset (MMD units, model space); zero where no morph applies. Feed to
   /// skin() as `morph_offsets`.
@@ -181,7 +188,8 @@ class MorphWorkspace {
 
  private:
   friend struct MorphApplier;
-  friend void apply_morphs(const MorphData&, std::span<const float>, MorphWorkspace&) noexcept;
+  friend Result<void> apply_morphs(const MorphData&, std::span<const float>, MorphWorkspace&);
+  friend Result<void> validate(const MorphData&, const MorphWorkspace&);
   std::vector<Vec3> vertex_;
   std::vector<Vec4> uv_, auv_;
   std::vector<BoneMorphOffset> bone_;
@@ -192,14 +200,22 @@ class MorphWorkspace {
   std::vector<std::uint32_t> touched_v_, touched_uv_, touched_b_, touched_m_;
   std::vector<std::uint8_t> mark_v_, mark_uv_, mark_b_, mark_m_;
   std::size_t auv_count_ = 0;
+  std::uint64_t data_id_ = 0;
   bool ready_ = false;
 };
 
+/// Checks that `ws` was sized for `data` (as validate() of pose.hpp does for a PoseWorkspace:
+/// misuse is an error, not stale output). Errors: invalid_argument (section "morph workspace")
+/// when the workspace was never reset, was reset for another MorphData (even one of the same
+/// sizes: MorphData::id() differs), or its buffers do not match the data. Never allocates unless
+/// it fails.
+Result<void> validate(const MorphData& data, const MorphWorkspace& ws);
+
 /// Applies one frame: resets what the previous frame touched, then applies every morph with a
-/// non-zero weight (weights[m] for model morph m; a shorter span means 0 for the rest). Does
-/// nothing when the workspace was not built for `data`. Never allocates. Cost: O(touched +
-/// offsets of the active morphs).
-void apply_morphs(const MorphData& data, std::span<const float> weights, MorphWorkspace& ws) noexcept;
+/// non-zero weight (weights[m] for model morph m; a shorter span means 0 for the rest). Errors:
+/// validate()'s when the workspace was not built for `data` (nothing is written then). Never
+/// allocates on success. Cost: O(touched + offsets of the active morphs).
+Result<void> apply_morphs(const MorphData& data, std::span<const float> weights, MorphWorkspace& ws);
 
 /// Per-morph weights of a VPD pose (MikuMikuMoving morph blocks): matched by their FULL CP932
 /// name bytes (not cut: see pose_from_vpd in pose.hpp) against `morph_names`, one per model morph

@@ -68,6 +68,10 @@ class SkinningData {
   std::span<const std::array<float, 4>> weights() const noexcept { return weights_; }
   /// True if some vertex uses SDEF or QDEF (then skin() needs the bone rotations too).
   bool needs_rotations() const noexcept { return needs_rotations_; }
+  /// Identity of the build: every create() gives a new non-zero id (copies keep it). A
+  /// SkinWorkspace remembers the id it was sized for; prepare_skin / skin refuse another. 0 for
+  /// a default-constructed SkinningData.
+  std::uint64_t id() const noexcept { return id_; }
 
   /// Builds the data from explicit arrays (tests, other front ends). Bone indices ≥ bone_count
   /// or < 0 count as −1 (identity). Sizes must match (`sdef_*` may be empty when no vertex is
@@ -85,6 +89,7 @@ class SkinningData {
 
  private:
   friend struct SkinKernel;
+  std::uint64_t id_ = 0;
   std::size_t bone_count_ = 0;
   bool needs_rotations_ = false;
   std::vector<Vec3> position_, normal_;
@@ -118,22 +123,33 @@ class SkinWorkspace {
   SkinWorkspace() = default;
   explicit SkinWorkspace(const SkinningData& data) { reset(data); }
   void reset(const SkinningData& data);
+  /// SkinningData::id() of the data the workspace was sized for (0 = never reset).
+  std::uint64_t data_id() const noexcept { return data_id_; }
 
  private:
   friend struct SkinKernel;
-  friend void prepare_skin(const SkinningData&, const SkinBones&, SkinWorkspace&) noexcept;
+  friend Result<void> validate(const SkinningData&, const SkinWorkspace&);
+  friend Result<void> prepare_skin(const SkinningData&, const SkinBones&, SkinWorkspace&);
   std::vector<SkinMatrix> palette_;
   std::vector<Quat> rotation_;
   std::vector<std::array<Quat, 2>> dual_;  // real, dual part per bone
+  std::uint64_t data_id_ = 0;
   bool ready_ = false;
 };
 
+/// Checks that `ws` was sized for `data` (as validate() of pose.hpp does for a PoseWorkspace).
+/// Errors: invalid_argument (section "skin workspace") when the workspace was never reset, was
+/// reset for another SkinningData (even one of the same sizes: SkinningData::id() differs), or its
+/// buffers do not match the data. Never allocates unless it fails.
+Result<void> validate(const SkinningData& data, const SkinWorkspace& ws);
+
 /// Prepares the workspace for one frame (copies the palette, builds rotations and dual
 /// quaternions). Bones missing from `bones` (spans shorter than bone_count) use the identity.
-/// Never allocates.
-void prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws) noexcept;
+/// Errors: validate()'s (nothing is written then; skin_range then skins nothing). Never
+/// allocates on success.
+Result<void> prepare_skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws);
 
-/// Skins vertices [begin, end) after prepare_skin: `out_positions[v]` / `out_normals[v]` are written
+/// Skins vertices [begin, end) after a successful prepare_skin: `out_positions[v]` / `out_normals[v]` are written
 /// for v in the range (both spans index the whole model; either may be empty to skip it).
 /// `morph_offsets`: per-vertex position offsets added before skinning (whole model, or empty =
 /// none). The range is clipped to the vertex count and to the output sizes. Never allocates,
@@ -155,16 +171,21 @@ SkinKernelIsa skin_kernel_isa() noexcept;
 /// in use. Process-wide; do not call while another thread is skinning.
 SkinKernelIsa set_skin_kernel_isa(SkinKernelIsa isa) noexcept;
 
-/// prepare_skin + skin_range over all vertices, on the calling thread.
-void skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws, std::span<const Vec3> morph_offsets,
-          std::span<Vec3> out_positions, std::span<Vec3> out_normals) noexcept;
+/// prepare_skin + skin_range over all vertices, on the calling thread. Errors: invalid_argument,
+/// nothing written: validate()'s (section "skin workspace"); section "skin" when `morph_offsets`
+/// is neither empty nor one per vertex, or an output span is neither empty (skipped) nor at
+/// least one per vertex (a shorter one would silently skin no vertex), or both outputs are
+/// empty. Never allocates on success.
+Result<void> skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
+                  std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions, std::span<Vec3> out_normals);
 
 /// The thread pool skin_parallel runs on (moved to core; this name is kept for older callers).
 using ThreadPool = mmdkit::ThreadPool;
 
-/// prepare_skin, then skin_range over all vertices spread over `pool`. Never allocates.
-void skin_parallel(ThreadPool& pool, const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
-                   std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions,
-                   std::span<Vec3> out_normals) noexcept;
+/// prepare_skin, then skin_range over all vertices spread over `pool`. Errors as skin(). Never
+/// allocates on success.
+Result<void> skin_parallel(ThreadPool& pool, const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
+                           std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions,
+                           std::span<Vec3> out_normals);
 
 }  // namespace mmdkit::anim
