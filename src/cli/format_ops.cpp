@@ -1,6 +1,6 @@
 #include "cli/format_ops.hpp"
 
-#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/core/file_format.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -22,16 +22,16 @@ const FormatOps* format_by_name(std::string_view name) {
 // read any file (info, dump, convert, check) and those that read models and motions (pose,
 // sample, ...) accept and refuse the same bytes.
 const FormatOps* format_by_content(ByteSpan bytes) {
-  const anim::DetectedFormat d = anim::detect_format(bytes);
-  if (d.json || d.format == anim::FileFormat::unknown) return nullptr;
-  return format_by_name(anim::file_format_name(d.format));
+  const DetectedFormat d = detect_format(bytes);
+  if (d.json || d.format == FileFormat::unknown) return nullptr;
+  return format_by_name(file_format_name(d.format));
 }
 
 const FormatOps* format_of_json(std::string_view json) {
-  const anim::DetectedFormat d =
-      anim::detect_format(ByteSpan(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()));
+  const DetectedFormat d =
+      detect_format(ByteSpan(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()));
   if (!d.json) return nullptr;
-  return format_by_name(anim::file_format_name(d.format));
+  return format_by_name(file_format_name(d.format));
 }
 
 }  // namespace mmdkit::cli

@@ -78,11 +78,11 @@ const FormatOps& pmx_ops();
 std::vector<const FormatOps*> all_formats();
 /// By name ("vmd") or extension (".vmd", case-insensitive); nullptr if none.
 const FormatOps* format_by_name(std::string_view name_or_extension);
-/// By the binary content (anim::detect_format, the one detection rule of every command);
+/// By the binary content (detect_format, the one detection rule of every command);
 /// nullptr if no format's signature matches.
 const FormatOps* format_by_content(ByteSpan bytes);
 /// The "format" member of a JSON document written by mmdkit ("vmd", ...), found by
-/// anim::detect_format in the first 4 KiB; nullptr if absent or unknown.
+/// detect_format in the first 4 KiB; nullptr if absent or unknown.
 const FormatOps* format_of_json(std::string_view json);
 
 }  // namespace mmdkit::cli

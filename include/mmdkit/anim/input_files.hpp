@@ -4,11 +4,8 @@
 // The CLI's `pose` and `sample` and every later command (render, bake, export, Python) load
 // through here, so one file is accepted or refused the same way everywhere.
 //
-// Detection (detect_format): the binary signatures — "PMX " (PMX), "Pmd" + a plausible version
-// float (PMD), "Vocaloid Motion Data" (VMD), "Vocaloid Pose Data file" (VPD), a file cut inside
-// its signature still counts as that format so that its reader names the truncation — else JSON:
-// the first non-space byte is '{' and a "format" member ("vmd", "vpd", "pmd", "pmx") appears in
-// the first 4096 bytes (mmdkit's JSON writers put it first).
+// Detection: mmdkit::detect_format (core/file_format.hpp, the one rule; binary signatures, else
+// mmdkit's JSON by its "format" member).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +19,7 @@
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/file_format.hpp"
 #include "mmdkit/core/text.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
@@ -29,21 +27,11 @@
 
 namespace mmdkit::anim {
 
-/// The formats mmdkit reads.
-enum class FileFormat : std::uint8_t { unknown, vmd, vpd, pmd, pmx };
-
-/// What detect_format found.
-struct DetectedFormat {
-  FileFormat format = FileFormat::unknown;
-  bool json = false;  ///< mmdkit's JSON of that format
-};
-
-/// Lower-case name of a format ("vmd", ...; "unknown").
-std::string_view file_format_name(FileFormat format) noexcept;
-
-/// The format of a file's bytes by content (rules in the file comment). Never fails: unknown
-/// when nothing matches.
-DetectedFormat detect_format(ByteSpan bytes) noexcept;
+/// Format detection moved to core (core/file_format.hpp); these names forward to it.
+using mmdkit::DetectedFormat;
+using mmdkit::detect_format;
+using mmdkit::file_format_name;
+using mmdkit::FileFormat;
 
 /// Options of the readers below.
 struct InputOptions {
