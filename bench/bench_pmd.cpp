@@ -11,22 +11,34 @@
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
+#include "mmdkit/model/model.hpp"
 
 namespace {
 
+std::vector<std::uint8_t> corpus_bytes(const char* local_path) {
+  const char* env = std::getenv("MMDKIT_CORPUS");
+  std::filesystem::path dir = env && *env ? env : MMDKIT_DEFAULT_CORPUS_DIR;
+  auto r = mmdkit::read_file(dir / local_path);
+  return r ? std::move(*r) : std::vector<std::uint8_t>{};
+}
+
 const std::vector<std::uint8_t>& miku() {
-  static const std::vector<std::uint8_t> bytes = [] {
-    const char* env = std::getenv("MMDKIT_CORPUS");
-    std::filesystem::path dir = env && *env ? env : MMDKIT_DEFAULT_CORPUS_DIR;
-    auto r = mmdkit::read_file(dir / "jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
-    return r ? std::move(*r) : std::vector<std::uint8_t>{};
-  }();
+  static const std::vector<std::uint8_t> bytes =
+      corpus_bytes("jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
+  return bytes;
+}
+
+// The largest corpus PMD: the older mei.pmd of the MMDAgent mirror (944,819 bytes: 16,572 vertices,
+// 23,100 face indices, 78 bones, 29 morphs; tests/data/pmd_counts.tsv), for the model view loads.
+const std::vector<std::uint8_t>& mei() {
+  static const std::vector<std::uint8_t> bytes =
+      corpus_bytes("mmdagent__mmdagent-mirror@0ca6448/MMDAgent_Example/Model/mei/mei.pmd");
   return bytes;
 }
 
 bool ready(benchmark::State& state, const std::vector<std::uint8_t>& b) {
   if (!b.empty()) return true;
-  state.SkipWithError("corpus file miku_v2.pmd not found (set MMDKIT_CORPUS)");
+  state.SkipWithError("corpus file not found (set MMDKIT_CORPUS)");
   return false;
 }
 
@@ -102,12 +114,51 @@ void BM_FromJson(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 
+// The model view of mei.pmd: full (vertices, faces), geometry-free through model::load (the PMD
+// reader skips vertices and faces: pmd::ReadOptions::skip_geometry), and geometry-free the way it
+// was built before the reader could skip them (full read, then from_pmd without geometry).
+void BM_ViewFull(benchmark::State& state) {
+  const auto& b = mei();
+  if (!ready(state, b)) return;
+  for (auto _ : state) {
+    auto v = mmdkit::model::load(b);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+void BM_ViewGeometryFree(benchmark::State& state) {
+  const auto& b = mei();
+  if (!ready(state, b)) return;
+  mmdkit::model::LoadOptions o;
+  o.geometry = false;
+  for (auto _ : state) {
+    auto v = mmdkit::model::load(b, o);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+void BM_ViewGeometryFreeReadingVertices(benchmark::State& state) {
+  const auto& b = mei();
+  if (!ready(state, b)) return;
+  for (auto _ : state) {
+    auto r = mmdkit::pmd::read(b);
+    auto v = mmdkit::model::from_pmd(r->model, mmdkit::model::BuildOptions{.geometry = false});
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
 BENCHMARK(BM_Memcpy);
 BENCHMARK(BM_Parse);
 BENCHMARK(BM_ParseForcedEncoding);
 BENCHMARK(BM_Write);
 BENCHMARK(BM_ToJson);
 BENCHMARK(BM_FromJson);
+BENCHMARK(BM_ViewFull);
+BENCHMARK(BM_ViewGeometryFree);
+BENCHMARK(BM_ViewGeometryFreeReadingVertices);
 
 }  // namespace
 

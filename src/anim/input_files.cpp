@@ -51,7 +51,7 @@ Result<model::Model> read_model(ByteSpan bytes, const InputOptions& o, std::vect
       return model::from_pmx(r->model, build);
     }
     if (!d.json) {
-      auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = o.encoding, .strict = false});
+      auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = o.encoding, .strict = false, .skip_geometry = !o.geometry});
       if (!r) return std::unexpected(r.error());
       warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
       return model::from_pmd(r->model, build);

@@ -61,7 +61,8 @@ Result<Model> load(ByteSpan bytes, const LoadOptions& options) {
     return m;
   }
   if (bytes.size() >= 3 && bytes[0] == 'P' && bytes[1] == 'm' && bytes[2] == 'd') {
-    auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = options.encoding, .strict = options.strict});
+    auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = options.encoding, .strict = options.strict,
+                                               .skip_geometry = !options.geometry});
     if (!r) return std::unexpected(r.error());
     auto m = from_pmd(r->model, BuildOptions{.geometry = options.geometry});
     if (m) add_reader_warnings(*m, r->warnings);

@@ -256,12 +256,19 @@ struct ReadOptions {
   /// Make bytes after the last part that parses an error (trailing_data) instead of a warning with
   /// the bytes kept in Model::trailing.
   bool strict = false;
+  /// Check the vertex and face index sections' sizes but do not store them (Model::vertices and
+  /// indices stay empty; ReadResult::vertex_count / index_count have their numbers), as
+  /// pmx::ReadOptions::skip_geometry. For bones and morph weights only (model::LoadOptions
+  /// geometry = false): the model then does not round-trip.
+  bool skip_geometry = false;
 };
 
 /// Result of a read: the model and any warnings (trailing bytes kept, unusual version, ...).
 struct ReadResult {
   Model model;
   std::vector<Warning> warnings;
+  std::uint64_t vertex_count = 0;  ///< vertices in the file (also with skip_geometry)
+  std::uint64_t index_count = 0;   ///< face indices in the file (also with skip_geometry)
 };
 
 /// Parses a PMD from memory. Mandatory: header through the bone display list; errors there:

@@ -69,12 +69,15 @@ Result<std::size_t> take_count(ByteReader& r, std::string_view section, std::siz
   return static_cast<std::size_t>(n);
 }
 
-Result<void> read_mandatory(ByteReader& r, Model& m) {
-  // Vertices.
+Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadResult& counts) {
+  // Vertices (take_count checked that they fit in the bytes left).
   auto nv = take_count<std::uint32_t>(r, kSecVertices, kVertexSize);
   if (!nv) return std::unexpected(nv.error());
-  m.vertices.resize(*nv);
-  {
+  counts.vertex_count = *nv;
+  if (skip_geometry) {
+    r.skip(*nv * kVertexSize);
+  } else {
+    m.vertices.resize(*nv);
     const std::uint8_t* p = r.cursor();
     for (Vertex& v : m.vertices) {
       std::memcpy(v.position.data(), p, 32);  // position, normal, uv: 8 floats
@@ -88,8 +91,11 @@ Result<void> read_mandatory(ByteReader& r, Model& m) {
   // Face indices.
   auto ni = take_count<std::uint32_t>(r, kSecFaces, 2);
   if (!ni) return std::unexpected(ni.error());
-  m.indices.resize(*ni);
-  if (*ni) std::memcpy(m.indices.data(), r.cursor(), *ni * 2);
+  counts.index_count = *ni;
+  if (!skip_geometry) {
+    m.indices.resize(*ni);
+    if (*ni) std::memcpy(m.indices.data(), r.cursor(), *ni * 2);
+  }
   r.skip(*ni * 2);
   // Materials.
   auto nm = take_count<std::uint32_t>(r, kSecMaterials, kMaterialSize);
@@ -338,7 +344,7 @@ Result<ReadResult> read(ByteSpan bytes, const ReadOptions& options) {
     result.warnings.push_back(Error{ErrorCode::invalid_value,
                                     "version " + format_float(m.version) + " is not 1.0 (kept as stored)",
                                     kSecHeader, -1, 3, {}});
-  if (auto ok = read_mandatory(r, m); !ok) return std::unexpected(ok.error());
+  if (auto ok = read_mandatory(r, m, options.skip_geometry, result); !ok) return std::unexpected(ok.error());
 
   std::string why = read_tail(r, m);
   if (!why.empty()) {

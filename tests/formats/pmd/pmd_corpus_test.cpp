@@ -240,4 +240,61 @@ TEST(PmdCorpus, SampledPrefixesOfMikuV2) {
 }
 
 }  // namespace
+
+// skip_geometry (the geometry-free load of model::LoadOptions): vertices and face indices are
+// not stored, their counts are the file's (the independent script's counts), and everything else
+// is what the full read gives (its lossless JSON with the geometry removed is the same text).
+TEST(PmdCorpus, SkipGeometryKeepsEverythingButVerticesAndIndices) {
+  MMDKIT_REQUIRE_CORPUS();
+  auto files = test::corpus_files("pmd");
+  auto expected = load_counts();
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.local_path);
+    auto bytes = test::read_bytes(f.path);
+    auto full = read(bytes);
+    ASSERT_TRUE(full) << full.error().to_string();
+    ReadOptions o;
+    o.skip_geometry = true;
+    auto lite = read(bytes, o);
+    ASSERT_TRUE(lite) << lite.error().to_string();
+    EXPECT_TRUE(lite->model.vertices.empty());
+    EXPECT_TRUE(lite->model.indices.empty());
+    Row& e = expected[f.local_path];
+    EXPECT_EQ(static_cast<long long>(lite->vertex_count), e["vertices"]);
+    EXPECT_EQ(lite->vertex_count, full->vertex_count);
+    EXPECT_EQ(lite->index_count, full->model.indices.size());
+    EXPECT_EQ(full->vertex_count, full->model.vertices.size());
+    Model stripped = full->model;
+    stripped.vertices.clear();
+    stripped.indices.clear();
+    EXPECT_EQ(to_json(lite->model), to_json(stripped));
+    EXPECT_EQ(lite->warnings.size(), full->warnings.size());
+  }
+}
+
+TEST(PmdCorpus, SkipGeometryRefusesTheSameCutFiles) {
+  MMDKIT_REQUIRE_CORPUS();
+  auto f = test::corpus_file("jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
+  if (!f) GTEST_SKIP() << "miku_v2.pmd not in corpus";
+  auto bytes = test::read_bytes(f->path);
+  ReadOptions o;
+  o.skip_geometry = true;
+  // Cut inside the vertices, inside the face indices (12354 vertices of 38 bytes after the
+  // 283-byte header and its count), and inside the materials (68883 indices of 2 bytes).
+  for (std::size_t cut : {std::size_t{1000}, std::size_t{283 + 4 + 12354 * 38 + 4 + 100},
+                           std::size_t{283 + 4 + 12354 * 38 + 4 + 68883 * 2 + 4 + 100}}) {
+    SCOPED_TRACE(cut);
+    std::vector<std::uint8_t> head(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut));
+    auto a = read(head);
+    auto b = read(head, o);
+    ASSERT_FALSE(a);
+    ASSERT_FALSE(b);
+    EXPECT_EQ(b.error().code, a.error().code);
+    EXPECT_EQ(b.error().section, a.error().section);
+    EXPECT_EQ(b.error().record, a.error().record);
+    EXPECT_EQ(b.error().offset, a.error().offset);
+  }
+}
+
 }  // namespace mmdkit::pmd
