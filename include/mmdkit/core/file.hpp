@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mmdkit/core/bytes.hpp"
@@ -21,6 +22,27 @@ namespace mmdkit {
 /// (limit_exceeded above it; default 4 GiB).
 Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path,
                                             std::uint64_t max_bytes = std::uint64_t{4} << 30);
+
+/// The file form of a parser (each format's read_file is this): reads `path` (read_file) and
+/// returns `parse(bytes)` (`parse` takes a ByteSpan and returns a Result), with the path in
+/// Error::file of the error and, when the value has `warnings`, of each warning.
+template <class Parse>
+auto parse_file(const std::filesystem::path& path, Parse&& parse) -> decltype(parse(ByteSpan{})) {
+  auto bytes = read_file(path);
+  if (!bytes) {
+    Error e = bytes.error();
+    if (e.file.empty()) e.file = path.string();
+    return std::unexpected(std::move(e));
+  }
+  auto r = parse(ByteSpan(bytes->data(), bytes->size()));
+  if (!r) {
+    r.error().file = path.string();
+    return r;
+  }
+  if constexpr (requires { r->warnings; })
+    for (auto& w : r->warnings) w.file = path.string();
+  return r;
+}
 
 /// Options for write_file_atomic.
 struct WriteOptions {

@@ -8,27 +8,12 @@
 #include "formats/generate/generated_images.hpp"
 #include "mmdkit/formats/humanoid.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
+#include "formats/generate/rng.hpp"
 
 namespace mmdkit::pmd {
 namespace {
 
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// [0, 1) with 24 bits.
-  float unit() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
-  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
-  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
-
- private:
-  std::uint64_t s_;
-};
+using mmdkit::generate::Rng;
 
 template <std::size_t N>
 Result<void> put(FixedText<N>& field, std::string_view utf8) {

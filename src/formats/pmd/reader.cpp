@@ -368,16 +368,7 @@ Result<ReadResult> read(ByteSpan bytes, const ReadOptions& options) {
 }
 
 Result<ReadResult> read_file(const std::filesystem::path& path, const ReadOptions& options) {
-  auto bytes = mmdkit::read_file(path);
-  if (!bytes) return std::unexpected(bytes.error());
-  auto r = read(*bytes, options);
-  if (!r) {
-    Error e = r.error();
-    e.file = path.string();
-    return std::unexpected(std::move(e));
-  }
-  for (Warning& w : r->warnings) w.file = path.string();
-  return r;
+  return parse_file(path, [&](ByteSpan bytes) { return read(bytes, options); });
 }
 
 }  // namespace mmdkit::pmd

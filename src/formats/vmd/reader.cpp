@@ -486,20 +486,7 @@ Result<Summary> summarize(ByteSpan bytes, const ReadOptions& options) {
 }
 
 Result<ReadResult> read_file(const std::filesystem::path& path, const ReadOptions& options) {
-  auto bytes = mmdkit::read_file(path);
-  if (!bytes) {
-    Error e = bytes.error();
-    if (e.file.empty()) e.file = path.string();
-    return std::unexpected(std::move(e));
-  }
-  auto r = read(*bytes, options);
-  if (!r) {
-    Error e = r.error();
-    e.file = path.string();
-    return std::unexpected(std::move(e));
-  }
-  for (Warning& w : r->warnings) w.file = path.string();
-  return r;
+  return parse_file(path, [&](ByteSpan bytes) { return read(bytes, options); });
 }
 
 }  // namespace mmdkit::vmd
