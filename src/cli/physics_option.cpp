@@ -13,7 +13,9 @@
 namespace mmdkit::cli {
 
 namespace {
-std::string format_double(double v) {
+// Used only with the physics layer; [[maybe_unused]] keeps a MMDKIT_WITH_PHYSICS=OFF build
+// (warnings as errors) building.
+[[maybe_unused]] std::string format_double(double v) {
   std::ostringstream o;
   o << v;
   return o.str();
