@@ -3,7 +3,8 @@
 Conventions (docs/CONVENTIONS.md): lengths in MMD units (about 8 cm), frames at 30 per second,
 MMD's left-handed Y-up space (model facing -Z), quaternions [x, y, z, w], angles in radians
 unless said otherwise. Bulk data are NumPy arrays that view the C++ records (no copy); names are
-decoded ``str`` with their raw bytes beside them (``*_raw``), so writing back is byte-exact.
+``mmdkit.Text``: the decoded ``str`` whose ``.raw`` is the bytes as stored, so writing back is
+byte-exact.
 
     import mmdkit
     motion = mmdkit.read("dance.vmd")            # format sniffed from the bytes
@@ -25,13 +26,14 @@ from . import errors
 from .errors import (ArgumentError, EncodingError, Error, FileError, FormatError, JsonError,
                      PendingError)
 from ._table import Table
+from ._text import Text
 from ._mmdkit import Motion, ModelView, PmdModel, PmxModel, Pose, sniff as _sniff, check_file as _check_file
 from .evaluator import Camera, Evaluator, Posed, Samples
 from . import joints
 from . import dataset
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
-           "PmxModel", "ModelView", "Table", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "Error", "FileError", "FormatError", "JsonError",
+           "PmxModel", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "Error", "FileError", "FormatError", "JsonError",
            "EncodingError", "ArgumentError", "PendingError", "errors"]
 
 __version__ = "0.1.0"

@@ -79,7 +79,14 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
         if a.workers or a.scheduler:
             from distributed import Client, LocalCluster
             if a.scheduler:
-                with Client(a.scheduler) as client:
+                try:
+                    client = Client(a.scheduler)
+                except (OSError, TimeoutError, ValueError) as e:  # unreachable, refused, bad address
+                    reason = str(e).strip() or type(e).__name__
+                    print(f"mmdkit: error: cannot reach the Dask scheduler at {a.scheduler}: {reason}",
+                          file=sys.stderr)
+                    return 1
+                with client:
                     results = dataset.extract(a.motions, a.model, client=client, **kw)
             else:
                 with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
@@ -98,7 +105,7 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
         print("mmdkit: error: no motion could be extracted; nothing written", file=sys.stderr)
         return 1
     try:
-        written = dataset.save(results, a.output, force=a.force)
+        written = dataset._save(results, a.output, a.force, "use --force to replace it")
     except (Error, OSError) as e:
         print(f"mmdkit: error: {e}", file=sys.stderr)
         return 1

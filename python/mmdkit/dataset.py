@@ -213,9 +213,15 @@ def _arrays(r: Extraction) -> Dict[str, np.ndarray]:
 def save(results: Sequence[Extraction], out: Union[str, os.PathLike], *, force: bool = False) -> List[str]:
     """Writes the successful results: ``out`` ending in .npz = one file, arrays named
     '<motion stem>/<array>' (frames, names, positions, rotations, units, morph_names,
-    morph_weights); otherwise a folder with one '<motion stem>.npz' per motion. Files are written
-    to a temporary name and renamed; an existing file is replaced only with force=True.
-    Returns the files written."""
+    morph_weights); otherwise a folder with one '<motion stem>.npz' per motion (made when missing;
+    the folder of a .npz file must exist). Files are written to a temporary name and renamed; an
+    existing file is replaced only with force=True. Raises FileError naming the output (never the
+    temporary file). Returns the files written."""
+    return _save(results, out, force, "pass force=True to replace it")
+
+
+def _save(results: Sequence[Extraction], out: Union[str, os.PathLike], force: bool, force_hint: str) -> List[str]:
+    """save(); ``force_hint`` ends the 'output exists' message (the CLI says --force)."""
     from .errors import FileError
     out = os.fspath(out)
     ok = [r for r in results if r.ok]
@@ -223,11 +229,17 @@ def save(results: Sequence[Extraction], out: Union[str, os.PathLike], *, force: 
 
     def write(path: str, arrays: Dict[str, np.ndarray]) -> None:
         if os.path.exists(path) and not force:
-            raise FileError("output exists; pass force=True to replace it", "io_error", path)
+            raise FileError(f"output exists; {force_hint}", "io_error", path)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise FileError(f"cannot write the output: folder {os.path.dirname(path) or folder} does not exist",
+                            "io_error", path)
         tmp = f"{path}.tmp{os.getpid()}.npz"
         try:
             np.savez(tmp, **arrays)
             os.replace(tmp, path)
+        except OSError as e:
+            raise FileError(f"cannot write the output: {e.strerror or e}", "io_error", path) from None
         finally:
             if os.path.exists(tmp):
                 os.remove(tmp)
@@ -236,7 +248,10 @@ def save(results: Sequence[Extraction], out: Union[str, os.PathLike], *, force: 
         arrays = {f"{n}/{k}": v for n, r in zip(names, ok) for k, v in _arrays(r).items()}
         write(out, arrays)
         return [out]
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise FileError(f"cannot make the output folder: {e.strerror or e}", "io_error", out) from None
     written = []
     for n, r in zip(names, ok):
         p = os.path.join(out, f"{n}.npz")

@@ -132,8 +132,8 @@ class Evaluator:
 
     def sample(self, frames=None, bones=None, *, matrices: bool = True, morphs: bool = True,
                camera: bool = False) -> Samples:
-        """Evaluates ``frames`` (MMD frame numbers at 30 fps, fractional allowed; None = 0 ..
-        last_frame) and returns model-space positions (F,B,3), rotations (F,B,4), matrices
+        """Evaluates ``frames`` (MMD frame numbers at 30 fps, fractional allowed, >= 0 (a negative
+        frame is an ArgumentError, a ValueError); None = 0 .. last_frame) and returns model-space positions (F,B,3), rotations (F,B,4), matrices
         (F,B,4,4) of ``bones`` (names or indices; None = all), morph weights (F,M) and, when
         asked, the camera. The arrays are allocated once and filled by C++ with the GIL released."""
         f = np.ascontiguousarray(self.frames() if frames is None else np.atleast_1d(frames), dtype=np.float64)
@@ -141,6 +141,10 @@ class Evaluator:
             raise ArgumentError("frames must be one-dimensional", "invalid_argument")
         if not np.all(np.isfinite(f)):
             raise ArgumentError("frames must be finite", "invalid_argument")
+        if f.size and f.min() < 0:
+            k = int(np.argmin(f))
+            raise ArgumentError(f"frame {f[k]!r} (frames[{k}]) is negative: MMD frames start at 0 "
+                                "(30 per second)", "invalid_argument")
         idx = self.bone_indices(bones)
         nf, nb, nm = len(f), len(idx), len(self.morph_names)
         pos = np.empty((nf, nb, 3), np.float32)

@@ -145,6 +145,18 @@ T* out_ptr(const py::object& a, std::vector<py::ssize_t> shape, const char* what
   return static_cast<T*>(arr.mutable_data());
 }
 
+/// Refuses a frame MMD has no meaning for: NaN, infinite or negative (MMD's timeline starts at
+/// frame 0; `mmdkit sample --frames` refuses them too). ArgumentError (a ValueError) naming the
+/// frame and its position.
+void check_frame(double frame, py::ssize_t at) {
+  if (std::isfinite(frame) && frame >= 0) return;
+  const std::string where = at >= 0 ? " (frames[" + std::to_string(at) + "])" : std::string();
+  const std::string text = py::repr(py::float_(frame)).cast<std::string>();
+  if (!std::isfinite(frame)) raise_argument("frame " + text + where + " is not a finite number");
+  raise_argument("frame " + text + where +
+                   " is negative: MMD frames start at 0 (30 per second)");
+}
+
 /// Evaluates `frames` and writes, per frame f and selected bone k (bone index bones[k]):
 /// positions[f,k] = model matrix translation, rotations[f,k] = normalized model rotation
 /// (as `mmdkit sample`), matrices[f,k] = the model matrix indexed [row, column] (the pipeline's
@@ -161,6 +173,7 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
   const auto nm = static_cast<py::ssize_t>(ev.data->morph_names().size());
   const double* frames = frames_arg.data();
   const std::int32_t* bones = bones_arg.data();
+  for (py::ssize_t f = 0; f < nf; ++f) check_frame(frames[f], f);
   for (py::ssize_t k = 0; k < nb; ++k)
     if (bones[k] < 0 || bones[k] >= bone_count)
       raise_argument("bone index " + std::to_string(bones[k]) + " out of range (model has " +
@@ -210,6 +223,7 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
 }
 
 py::tuple pose_at(const Evaluator& ev, double frame) {
+  check_frame(frame, -1);
   if (!ev.data->has_geometry()) raise_argument("pose(): the evaluator was made with geometry=False");
   const auto nv = static_cast<py::ssize_t>(ev.data->model().vertices.size());
   py::array_t<float> positions({nv, py::ssize_t{3}});

@@ -22,13 +22,6 @@ struct FormatFns<pmd::Model> {
 namespace {
 using Pmd = Document<pmd::Model>;
 
-template <std::size_t N>
-void set_fixed(pmd::FixedText<N>& f, const std::string& t) {
-  if (t == f.text) return;
-  f.text = t;
-  f.raw.clear();
-}
-
 py::object vertices(py::object self) {
   auto& v = self.cast<Pmd&>().data.vertices;
   py::dict c;
@@ -100,24 +93,55 @@ py::object joints(py::object self) {
   return make_table("joints", v.size(), c);
 }
 
+py::object ik_chains(py::object self) {
+  auto& v = self.cast<Pmd&>().data.ik_chains;
+  py::dict c;
+  c["targets"] = column(self, v, &pmd::IkChain::target);
+  c["effectors"] = column(self, v, &pmd::IkChain::effector);
+  c["iterations"] = column(self, v, &pmd::IkChain::iterations);
+  c["unit_angles"] = column(self, v, &pmd::IkChain::unit_angle);
+  return make_table("ik_chains", v.size(), c);
+}
+
+py::object bone_display(py::object self) {
+  auto& v = self.cast<Pmd&>().data.bone_display;
+  py::dict c;
+  c["bones"] = column(self, v, &pmd::BoneDisplay::bone);
+  c["frames"] = column(self, v, &pmd::BoneDisplay::frame);
+  return make_table("bone_display", v.size(), c);
+}
+
+py::object english(const Pmd& d) {
+  if (!d.data.english) return py::none();
+  const pmd::English& e = *d.data.english;
+  py::dict out;
+  out["name"] = to_py_text(e.name);
+  out["comment"] = to_py_text(e.comment);
+  out["bone_names"] = texts(e.bone_names);
+  out["morph_names"] = texts(e.morph_names);
+  out["frame_names"] = texts(e.frame_names);
+  return out;
+}
+
 }  // namespace
 
 void bind_pmd(py::module_& m) {
   py::class_<Pmd> cls(m, "PmdModel",
                       "A PMD model as stored. Columns are NumPy views of the records: positions in MMD units, "
                       "model space (left-handed, Y up, facing -Z), UVs with v = 0 at the top, angles in "
-                      "radians. Details of every record (IK chains, English names, toon names, ...) are in "
-                      "to_json().");
+                      "radians. Names are mmdkit.Text (the decoded str; .raw = the field as stored).");
   def_document(cls);
+  def_text_property(cls, "name", [](Pmd& d) -> EncodedText& { return d.data.name; },
+                    "Model name (mmdkit.Text; .raw = the 20-byte field as stored).");
+  def_text_property(cls, "comment", [](Pmd& d) -> EncodedText& { return d.data.comment; },
+                    "Model comment (mmdkit.Text; .raw = the 256-byte field as stored; may hold CR LF).");
   cls.def(py::init([] { return Pmd{}; }), "An empty model.")
       .def_property_readonly("version", [](const Pmd& d) { return d.data.version; }, "The version float as stored.")
       .def_property_readonly("encoding", [](const Pmd& d) { return std::string(encoding_name(d.data.encoding)); })
-      .def_property("name", [](const Pmd& d) { return d.data.name.text; },
-                    [](Pmd& d, const std::string& t) { set_fixed(d.data.name, t); })
-      .def_property_readonly("name_raw", [](const Pmd& d) { return to_py_bytes(d.data.name.raw); })
-      .def_property("comment", [](const Pmd& d) { return d.data.comment.text; },
-                    [](Pmd& d, const std::string& t) { set_fixed(d.data.comment, t); })
-      .def_property_readonly("comment_raw", [](const Pmd& d) { return to_py_bytes(d.data.comment.raw); })
+      .def_property_readonly("name_raw", [](const Pmd& d) { return to_py_bytes(d.data.name.raw); },
+                             "Old form of name.raw.")
+      .def_property_readonly("comment_raw", [](const Pmd& d) { return to_py_bytes(d.data.comment.raw); },
+                             "Old form of comment.raw.")
       .def_property_readonly("vertices", &vertices,
                              "Table: positions (n,3) float32, normals (n,3), uvs (n,2), bones (n,2) uint16, "
                              "weights (n,) uint8 = percent of bones[:,0], edge_off (n,) uint8.")
@@ -130,18 +154,53 @@ void bind_pmd(py::module_& m) {
       .def_property_readonly("material_textures",
                              [](const Pmd& d) {
                                py::list out;
-                               for (const auto& mat : d.data.materials) out.append(py::str(mat.texture.text));
+                               for (const auto& mat : d.data.materials) out.append(to_py_text(mat.texture));
                                return out;
                              },
-                             "Texture fields of the materials ('tex.bmp*sphere.sph' form).")
+                             "Texture fields of the materials (mmdkit.Text, 'tex.bmp*sphere.sph' form).")
       .def_property_readonly("bones", &bones,
                              "Table: parents uint16 (65535 root), tails, types (pmd BoneType), ik_parents, "
                              "positions (n,3) model space.")
-      .def_property_readonly("bone_names", [](const Pmd& d) { return names_of(d.data.bones, false); })
-      .def_property_readonly("bone_names_raw", [](const Pmd& d) { return names_of(d.data.bones, true); })
-      .def_property_readonly("morph_names", [](const Pmd& d) { return names_of(d.data.morphs, false); },
-                             "Morph names in file order (the first is normally the base morph).")
-      .def_property_readonly("morph_names_raw", [](const Pmd& d) { return names_of(d.data.morphs, true); })
+      .def_property("bone_names", [](const Pmd& d) { return names_of(d.data.bones); },
+                    [](Pmd& d, const std::vector<std::string>& v) { set_names_of(d.data.bones, v); },
+                    "Bone names (mmdkit.Text; .raw = the 20-byte field as stored). Assigning a list of the same "
+                    "length renames (changed names lose their raw bytes).")
+      .def_property_readonly("bone_names_raw", [](const Pmd& d) { return names_of(d.data.bones, true); },
+                             "Old form of [n.raw for n in bone_names].")
+      .def_property("morph_names", [](const Pmd& d) { return names_of(d.data.morphs); },
+                    [](Pmd& d, const std::vector<std::string>& v) { set_names_of(d.data.morphs, v); },
+                    "Morph names in file order (mmdkit.Text; the first is normally the base morph).")
+      .def_property_readonly("morph_names_raw", [](const Pmd& d) { return names_of(d.data.morphs, true); },
+                             "Old form of [n.raw for n in morph_names].")
+      .def_property_readonly("ik_chains", &ik_chains,
+                             "Table of IK chains: targets (n,) uint16 (the IK bone), effectors uint16, iterations "
+                             "uint16, unit_angles float32 (PMD units: radians / 4). Links: ik_links(i).")
+      .def(
+          "ik_links",
+          [](py::object self, std::size_t i) {
+            auto& v = self.cast<Pmd&>().data.ik_chains;
+            if (i >= v.size()) throw py::index_error("IK chain index out of range");
+            return flat(self, v[i].links);
+          },
+          py::arg("index"), "Link bones (k,) uint16 of IK chain `index`, from the effector's parent up (a view).")
+      .def_property_readonly("bone_frame_names", [](const Pmd& d) { return texts(d.data.bone_frames); },
+                             "Bone display frame names (mmdkit.Text, 50-byte fields; often ending in '\\n').")
+      .def_property_readonly("bone_display", &bone_display,
+                             "Table of the bone display list: bones (n,) uint16, frames (n,) uint8 (1-based index "
+                             "into bone_frame_names).")
+      .def_property_readonly("morph_display",
+                             [](py::object self) { return flat(self, self.cast<Pmd&>().data.morph_display); },
+                             "Morph indices (n,) uint16 shown in the morph panel (a view).")
+      .def_property_readonly("toon_textures",
+                             [](const Pmd& d) {
+                               py::list out;
+                               for (const auto& t : d.data.toon_textures) out.append(to_py_text(t));
+                               return out;
+                             },
+                             "The 10 toon texture names (mmdkit.Text, 100-byte fields).")
+      .def_property_readonly("english", &english,
+                             "English names (a dict of copies: name, comment, bone_names, morph_names (no base "
+                             "morph), frame_names; mmdkit.Text each), or None when the file has none.")
       .def_property_readonly("morph_types",
                              [](const Pmd& d) {
                                std::vector<std::uint8_t> t;
@@ -161,9 +220,11 @@ void bind_pmd(py::module_& m) {
           "(vertices (k,) uint32, offsets (k,3) float32) of morph `index`: for the base morph absolute "
           "vertex indices and positions, for others indices into the base morph and offsets (MMD units).")
       .def_property_readonly("rigid_bodies", &rigid_bodies, "Table of rigid bodies (positions relative to the bone).")
-      .def_property_readonly("rigid_body_names", [](const Pmd& d) { return names_of(d.data.rigid_bodies, false); })
+      .def_property_readonly("rigid_body_names", [](const Pmd& d) { return names_of(d.data.rigid_bodies); },
+                             "Rigid body names (mmdkit.Text).")
       .def_property_readonly("joints", &joints, "Table of joints.")
-      .def_property_readonly("joint_names", [](const Pmd& d) { return names_of(d.data.joints, false); })
+      .def_property_readonly("joint_names", [](const Pmd& d) { return names_of(d.data.joints); },
+                             "Joint names (mmdkit.Text).")
       .def_property_readonly("tail", [](const Pmd& d) { return std::string(pmd::tail_name(d.data.tail)); },
                              "The last optional part present: none, english, toon_textures, rigid_bodies, joints.")
       .def_property_readonly("trailing", [](const Pmd& d) { return to_py_bytes(d.data.trailing); });

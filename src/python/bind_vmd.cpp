@@ -91,8 +91,8 @@ py::list property_keys(const Motion& m) {
     py::list ik;
     for (const vmd::IkState& s : k.ik) {
       py::dict d;
-      d["name"] = s.name.text;
-      d["name_raw"] = to_py_bytes(s.name.raw);
+      d["name"] = to_py_text(s.name);
+      d["name_raw"] = to_py_bytes(s.name.raw);  // the old form (= d["name"].raw)
       d["enabled"] = s.enabled;
       ik.append(d);
     }
@@ -112,34 +112,32 @@ void bind_vmd(py::module_& m) {
                          "the motion); frames at 30 fps, positions in MMD units in the bone's parent space, "
                          "rotations quaternions [x, y, z, w] as stored, MMD's left-handed Y-up space.");
   def_document(cls);
+  def_text_property(cls, "model_name", [](Motion& mo) -> EncodedText& { return mo.data.model_name; },
+                    "Model name (mmdkit.Text: decoded str, .raw = the 10- or 20-byte field as stored, garbage "
+                    "after the NUL kept). Setting a different text drops the raw bytes (encoded on write).");
   cls.def(py::init([] { return Motion{}; }), "An empty v2 motion.")
       .def_property_readonly("version", [](const Motion& mo) { return mo.data.version == vmd::Version::v1 ? "v1" : "v2"; },
                              "'v1' (10-byte model name) or 'v2' (20-byte model name).")
       .def_property_readonly("signature", [](py::object self) { return fixed(self, self.cast<Motion&>().data.signature); },
                              "The 30 signature bytes as stored (uint8 view).")
-      .def_property(
-          "model_name", [](const Motion& mo) { return mo.data.model_name.text; },
-          [](Motion& mo, const std::string& t) {
-            if (t != mo.data.model_name.text) { mo.data.model_name.text = t; mo.data.model_name.raw.clear(); }
-          },
-          "Model name (decoded text). Setting it drops the raw bytes (the text is encoded on write).")
       .def_property_readonly("model_name_raw", [](const Motion& mo) { return to_py_bytes(mo.data.model_name.raw); },
-                             "Model name field bytes as stored (garbage after the NUL kept).")
+                             "Old form of model_name.raw (the field bytes as stored).")
       .def_property_readonly("encoding", [](const Motion& mo) { return std::string(encoding_name(mo.data.encoding)); },
                              "Text encoding of names: 'cp932' or 'gbk'.")
       .def_property(
           "bone_names", [](const Motion& mo) { return texts(mo.data.bone_names); },
           [](Motion& mo, const std::vector<std::string>& v) { set_texts(mo.data.bone_names, v); },
-          "Distinct bone track names (decoded), indexed by bone_keys.tracks. Assigning a list of the "
-          "same length renames tracks (changed names lose their raw bytes).")
+          "Distinct bone track names (mmdkit.Text: the decoded str, .raw the 15-byte field as stored), "
+          "indexed by bone_keys.tracks. Assigning a list of the same length renames tracks (changed "
+          "names lose their raw bytes).")
       .def_property_readonly("bone_names_raw", [](const Motion& mo) { return raws(mo.data.bone_names); },
-                             "The 15-byte name fields as stored, per track.")
+                             "Old form of [n.raw for n in bone_names].")
       .def_property(
           "morph_names", [](const Motion& mo) { return texts(mo.data.morph_names); },
           [](Motion& mo, const std::vector<std::string>& v) { set_texts(mo.data.morph_names, v); },
-          "Distinct morph track names (decoded), indexed by morph_keys.tracks.")
+          "Distinct morph track names (mmdkit.Text), indexed by morph_keys.tracks.")
       .def_property_readonly("morph_names_raw", [](const Motion& mo) { return raws(mo.data.morph_names); },
-                             "The 15-byte name fields as stored, per track.")
+                             "Old form of [n.raw for n in morph_names].")
       .def_property_readonly("bone_keys", &bone_keys,
                              "Table of bone keyframes in file order: tracks (n,) uint32 index into bone_names, "
                              "frames (n,) uint32, positions (n,3) float32 MMD units, rotations (n,4) float32 "
@@ -156,8 +154,8 @@ void bind_vmd(py::module_& m) {
       .def_property_readonly("self_shadow_keys", &self_shadow_keys,
                              "Table of self-shadow keyframes: frames, modes (n,) uint8, distances (n,) float32.")
       .def_property_readonly("property_keys", &property_keys,
-                             "Property keyframes as a list of dicts (copies): frame, visible, ik [{name, "
-                             "name_raw, enabled}].")
+                             "Property keyframes as a list of dicts (copies): frame, visible, ik [{name "
+                             "(mmdkit.Text), enabled}] (each IK dict also has the old 'name_raw').")
       .def_property_readonly("trailing", [](const Motion& mo) { return to_py_bytes(mo.data.trailing); },
                              "Bytes after the last section that parsed (written back unchanged).")
       .def_property_readonly(

@@ -24,13 +24,6 @@ struct FormatFns<vpd::Pose> {
 namespace {
 using Pose = Document<vpd::Pose>;
 
-template <class R>
-void set_record_names(std::vector<R>& records, const std::vector<std::string>& names) {
-  if (names.size() != records.size())
-    raise_argument("expected " + std::to_string(records.size()) + " names, got " + std::to_string(names.size()));
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (records[i].name.text != names[i]) records[i].name.assign(names[i]);
-}
 }  // namespace
 
 void bind_vpd(py::module_& m) {
@@ -40,24 +33,25 @@ void bind_vpd(py::module_& m) {
                        "Values changed through the views are written in MMD's canonical number form, "
                        "unchanged ones with their stored text.");
   def_document(cls);
+  def_text_property(cls, "model_file", [](Pose& p) -> EncodedText& { return p.data.model_file; },
+                    "Parent model file name (mmdkit.Text; .raw = the bytes before ';' as stored).");
   cls.def(py::init([] { return Pose{}; }), "An empty pose (CP932, CRLF).")
       .def_property_readonly("encoding", [](const Pose& p) { return std::string(encoding_name(p.data.encoding)); })
-      .def_property(
-          "model_file", [](const Pose& p) { return p.data.model_file.text; },
-          [](Pose& p, const std::string& t) {
-            if (t != p.data.model_file.text) p.data.model_file.assign(t);
-          },
-          "Parent model file name (decoded).")
-      .def_property_readonly("model_file_raw", [](const Pose& p) { return to_py_bytes(p.data.model_file.raw); })
+      .def_property_readonly("model_file_raw", [](const Pose& p) { return to_py_bytes(p.data.model_file.raw); },
+                             "Old form of model_file.raw.")
       .def_property(
           "bone_names", [](const Pose& p) { return names_of(p.data.bones, false); },
-          [](Pose& p, const std::vector<std::string>& v) { set_record_names(p.data.bones, v); },
-          "Bone names in file order (decoded).")
-      .def_property_readonly("bone_names_raw", [](const Pose& p) { return names_of(p.data.bones, true); })
+          [](Pose& p, const std::vector<std::string>& v) { set_names_of(p.data.bones, v); },
+          "Bone names in file order (mmdkit.Text; .raw = the bytes as stored). Assigning a list of the same "
+          "length renames.")
+      .def_property_readonly("bone_names_raw", [](const Pose& p) { return names_of(p.data.bones, true); },
+                             "Old form of [n.raw for n in bone_names].")
       .def_property(
           "morph_names", [](const Pose& p) { return names_of(p.data.morphs, false); },
-          [](Pose& p, const std::vector<std::string>& v) { set_record_names(p.data.morphs, v); })
-      .def_property_readonly("morph_names_raw", [](const Pose& p) { return names_of(p.data.morphs, true); })
+          [](Pose& p, const std::vector<std::string>& v) { set_names_of(p.data.morphs, v); },
+          "Morph names in file order (mmdkit.Text).")
+      .def_property_readonly("morph_names_raw", [](const Pose& p) { return names_of(p.data.morphs, true); },
+                             "Old form of [n.raw for n in morph_names].")
       .def_property_readonly(
           "bones",
           [](py::object self) {

@@ -56,6 +56,12 @@ std::optional<Encoding> encoding_arg(const std::optional<std::string>& name) {
   return e;
 }
 
+py::object to_py_text(const EncodedText& t) {
+  // The class is looked up once (sys.modules keeps the module alive for the process).
+  static py::handle cls = py::object(py::module_::import("mmdkit._text").attr("Text")).release();
+  return cls(py::str(t.text), to_py_bytes(t.raw));
+}
+
 py::object make_table(const char* name, std::size_t rows, py::dict columns) {
   return py::module_::import("mmdkit._table").attr("Table")(name, rows, columns);
 }

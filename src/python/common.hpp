@@ -137,42 +137,73 @@ py::array fixed(const py::handle& owner, std::array<T, N>& values) {
   return py::array(py::dtype::of<T>(), {static_cast<py::ssize_t>(N)}, values.data(), owner);
 }
 
-/// Decoded texts (list[str]) of names that have `.text` (and `.raw`).
+/// The one name type in Python: an mmdkit.Text (python/mmdkit/_text.py), a `str` subclass whose
+/// value is `t.text` and whose `.raw` is `t.raw` as Python bytes.
+py::object to_py_text(const EncodedText& t);
+
+/// Texts (list[mmdkit.Text]) of names (EncodedText / FixedText<N>).
 template <class N>
 py::list texts(const std::vector<N>& names) {
   py::list out;
-  for (const N& n : names) out.append(py::str(n.text));
+  for (const EncodedText& n : names) out.append(to_py_text(n));
   return out;
 }
-/// Raw bytes (list[bytes]) of names that have `.raw`.
+/// Raw bytes (list[bytes]) of names: the old `*_raw` form, kept for older callers (the same bytes
+/// as `.raw` of each Text).
 template <class N>
 py::list raws(const std::vector<N>& names) {
   py::list out;
-  for (const N& n : names) out.append(to_py_bytes(n.raw));
+  for (const EncodedText& n : names) out.append(to_py_bytes(n.raw));
   return out;
 }
-/// Names (list[str], or list[bytes] of the raw bytes) of records that have `.name.text` / `.name.raw`.
+/// Names of records that have `.name` (an EncodedText): list[mmdkit.Text], or (raw, the old
+/// `*_names_raw` form) list[bytes].
 template <class R>
-py::list names_of(const std::vector<R>& records, bool raw) {
+py::list names_of(const std::vector<R>& records, bool raw = false) {
   py::list out;
   for (const R& r : records) {
     if (raw) out.append(to_py_bytes(r.name.raw));
-    else out.append(py::str(r.name.text));
+    else out.append(to_py_text(r.name));
   }
   return out;
 }
+/// The English names (`.name_en`) of records, list[mmdkit.Text].
+template <class R>
+py::list names_en_of(const std::vector<R>& records) {
+  py::list out;
+  for (const R& r : records) out.append(to_py_text(r.name_en));
+  return out;
+}
 
-/// Replaces the texts of `names` (same count); the raw bytes are cleared so that the writer
-/// encodes the new text.
+/// Sets a name by its text: a different text replaces it and drops the raw bytes (the writer
+/// then encodes it); the same text keeps the stored bytes.
+inline void set_name(EncodedText& name, const std::string& text) {
+  if (name.text != text) name.assign(text);
+}
+
+/// Replaces the texts of `names` (same count) with set_name.
 template <class N>
 void set_texts(std::vector<N>& names, const std::vector<std::string>& values) {
   if (values.size() != names.size())
     raise_argument("expected " + std::to_string(names.size()) + " names, got " + std::to_string(values.size()));
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i].text == values[i]) continue;
-    names[i].text = values[i];
-    names[i].raw.clear();
-  }
+  for (std::size_t i = 0; i < names.size(); ++i) set_name(names[i], values[i]);
+}
+/// Renames records that have `.name` (same count) with set_name.
+template <class R>
+void set_names_of(std::vector<R>& records, const std::vector<std::string>& values) {
+  if (values.size() != records.size())
+    raise_argument("expected " + std::to_string(records.size()) + " names, got " + std::to_string(values.size()));
+  for (std::size_t i = 0; i < records.size(); ++i) set_name(records[i].name, values[i]);
+}
+
+/// A read-write property `name` for one EncodedText member reached by `get(self)`: the getter
+/// gives an mmdkit.Text, the setter takes a str (set_name).
+template <class Cls, class Get>
+void def_text_property(Cls& cls, const char* name, Get get, const char* doc) {
+  using D = typename Cls::type;
+  cls.def_property(
+      name, [get](const D& d) { return to_py_text(get(const_cast<D&>(d))); },
+      [get](D& d, const std::string& t) { set_name(get(d), t); }, doc);
 }
 
 /// Reads a file into memory (raises FileError).

@@ -111,7 +111,8 @@ def test_cli_writes_npz(tmp_path):
         assert list(z[f"{m.stem}/names"]) == SMPL24.names
     again = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), str(ms[0]),
                             "-o", str(out)], capture_output=True, text=True, env=env)
-    assert again.returncode == 1 and "force" in again.stderr
+    assert again.returncode == 1 and "use --force to replace it" in again.stderr
+    assert "force=True" not in again.stderr  # the command's option, not the Python keyword
     usage = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI))],
                            capture_output=True, text=True, env=env)
     assert usage.returncode == 2
@@ -142,3 +143,39 @@ def test_mmdkit_dataset_command_runs_the_python_command(tmp_path):
     none = subprocess.run([str(cli_path()), "dataset", str(corpus_file(MEI)), str(tmp_path / "missing.vmd"),
                            "-o", str(tmp_path / "none.npz")], capture_output=True, text=True)
     assert none.returncode == 1 and "missing.vmd" in none.stderr and not (tmp_path / "none.npz").exists()
+
+
+def test_cli_output_errors_name_the_output_not_a_temporary_file(tmp_path):
+    ms = mei_motions(1)
+    out = tmp_path / "no" / "such" / "folder" / "out.npz"
+    r = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), str(ms[0]),
+                        "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert "does not exist" in r.stderr and str(out) in r.stderr
+    assert ".tmp" not in r.stderr and "Traceback" not in r.stderr
+    assert not any(tmp_path.rglob("*.tmp*"))
+    # the Python API: FileError naming the output, force=True wording
+    res = dataset.extract(ms, corpus_file(MEI), joints="smpl24")
+    with pytest.raises(mmdkit.FileError) as e:
+        dataset.save(res, out)
+    assert e.value.file == str(out) and ".tmp" not in str(e.value)
+    ok = tmp_path / "ok.npz"
+    dataset.save(res, ok)
+    with pytest.raises(mmdkit.FileError) as e:
+        dataset.save(res, ok)
+    assert "force=True" in str(e.value)
+
+
+def test_cli_unreachable_scheduler_is_one_clear_error(tmp_path):
+    import socket
+    with socket.socket() as s:  # a local port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s")
+    r = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), str(mei_motions(1)[0]),
+                        "-o", str(tmp_path / "x.npz"), "--scheduler", f"tcp://127.0.0.1:{port}"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in r.stderr
+    assert not (tmp_path / "x.npz").exists()

@@ -106,6 +106,9 @@ def test_physics_equals_the_cli():
     """physics=True: the frames of `mmdkit sample --physics` bit for bit (both simulate from frame
     0), different from the sample without physics (miku_v2's hair moves), whole frames only."""
     model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    version = subprocess.run([str(cli_path()), "--version"], capture_output=True, text=True).stdout
+    if "physics yes" not in version:
+        pytest.skip("mmdkit was built without the physics layer (MMDKIT_WITH_PHYSICS=OFF)")
     names, _, cli = sample_binary(model, [motion], "40,10", extra=("--physics",))
     ev = mmdkit.Evaluator(model, [motion], physics=True)
     s = ev.sample([40, 10])
@@ -124,3 +127,20 @@ def test_errors_carry_the_motion_file(tmp_path):
     with pytest.raises(mmdkit.FormatError) as e:
         mmdkit.Evaluator(corpus_file(MIKU), [bad])
     assert e.value.file == str(bad) and e.value.section == "bone keyframes"
+
+
+def test_negative_frames_are_refused_with_a_value_error():
+    ev = mmdkit.Evaluator(corpus_file(MIKU), [corpus_file(WAVEFILE)])
+    with pytest.raises(ValueError) as e:
+        ev.sample([0, 5, -1])
+    assert isinstance(e.value, mmdkit.ArgumentError)
+    assert "negative" in str(e.value) and "frames[2]" in str(e.value)
+    with pytest.raises(mmdkit.ArgumentError, match="negative"):
+        ev.pose(-0.5)
+    nb = len(ev.bone_names)
+    pos = np.full((1, nb, 3), 7, np.float32)
+    with pytest.raises(mmdkit.ArgumentError, match="negative"):   # the low-level form too
+        ev.sample_into(np.array([-3.0]), np.arange(nb, dtype=np.int32), pos)
+    assert (pos == 7).all()  # refused before anything was evaluated
+    s = ev.sample([0.0, 0.5])  # frame 0 and fractional frames are fine
+    assert s.positions.shape == (2, nb, 3)
