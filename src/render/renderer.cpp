@@ -36,7 +36,7 @@ struct Locations {
   GLint view = -1, proj = -1, light_vp = -1, diffuse = -1, ambient = -1, specular = -1, power = -1,
         light_color = -1, to_light = -1, eye = -1, ortho = -1, view_dir = -1, has_texture = -1,
         sphere_mode = -1, has_toon = -1, self_shadow = -1, tex_mul = -1, tex_add = -1, sph_mul = -1,
-        sph_add = -1, toon_mul = -1, toon_add = -1;
+        sph_add = -1, toon_mul = -1, toon_add = -1, accessory = -1;
 };
 
 GLuint upload_texture(const Image& img, bool repeat) {
@@ -66,6 +66,8 @@ struct Renderer::Impl {
   bool uv_dirty = false;
   std::vector<GLuint> textures;       // owned
   GLuint vao = 0, vbo_pos = 0, vbo_nrm = 0, vbo_uv = 0, vbo_edge = 0, ebo = 0;
+  GLuint vbo_color = 0;      // accessory vertex colours (0 = none: constant white)
+  bool accessory = false;    // model::Shading::accessory
   GLuint prog_material = 0, prog_edge = 0, prog_ground = 0, prog_depth = 0;
   Locations loc;
   GLint edge_view = -1, edge_proj = -1, edge_viewport = -1, edge_pixels = -1, edge_size = -1, edge_color = -1;
@@ -79,6 +81,7 @@ struct Renderer::Impl {
     if (!textures.empty()) glDeleteTextures(static_cast<GLsizei>(textures.size()), textures.data());
     GLuint bufs[] = {vbo_pos, vbo_nrm, vbo_uv, vbo_edge, ebo};
     glDeleteBuffers(5, bufs);
+    if (vbo_color) glDeleteBuffers(1, &vbo_color);
     glDeleteVertexArrays(1, &vao);
     for (GLuint p : {prog_material, prog_edge, prog_ground, prog_depth})
       if (p) glDeleteProgram(p);
@@ -160,7 +163,7 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
     l = {u("u_view"), u("u_proj"), u("u_light_vp"), u("u_diffuse"), u("u_ambient"), u("u_specular"), u("u_power"),
          u("u_light_color"), u("u_to_light"), u("u_eye"), u("u_ortho"), u("u_view_dir"), u("u_has_texture"),
          u("u_sphere_mode"), u("u_has_toon"), u("u_self_shadow"), u("u_tex_mul"), u("u_tex_add"), u("u_sph_mul"),
-         u("u_sph_add"), u("u_toon_mul"), u("u_toon_add")};
+         u("u_sph_add"), u("u_toon_mul"), u("u_toon_add"), u("u_accessory")};
     glUseProgram(p);
     glUniform1i(u("u_texture"), 0);
     glUniform1i(u("u_sphere"), 1);
@@ -216,6 +219,14 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(float)), edge.data(), GL_STATIC_DRAW);
   glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
   glEnableVertexAttribArray(3);
+  r.accessory = model.shading == model::Shading::accessory;
+  if (!model.vertex_colors.empty() && model.vertex_colors.size() == n) {
+    glGenBuffers(1, &r.vbo_color);
+    glBindBuffer(GL_ARRAY_BUFFER, r.vbo_color);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(model::Vec4)), model.vertex_colors.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(4);
+  }
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r.ebo);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(model.faces.size() * sizeof(std::uint32_t)),
                model.faces.data(), GL_STATIC_DRAW);
@@ -510,6 +521,8 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
   glUniform1i(l.ortho, scene.camera.perspective ? 0 : 1);
   const anim::Vec3 view_dir{view[2], view[6], view[10]};  // third row of the rotation = forward
   glUniform3fv(l.view_dir, 1, view_dir.data());
+  glUniform1i(l.accessory, r.accessory ? 1 : 0);
+  if (!r.vbo_color) glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);  // current value (context state)
   glActiveTexture(GL_TEXTURE3);
   glBindTexture(GL_TEXTURE_2D, r.tex_shadow);
   for (std::size_t i = 0; i < r.materials.size(); ++i) {

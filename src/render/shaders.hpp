@@ -8,6 +8,7 @@ inline constexpr const char* kMaterialVs = R"(#version 330 core
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec4 a_uv;       // xy: UV, zw: additional UV 1 (sub-texture sphere map)
+layout(location = 4) in vec4 a_color;    // vertex colour (accessories; constant white otherwise)
 uniform mat4 u_view;
 uniform mat4 u_proj;
 uniform mat4 u_light_vp;
@@ -16,8 +17,10 @@ out vec3 v_normal;
 out vec3 v_view_normal;
 out vec4 v_uv;
 out vec4 v_light_clip;
+out vec4 v_color;
 void main() {
   vec4 w = vec4(a_position, 1.0);
+  v_color = a_color;
   v_world = a_position;
   v_normal = a_normal;
   v_view_normal = mat3(u_view) * a_normal;
@@ -33,6 +36,8 @@ in vec3 v_normal;
 in vec3 v_view_normal;
 in vec4 v_uv;
 in vec4 v_light_clip;
+in vec4 v_color;
+uniform int u_accessory;      // 1: MMD's accessory shader (model::Shading::accessory)
 uniform vec4 u_diffuse;
 uniform vec3 u_ambient;
 uniform vec3 u_specular;
@@ -64,10 +69,34 @@ float shadow_comp() {
   return 1.0 - clamp(d * k - 0.3, 0.0, 1.0);
 }
 
+// MMD's accessory shader (nanoem accessory_color.hlsl + AccessoryProgramBundle, docs/RENDER.md
+// "Accessories"): ambient = diffuse·(light − 0.3) + emissive (in u_ambient); no toon; specular
+// × 0.1 with power ≥ 1; the shadowed colour is the texture × that ambient.
+vec4 accessory_color(vec3 n, vec3 l, vec3 v) {
+  vec4 base = vec4(1.0);
+  if (u_has_texture != 0) base *= clamp(texture(u_texture, v_uv.xy) * u_tex_mul + u_tex_add, 0.0, 1.0);
+  if (u_sphere_mode != 0) {
+    vec3 vn = normalize(v_view_normal);
+    vec2 suv = u_sphere_mode == 3 ? v_uv.zw : vec2(vn.x * 0.5 + 0.5, -vn.y * 0.5 + 0.5);
+    vec4 s = clamp(texture(u_sphere, suv) * u_sph_mul + u_sph_add, 0.0, 1.0);
+    if (u_sphere_mode == 2) base.rgb += s.rgb; else base *= s;
+  }
+  float ndl = clamp(dot(n, l), 0.0, 1.0);
+  vec3 amb = u_diffuse.rgb * (u_light_color - 0.3) + u_ambient;
+  vec4 c = base * clamp(vec4(amb + v_color.rgb * u_diffuse.rgb * ndl, u_diffuse.a), 0.0, 1.0);
+  if (u_self_shadow != 0) c = mix(base * vec4(amb, c.a), c, min(ndl, shadow_comp()));
+  c.rgb += 0.1 * u_specular * u_light_color * pow(max(0.0, dot(n, normalize(l + v))), max(u_power, 1.0));
+  return clamp(c, 0.0, 1.0);
+}
+
 void main() {
   vec3 n = normalize(v_normal);
   vec3 l = u_to_light;
   vec3 v = u_ortho != 0 ? -u_view_dir : normalize(u_eye - v_world);
+  if (u_accessory != 0) {
+    o_color = accessory_color(n, l, v);
+    return;
+  }
   vec4 c = vec4(clamp(u_diffuse.rgb * u_light_color + u_ambient, 0.0, 1.0), u_diffuse.a);
   if (u_has_texture != 0) c *= clamp(texture(u_texture, v_uv.xy) * u_tex_mul + u_tex_add, 0.0, 1.0);
   if (u_sphere_mode != 0) {

@@ -93,8 +93,19 @@ struct Finding {
 // ---------------------------------------------------------------------------------------------
 // The view
 
-/// Which file the view was built from.
-enum class SourceFormat : std::uint8_t { pmd, pmx };
+/// Which file the view was built from (x: a DirectX .x accessory or stage, model/accessory.hpp).
+enum class SourceFormat : std::uint8_t { pmd, pmx, x };
+
+/// How the renderer shades the model's materials (render/renderer.hpp, docs/RENDER.md).
+enum class Shading : std::uint8_t {
+  /// MMD's model shader: saturate(diffuse·light + ambient) × texture × sphere × toon + specular.
+  model,
+  /// MMD's accessory shader (.x files; nanoem accessory_color.hlsl, AccessoryProgramBundle):
+  /// no toon; colour = saturate(diffuse·(light − 0.3) + ambient + vertex colour·diffuse·saturate(N·L))
+  /// × texture × sphere, + specular × 0.1 with power max(power, 1); `ambient` holds the .x
+  /// material's emissive colour.
+  accessory,
+};
 
 /// How vertices follow bones (PMX numbering).
 enum class DeformType : std::uint8_t {
@@ -357,6 +368,7 @@ enum class TransformOrder : std::uint8_t {
 /// The whole model.
 struct Model {
   SourceFormat source = SourceFormat::pmx;
+  Shading shading = Shading::model;   ///< accessory for views built from .x (model::from_x)
   /// False for a geometry-free view (BuildOptions::geometry false): `vertices`, `additional_uvs`
   /// and `faces` are empty, every material's face range is 0 / 0, and vertex and UV morphs keep
   /// their type and name but no offsets. Everything else (bones, IK, morph names, bone / material /
@@ -369,6 +381,9 @@ struct Model {
   std::uint8_t additional_uv_count = 0;   ///< 0..4 vec4 per vertex
   /// Vertex-major: vertex v, UV k at [v * additional_uv_count + k].
   std::vector<Vec4> additional_uvs;
+  /// Per vertex RGBA colour (.x MeshVertexColors; used by accessory shading); empty = all white.
+  /// When not empty, vertex_colors.size() == vertices.size().
+  std::vector<Vec4> vertex_colors;
   /// Triangle vertex indices, 3 per triangle, all < vertices.size() (clockwise front faces).
   std::vector<std::uint32_t> faces;
   std::vector<Material> materials;

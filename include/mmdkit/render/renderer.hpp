@@ -9,6 +9,10 @@
 //      (multiply / add / sub-texture), × toon ramp sampled by N·L (or the shadowed toon colour
 //      where the self-shadow map says so), + Blinn-Phong specular; alpha blended, depth write on,
 //      back faces culled unless double-sided; a material whose diffuse alpha is 0 is not drawn;
+//      a model whose Model::shading is accessory (DirectX .x, model/accessory.hpp) is shaded
+//      with MMD's accessory shader instead: no toon, saturate(diffuse·(light − 0.3) + emissive +
+//      vertex colour·diffuse·saturate(N·L)) × texture × sphere, + specular × 0.1 (docs/RENDER.md
+//      "Accessories");
 //   4. edges: materials with the "draw edge" flag as an inverted hull (front faces culled), pushed
 //      out along the view-space normal by edge size × vertex edge scale × edge_pixels pixels.
 // Spaces: MMD's left-handed Y-up world in MMD units (docs/CONVENTIONS.md); the model's vertices
