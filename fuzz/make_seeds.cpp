@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -265,7 +266,7 @@ void corpus(const fs::path& dir, std::uint64_t max_bytes) {
     while (std::getline(ss, c, '\t')) col.push_back(c);
     if (col.size() < 7) continue;
     const std::string& kind = col[6];
-    if (kind != "vmd" && kind != "pmd" && kind != "pmx" && kind != "vpd") continue;
+    if (kind != "vmd" && kind != "pmd" && kind != "pmx" && kind != "vpd" && kind != "x") continue;
     std::uint64_t size = std::strtoull(col[4].c_str(), nullptr, 10);
     if (size > max_bytes) continue;
     auto bytes = mmdkit::read_file(dir / col[0]);
@@ -275,10 +276,55 @@ void corpus(const fs::path& dir, std::uint64_t max_bytes) {
     if (kind == "pmd") add_pmd(name, *bytes);
     if (kind == "pmx") add_pmx(name, *bytes);
     if (kind == "vpd") add_vpd(name, *bytes);
+    if (kind == "x") put("x", name, *bytes);
     ++used;
   }
   std::fprintf(stderr, "mmdkit_fuzz_seeds: %d corpus files of at most %llu bytes\n", used,
                static_cast<unsigned long long>(max_bytes));
+}
+
+// .x and .vac seeds written here: every object the reader knows, a binary body, CP932 names.
+void built_x_and_vac() {
+  put("x", "built-full.x", std::string(R"(xof 0303txt 0032
+template Vector { <3d82ab5e-62da-11cf-ab39-0020af71e433> FLOAT x; FLOAT y; FLOAT z; }
+Material Red { 1;0;0;1;; 5; 0.5;0.5;0.5;; 0.1;0;0;; TextureFilename { "red.png*s.sph"; } }
+Frame Root {
+  FrameTransformMatrix { 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,1,0,1;; }
+  Frame Inner {
+    Mesh Quad {
+      5; 0;0;0;, 1;0;0;, 1;1;0;, 0;1;0;, 0.5;2;0;;
+      2; 4;0,3,2,1;, 3;3,4,2;;
+      MeshNormals { 2; 0;0;-1;, 0;1;0;; 2; 4;0,0,0,0;, 3;1,1,1;; }
+      MeshTextureCoords { 5; 0;1;, 1;1;, 1;0;, 0;0;, 0.5;0;; }
+      MeshVertexColors { 2; 0;1;0;0;1;, 4;0;0;1;1;; }
+      MeshMaterialList { 2; 2; 0,1;; { Red } Material { 0;1;0;0.5;; 1; 0;0;0;; 0;0;0;; } }
+      SkinWeights { "b"; 1; 0; 1.0; 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1;; }
+    }
+  }
+}
+AnimationSet { Animation { { Root } AnimationKey { 0; 1; 0; 4; 1,0,0,0;;; } } }
+)"));
+  // A binary body: Mesh { 3 vertices; 1 face } as INTEGER_LIST / FLOAT_LIST tokens.
+  Bytes b;
+  const std::string head = "xof 0303bin 0032";
+  b.insert(b.end(), head.begin(), head.end());
+  auto u16 = [&](std::uint16_t v) { b.push_back(std::uint8_t(v)), b.push_back(std::uint8_t(v >> 8)); };
+  auto u32 = [&](std::uint32_t v) { for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i))); };
+  auto name = [&](const std::string& n) { u16(1), u32(std::uint32_t(n.size())), b.insert(b.end(), n.begin(), n.end()); };
+  name("Mesh");
+  u16(10);
+  u16(6), u32(1), u32(3);
+  u16(7), u32(9);
+  for (float f : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f, 0.f}) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    u32(bits);
+  }
+  u16(6), u32(5), u32(1), u32(3), u32(0), u32(2), u32(1);
+  u16(11);
+  put("x", "built-binary.x", b);
+  put("vac", "built.vac", std::string("\x83\x6C\x83\x4D\r\nnegi.x\r\n1.0\r\n0,1.5,0\r\n0,90,0\r\n\x89\x45\x8E\xE8\x8E\xF1\r\n"));
+  put("vac", "built-5-lines.vac", std::string("cube\ncube.x\n10\n1e1,-2,+3\n360,0,-45"));
 }
 
 }  // namespace
@@ -293,6 +339,7 @@ int main(int argc, char** argv) {
   generated_pmx();
   built_pmd();
   built_vpd();
+  built_x_and_vac();
   if (argc >= 3) corpus(argv[2], argc >= 4 ? std::strtoull(argv[3], nullptr, 10) : 65536);
   std::fprintf(stderr, "mmdkit_fuzz_seeds: %d seed files in %s\n", g_written, g_out.c_str());
   return 0;

@@ -2,6 +2,7 @@
 #include "roundtrip.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,9 @@
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
 #include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/formats/vac.hpp"
+#include "mmdkit/formats/x.hpp"
+#include "mmdkit/model/accessory.hpp"
 #if __has_include("mmdkit/formats/vpd_json.hpp")
 #include "mmdkit/formats/vpd_json.hpp"
 #define MMDKIT_FUZZ_HAVE_VPD_JSON 1
@@ -232,10 +236,62 @@ std::string check_vpd_json(ByteSpan in) {
 }
 #endif
 
+// ---------------------------------------------------------------------------------------- X, VAC
+
+// .x: read(B) fails with a well-formed error (compressed bodies: the offset may point into the
+// decompressed body, bounded by kMaxDecompressedBytes), or succeeds and then every face list's
+// index count is the sum of its sizes, and the model view builds and keeps its safety contract
+// (every face index < vertices, material ranges contiguous and covering the faces, colours per
+// vertex). No write: mmdkit does not write .x.
+std::string check_x(ByteSpan in) {
+  auto d = x::read(in);
+  if (!d) {
+    const bool compressed = in.size() >= 12 && (std::memcmp(in.data() + 8, "tzip", 4) == 0 || std::memcmp(in.data() + 8, "bzip", 4) == 0);
+    return check_error(d.error(), compressed ? static_cast<std::size_t>(x::kMaxDecompressedBytes) + 16 : in.size(), "x::read");
+  }
+  for (const x::Mesh& m : d->meshes) {
+    if (x::index_total(m.face_sizes) != m.face_indices.size()) return "x::read: face sizes do not add up to the indices";
+    if (x::index_total(m.normal_face_sizes) != m.normal_face_indices.size())
+      return "x::read: normal face sizes do not add up to the normal indices";
+    for (std::int32_t i : m.materials)
+      if (i < -1 || i >= static_cast<std::int32_t>(d->materials.size())) return "x::read: material list index out of range";
+  }
+  auto v = model::from_x(*d);
+  if (!v) return v.error().code == ErrorCode::limit_exceeded ? std::string() : "model::from_x failed: " + describe(v.error());
+  std::uint64_t sum = 0;
+  for (const model::Material& mat : v->materials) {
+    if (mat.first_index != sum || mat.index_count % 3 != 0) return "model::from_x: material ranges not contiguous";
+    sum += mat.index_count;
+  }
+  if (sum != v->faces.size()) return "model::from_x: material ranges do not cover the faces";
+  for (std::uint32_t i : v->faces)
+    if (i >= v->vertices.size()) return "model::from_x: face index out of range";
+  if (!v->vertex_colors.empty() && v->vertex_colors.size() != v->vertices.size())
+    return "model::from_x: vertex colours not one per vertex";
+  return {};
+}
+
+// .vac: read fails with a well-formed error, or succeeds with the six fields; the placement
+// matrix of finite values is finite.
+std::string check_vac(ByteSpan in) {
+  auto a = vac::read(in);
+  if (!a) return check_error(a.error(), in.size(), "vac::read");
+  if (a->x_file.empty()) return "vac::read: empty .x file accepted";
+  bool finite = std::isfinite(a->scale);
+  for (float f : a->position) finite = finite && std::isfinite(f);
+  for (float f : a->rotation_degrees) finite = finite && std::isfinite(f) && std::abs(f) < 1e6f;
+  if (finite && std::abs(a->scale) < 1e6f) {
+    const Mat4 m = vac::placement_matrix(*a);
+    for (float f : m)
+      if (!std::isfinite(f)) return "vac::placement_matrix: non-finite element from finite values";
+  }
+  return {};
+}
+
 constexpr Target kTargets[] = {
     {"vmd", check_vmd},           {"pmd", check_pmd},           {"pmx", check_pmx},
     {"vpd", check_vpd},           {"vmd_json", check_vmd_json}, {"pmd_json", check_pmd_json},
-    {"pmx_json", check_pmx_json},
+    {"pmx_json", check_pmx_json}, {"x", check_x}, {"vac", check_vac},
 #ifdef MMDKIT_FUZZ_HAVE_VPD_JSON
     {"vpd_json", check_vpd_json},
 #endif

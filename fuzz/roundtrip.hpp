@@ -33,8 +33,9 @@ struct Target {
   std::string (*check)(ByteSpan input);
 };
 
-/// Every target, in a fixed order: vmd, pmd, pmx, vpd, vmd_json, pmd_json, pmx_json, vpd_json
-/// (vpd_json only when mmdkit/formats/vpd_json.hpp exists).
+/// Every target, in a fixed order: vmd, pmd, pmx, vpd, vmd_json, pmd_json, pmx_json, x, vac,
+/// vpd_json (vpd_json only when mmdkit/formats/vpd_json.hpp exists). x and vac have no writer:
+/// their properties are in roundtrip.cpp (check_x, check_vac).
 std::span<const Target> targets();
 
 /// A target by name (with or without the "fuzz_" prefix); nullptr if unknown.

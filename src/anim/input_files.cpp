@@ -12,6 +12,8 @@
 #include "mmdkit/formats/pmx_json.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
 #include "mmdkit/formats/vpd_json.hpp"
+#include "mmdkit/formats/x.hpp"
+#include "mmdkit/model/accessory.hpp"
 
 namespace mmdkit::anim {
 
@@ -65,8 +67,15 @@ Result<model::Model> read_model(ByteSpan bytes, const InputOptions& o, std::vect
     if (!p) return std::unexpected(p.error());
     return model::from_pmd(*p, build);
   }
+  if (d.format == FileFormat::x && !d.json) {
+    // A DirectX .x accessory or stage: MMD's ×10 and accessory shading (model/accessory.hpp).
+    auto doc = x::read(bytes);
+    if (!doc) return std::unexpected(doc.error());
+    warnings.insert(warnings.end(), doc->warnings.begin(), doc->warnings.end());
+    return model::from_x(*doc);
+  }
   if (bytes.empty()) return make_error(ErrorCode::empty_input, "no bytes to read a model from", "header", -1, 0);
-  return not_a(d, "a PMD or PMX model");
+  return not_a(d, "a PMD, PMX or .x model");
 }
 
 Result<MotionFile> read_motion(ByteSpan bytes, const InputOptions& o, std::vector<Warning>& warnings) {

@@ -59,7 +59,7 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
   const FormatOps* declared = nullptr;
   if (!a.format.empty()) {
     declared = format_by_name(a.format);
-    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd or pmx");
+    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd, pmx, x or vac");
   }
   auto bytes = read_input(a.path, stdin_stream);
   if (!bytes) return std::unexpected(bytes.error());
@@ -71,6 +71,12 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
       return fail(ErrorCode::bad_signature, "--format " + std::string(declared->name) + " given, but the content is a " +
                                                 std::string(f->name) + " file", "header", 0);
     in.format = f;
+    return in;
+  }
+  // .vac has no signature: its extension (or --format vac) names it.
+  if (const FormatOps* vac = &vac_ops();
+      declared == vac || (!declared && !is_std_stream(a.path) && format_by_name(fs::path(a.path).extension().string()) == vac)) {
+    in.format = vac;
     return in;
   }
   std::string_view text = as_text(in.bytes);
@@ -92,7 +98,7 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
   }
   return fail(ErrorCode::bad_signature,
               declared ? "not a " + std::string(declared->name) + " file (unknown signature) nor mmdkit JSON"
-                       : "not a VMD, VPD, PMD or PMX file (unknown signature) nor mmdkit JSON",
+                       : "not a VMD, VPD, PMD, PMX or DirectX .x file (unknown signature) nor mmdkit JSON",
               "header", 0);
 }
 
@@ -380,7 +386,7 @@ int cmd_check(const InputArgs& a, const Streams& s) {
   std::vector<std::string> not_checked;
   if (!is_std_stream(a.path))
     flags.input_folder = fs::absolute(fs::path(a.path)).parent_path();
-  else if (in->format->name == "pmd" || in->format->name == "pmx")
+  else if (in->format->name == "pmd" || in->format->name == "pmx" || in->format->name == "x")
     not_checked.emplace_back("textures: the model was read from stdin, so there is no folder to find them in");
   auto findings = in->format->check(*bytes, flags);
   if (!findings) return print_error(err, findings.error(), label), kExitBadInput;
@@ -435,8 +441,8 @@ void add_input_options(CLI::App& sub, InputArgs& a, const char* name, const char
                  "unless the names read as gbk)");
   sub.add_flag("--strict", a.flags.strict, "treat bytes after the last section as an error");
   sub.add_option("--format", a.format,
-                 "input format: vmd, vpd, pmd or pmx (default: from the content; needed for JSON without a "
-                 "\"format\" member)");
+                 "input format: vmd, vpd, pmd, pmx, x or vac (default: from the content, .vac by its "
+                 "extension; needed for JSON without a \"format\" member)");
 }
 
 // --encoding: the legacy encodings only (VMD/VPD/PMD names are cp932 or gbk bytes; PMX says its own

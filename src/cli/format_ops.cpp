@@ -7,7 +7,9 @@
 
 namespace mmdkit::cli {
 
-std::vector<const FormatOps*> all_formats() { return {&vmd_ops(), &vpd_ops(), &pmd_ops(), &pmx_ops()}; }
+std::vector<const FormatOps*> all_formats() {
+  return {&vmd_ops(), &vpd_ops(), &pmd_ops(), &pmx_ops(), &x_ops(), &vac_ops()};
+}
 
 const FormatOps* format_by_name(std::string_view name) {
   std::string n;

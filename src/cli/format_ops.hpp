@@ -50,7 +50,7 @@ struct Finding {
 };
 
 struct FormatOps {
-  std::string_view name;       ///< "vmd", "pmd", "pmx", "vpd"
+  std::string_view name;       ///< "vmd", "pmd", "pmx", "vpd", "x", "vac"
   std::string_view extension;  ///< ".vmd" ...
   /// Text summary (JSON when flags.json). Warnings go to `warnings`.
   Result<std::string> (*info)(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) = nullptr;
@@ -73,6 +73,8 @@ const FormatOps& vmd_ops();
 const FormatOps& vpd_ops();
 const FormatOps& pmd_ops();
 const FormatOps& pmx_ops();
+const FormatOps& x_ops();    ///< DirectX .x (info, dump, check)
+const FormatOps& vac_ops();  ///< .vac accessory settings (info, dump, check; by extension: no signature)
 
 /// All formats, in a fixed order.
 std::vector<const FormatOps*> all_formats();

@@ -15,6 +15,7 @@ std::string_view file_format_name(FileFormat f) noexcept {
     case FileFormat::vpd: return "vpd";
     case FileFormat::pmd: return "pmd";
     case FileFormat::pmx: return "pmx";
+    case FileFormat::x: return "x";
     case FileFormat::unknown: break;
   }
   return "unknown";
@@ -35,6 +36,7 @@ bool starts_like(ByteSpan bytes, std::string_view sig, std::size_t min) {
 
 FileFormat binary_format(ByteSpan b) {
   if (b.size() >= 4 && std::memcmp(b.data(), "PMX ", 4) == 0) return FileFormat::pmx;
+  if (b.size() >= 4 && std::memcmp(b.data(), "xof ", 4) == 0) return FileFormat::x;  // x::kMagic
   if (b.size() >= 3 && std::memcmp(b.data(), "Pmd", 3) == 0) {
     if (b.size() < 7) return FileFormat::pmd;  // cut inside the version: the reader says so
     float version;

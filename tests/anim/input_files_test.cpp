@@ -54,7 +54,7 @@ TEST(InputFiles, ReadersNameWhatTheyGotInstead) {
   auto model = read_model(ByteSpan(vmd_bytes.data(), vmd_bytes.size()), {}, w);
   ASSERT_FALSE(model);
   EXPECT_EQ(model.error().code, ErrorCode::bad_signature);
-  EXPECT_NE(model.error().message.find("not a PMD or PMX model: a vmd file"), std::string::npos)
+  EXPECT_NE(model.error().message.find("not a PMD, PMX or .x model: a vmd file"), std::string::npos)
       << model.error().message;
   pmx::GenerateOptions o;
   o.vertices = 10;

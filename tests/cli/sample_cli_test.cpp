@@ -216,7 +216,7 @@ TEST(SampleCli, ErrorsAndExitCodes) {
   EXPECT_EQ(run({x.model.string(), "--format", "xml"}).code, kExitUsage);
   r = run({x.motion.string()});  // a motion is not a model
   EXPECT_EQ(r.code, kExitBadInput);
-  EXPECT_NE(r.err.find("not a PMD or PMX model: a vmd file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not a PMD, PMX or .x model: a vmd file"), std::string::npos) << r.err;
   // An output may not replace an input without --force.
   r = run({x.model.string(), x.motion.string(), "--frames", "0", "-o", x.motion.string()});
   EXPECT_EQ(r.code, kExitBadInput);

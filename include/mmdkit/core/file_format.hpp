@@ -5,7 +5,8 @@
 // Rules (detect_format):
 // - binary signatures: "PMX " (PMX); "Pmd" + a plausible version float, finite and in (0, 100)
 //   (PMD); "Vocaloid Motion Data 0002" or "Vocaloid Motion Data file" (VMD); "Vocaloid Pose Data
-//   file" (VPD). The first 10 bytes decide ("Vocaloid " starts both VMD and VPD); a file cut inside
+//   file" (VPD); "xof " (DirectX .x: accessories and stages, read-only; formats/x.hpp). A .vac has
+//   no signature (commands take it by its extension). The first 10 bytes decide ("Vocaloid " starts both VMD and VPD); a file cut inside
 //   its signature still counts as that format, so that its reader names the truncation.
 // - else mmdkit's JSON: the first non-space byte (after an optional UTF-8 BOM) is '{' and a
 //   "format" member ("vmd", "vpd", "pmd", "pmx", any case) appears in the first 4096 bytes
@@ -20,7 +21,7 @@
 namespace mmdkit {
 
 /// The file formats mmdkit reads.
-enum class FileFormat : std::uint8_t { unknown, vmd, vpd, pmd, pmx };
+enum class FileFormat : std::uint8_t { unknown, vmd, vpd, pmd, pmx, x };
 
 /// What detect_format found.
 struct DetectedFormat {
@@ -28,7 +29,7 @@ struct DetectedFormat {
   bool json = false;  ///< mmdkit's JSON of that format
 };
 
-/// Lower-case name of a format ("vmd", "vpd", "pmd", "pmx"; "unknown").
+/// Lower-case name of a format ("vmd", "vpd", "pmd", "pmx", "x"; "unknown").
 std::string_view file_format_name(FileFormat format) noexcept;
 
 /// The format of a file's bytes by content (rules in the file comment). Never fails: unknown
