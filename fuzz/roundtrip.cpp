@@ -16,6 +16,9 @@
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
 #include "mmdkit/formats/vpd.hpp"
+#ifdef MMDKIT_FUZZ_HAVE_PHYSICS
+#include "physics_check.hpp"
+#endif
 #if __has_include("mmdkit/formats/vpd_json.hpp")
 #include "mmdkit/formats/vpd_json.hpp"
 #define MMDKIT_FUZZ_HAVE_VPD_JSON 1
@@ -238,6 +241,9 @@ constexpr Target kTargets[] = {
     {"pmx_json", check_pmx_json},
 #ifdef MMDKIT_FUZZ_HAVE_VPD_JSON
     {"vpd_json", check_vpd_json},
+#endif
+#ifdef MMDKIT_FUZZ_HAVE_PHYSICS
+    {"physics", check_physics},
 #endif
 };
 

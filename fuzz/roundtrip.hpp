@@ -34,7 +34,8 @@ struct Target {
 };
 
 /// Every target, in a fixed order: vmd, pmd, pmx, vpd, vmd_json, pmd_json, pmx_json, vpd_json
-/// (vpd_json only when mmdkit/formats/vpd_json.hpp exists).
+/// (vpd_json only when mmdkit/formats/vpd_json.hpp exists), physics (physics_check.hpp; only in
+/// builds with the physics layer, MMDKIT_FUZZ_HAVE_PHYSICS).
 std::span<const Target> targets();
 
 /// A target by name (with or without the "fuzz_" prefix); nullptr if unknown.
