@@ -63,13 +63,16 @@ void add_vmd(const std::string& name, const Bytes& bytes) {
   put("vmd_json", name + ".json", mmdkit::vmd::to_json(r->motion));
   put("vmd_json", name + ".compact-euler.json", mmdkit::vmd::to_json(r->motion, {.euler = true, .pretty = false}));
 }
+// Every model seed is a physics seed too (fuzz_physics builds a world from any PMD / PMX).
 void add_pmd(const std::string& name, const Bytes& bytes) {
   put("pmd", name, bytes);
+  put("physics", name, bytes);
   auto r = mmdkit::pmd::read(bytes);
   if (r) put("pmd_json", name + ".json", mmdkit::pmd::to_json(r->model));
 }
 void add_pmx(const std::string& name, const Bytes& bytes) {
   put("pmx", name, bytes);
+  put("physics", name, bytes);
   auto r = mmdkit::pmx::read(bytes);
   if (r) put("pmx_json", name + ".json", mmdkit::pmx::to_json(r->model));
 }
@@ -113,6 +116,8 @@ void generated_vmd() {
   for (const Case& c : cases) add_vmd(c.name, must(write(generate(c.o)), c.name));
 }
 
+void physics_pmx();
+
 void generated_pmx() {
   using namespace mmdkit::pmx;
   struct Case {
@@ -133,6 +138,51 @@ void generated_pmx() {
     }
     add_pmx(c.name, must(write(*m), c.name));
   }
+  physics_pmx();
+}
+
+// A physics seed: a 12-bone chain model with a rigid body on every bone (every shape and mode,
+// two collision groups) and a joint of every type (PMX 2.1: spring 6DOF, 6DOF, point-to-point,
+// cone-twist, slider, hinge) between neighbours, soft limits and springs.
+void physics_pmx() {
+  using namespace mmdkit::pmx;
+  auto m = generate({.seed = 5, .vertices = 3, .bones = 12, .morphs = 0, .variant = GenerateVariant::pmx21_utf8});
+  if (!m) std::exit(1);
+  m->rigid_bodies.clear();
+  m->joints.clear();
+  m->soft_bodies.clear();
+  const auto nb = static_cast<std::int32_t>(m->bones.size());
+  for (std::int32_t b = 0; b < nb; ++b) {
+    RigidBody r;
+    r.name.assign("body" + std::to_string(b));
+    r.bone = b;
+    r.group = static_cast<std::uint8_t>(b % 2);
+    r.collision_mask = b % 3 == 0 ? 0xFFFF : 0xFFFE;
+    r.shape = static_cast<std::uint8_t>(b % 3);
+    r.size = {0.4f, 0.8f, 0.4f};
+    r.position = m->bones[static_cast<std::size_t>(b)].position;
+    r.rotation = {0, 0, 0.3f * static_cast<float>(b)};
+    r.mass = 1;
+    r.linear_damping = 0.5f;
+    r.angular_damping = 0.5f;
+    r.mode = static_cast<std::uint8_t>(b == 0 ? 0 : b % 3);
+    m->rigid_bodies.push_back(r);
+    const std::int32_t parent = m->bones[static_cast<std::size_t>(b)].parent;
+    if (parent < 0) continue;
+    Joint j;
+    j.name.assign("joint" + std::to_string(b));
+    j.type = static_cast<std::uint8_t>(b % 6);
+    j.rigid_body_a = parent;
+    j.rigid_body_b = b;
+    j.position = m->bones[static_cast<std::size_t>(b)].position;
+    j.linear_lower = {-0.1f, -0.1f, -0.1f};
+    j.linear_upper = {0.1f, 0.1f, 0.1f};
+    j.angular_lower = {-0.5f, -0.5f, -0.5f};
+    j.angular_upper = {0.5f, 0.5f, 0.5f};
+    j.angular_spring = {5, 5, 5};
+    m->joints.push_back(j);
+  }
+  add_pmx("physics-chain-2.1.pmx", must(write(*m), "physics seed"));
 }
 
 template <std::size_t N>

@@ -20,6 +20,9 @@
 #include "mmdkit/formats/vac.hpp"
 #include "mmdkit/formats/x.hpp"
 #include "mmdkit/model/accessory.hpp"
+#ifdef MMDKIT_FUZZ_HAVE_PHYSICS
+#include "physics_check.hpp"
+#endif
 #if __has_include("mmdkit/formats/vpd_json.hpp")
 #include "mmdkit/formats/vpd_json.hpp"
 #define MMDKIT_FUZZ_HAVE_VPD_JSON 1
@@ -294,6 +297,9 @@ constexpr Target kTargets[] = {
     {"pmx_json", check_pmx_json}, {"x", check_x}, {"vac", check_vac},
 #ifdef MMDKIT_FUZZ_HAVE_VPD_JSON
     {"vpd_json", check_vpd_json},
+#endif
+#ifdef MMDKIT_FUZZ_HAVE_PHYSICS
+    {"physics", check_physics},
 #endif
 };
 

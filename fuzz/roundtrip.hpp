@@ -34,7 +34,8 @@ struct Target {
 };
 
 /// Every target, in a fixed order: vmd, pmd, pmx, vpd, vmd_json, pmd_json, pmx_json, x, vac,
-/// vpd_json (vpd_json only when mmdkit/formats/vpd_json.hpp exists). x and vac have no writer:
+/// vpd_json (vpd_json only when mmdkit/formats/vpd_json.hpp exists), physics (physics_check.hpp;
+/// only in builds with the physics layer, MMDKIT_FUZZ_HAVE_PHYSICS). x and vac have no writer:
 /// their properties are in roundtrip.cpp (check_x, check_vac).
 std::span<const Target> targets();
 

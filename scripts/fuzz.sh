@@ -5,7 +5,7 @@
 #   sh scripts/fuzz.sh [TARGET...] [--seconds N] [--jobs J] [--keep DIR]
 #
 # TARGET: fuzz_vmd fuzz_pmd fuzz_pmx fuzz_vpd fuzz_vmd_json fuzz_pmd_json fuzz_pmx_json
-# fuzz_vpd_json fuzz_x fuzz_vac (the "fuzz_" prefix is optional); none = all that were built. --seconds: per
+# fuzz_vpd_json fuzz_x fuzz_vac fuzz_physics (the "fuzz_" prefix is optional); none = all that were built. --seconds: per
 # target (default 60). --jobs: targets run at once (default 1; the machine may be shared).
 # --keep DIR: keep the grown corpora in DIR/<target>/ (default: a temp folder, deleted).
 # Crashing, leaking, timing-out or out-of-memory inputs are copied to

@@ -191,6 +191,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
     return kExitUsage;
   }
+  if (a.physics.on && !frames.empty())
+    frames_eval.set_run_length(static_cast<std::uint32_t>(std::clamp(*std::max_element(frames.begin(), frames.end()), 0.0, 4294967295.0)));
   if (a.physics.on)
     for (double f : frames)
       if (f != std::floor(f)) {

@@ -1,9 +1,14 @@
 // mmdkit CLI — physics options (physics_option.hpp).
 #include "cli/physics_option.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
+
+#include "cli/progress.hpp"
 
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PHYSICS
@@ -40,6 +45,8 @@ std::string physics_usage_problem(const PhysicsArgs& a) {
 #if MMDKIT_HAS_PHYSICS
 struct FrameEvaluator::Impl {
   physics::CharacterPhysics physics;
+  bool terminal = false;
+  std::optional<Progress> bar;  ///< on a terminal, while frames remain to simulate
   Impl(anim::Character& c, const physics::Settings& s) : physics(c, s) {}
 };
 #else
@@ -53,6 +60,7 @@ FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a,
     physics::Settings settings;
     settings.steps_per_second = a.fps;
     impl_ = std::make_unique<Impl>(character, settings);
+    impl_->terminal = !quiet && &err == &std::cerr && stderr_is_terminal();
   }
 #else
   (void)a;
@@ -69,10 +77,29 @@ Result<void> FrameEvaluator::evaluate(double frame) {
                         "frame " + format_double(frame) + ": with --physics frames must be whole frames (30 fps)");
     std::ostream& err = *err_;
     const bool quiet = quiet_;
-    auto r = impl_->physics.evaluate(static_cast<std::uint32_t>(frame), [&err, quiet](std::uint32_t done, std::uint32_t total) {
-      if (!quiet) err << "mmdkit: physics: frame " << done << " of " << total << "\n";
-    });
+    Impl& im = *impl_;
+    const auto f = static_cast<std::uint32_t>(frame);
+    // Frames simulated so far of the run (frame F is frame F + 1 of a run from 0).
+    const std::uint64_t total = std::max<std::int64_t>(run_last_, f) + 1;
+    const std::int64_t before = im.physics.last_frame() < f ? im.physics.last_frame() + 1 : 0;
+    // A bar for a run with more than a second of frames left to simulate.
+    if (im.terminal && !im.bar && total > static_cast<std::uint64_t>(before) + 30) im.bar.emplace(err, total, true, "mmdkit: physics");
+    const std::uint32_t every = im.bar ? 10 : 1000;
+    auto r = im.physics.evaluate(f, [&](std::uint32_t done, std::uint32_t todo) {
+      if (im.bar)
+        im.bar->update(static_cast<std::uint64_t>(before) + done);
+      else if (!quiet)
+        err << "mmdkit: physics: frame " << done << " of " << todo << "\n";
+    }, every);
+    if (im.bar) {
+      im.bar->update(std::min<std::uint64_t>(f + 1, total));
+      if (f + 1 >= total) {
+        im.bar->clear();
+        im.bar.reset();
+      }
+    }
     const auto warnings = impl_->physics.warnings();
+    if (warnings_shown_ < warnings.size() && im.bar) im.bar->clear();
     for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
       if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
     return r;

@@ -38,8 +38,13 @@ class FrameEvaluator {
   FrameEvaluator& operator=(const FrameEvaluator&) = delete;
 
   /// Evaluates `frame`. With physics the frame must be whole (invalid_argument otherwise): it is
-  /// the frame of a simulation run from frame 0 (progress on `err` for long catch-ups).
+  /// the frame of a simulation run from frame 0. Progress of the simulation on `err` (unless
+  /// quiet): when `err` is std::cerr on a terminal, a bar (cli/progress.hpp) of the frames
+  /// simulated out of the run's length (set_run_length, else the frame asked); otherwise a line
+  /// every 1000 frames of a catch-up longer than that.
   Result<void> evaluate(double frame);
+  /// The last frame the caller will ask (the length of the progress bar; default: each call's frame).
+  void set_run_length(std::uint32_t last_frame) noexcept { run_last_ = last_frame; }
   bool physics() const noexcept { return impl_ != nullptr; }
 
  private:
@@ -49,6 +54,7 @@ class FrameEvaluator {
   bool quiet_;
   std::unique_ptr<Impl> impl_;
   std::size_t warnings_shown_ = 0;
+  std::int64_t run_last_ = -1;
 };
 
 }  // namespace mmdkit::cli

@@ -334,7 +334,8 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.linear_spring = s.linear_spring;
     d.angular_spring = s.angular_spring;
   }
-  // Soft bodies are not part of the view; their indices are still checked.
+  // Soft bodies are not part of the view (only their number); their indices are still checked.
+  m.soft_body_count = p.soft_bodies.size();
   for (std::size_t i = 0; i < p.soft_bodies.size(); ++i) {
     const pmx::SoftBody& s = p.soft_bodies[i];
     checked(s.material, nm, F, "soft bodies", i, "material", "materials");

@@ -156,7 +156,8 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
   const std::uint32_t total = last + 1;
   for (std::uint32_t f = 0; f <= last; ++f) {
     if (auto r = replay.evaluate(f, {local, {}, ik}, ws, sample); !r) return std::unexpected(r.error());
-    if (progress && total > 1000 && (f + 1) % 1000 == 0) progress(f + 1, total);
+    const std::uint32_t every = options.progress_every;
+    if (progress && every && total > every && (f + 1) % every == 0) progress(f + 1, total);
     if (f < options.first) continue;
     const auto mr = ws.model_rotations();
     const auto mpos = ws.model_positions();

@@ -133,6 +133,13 @@ ModelDesc describe(const model::Model& model, const anim::Skeleton& skeleton, st
     m.bodies.push_back(describe_body(r, static_cast<std::int64_t>(i), model, report));
     if (m.bodies.back().bone >= 0 && static_cast<std::size_t>(m.bodies.back().bone) >= nb) m.bodies.back().bone = -1;
   }
+  if (model.soft_body_count > 0) {
+    const std::string none;
+    Reporter{warnings, model_index, "soft bodies", -1, none}(
+        std::to_string(model.soft_body_count) +
+        " soft bod" + (model.soft_body_count == 1 ? "y (PMX 2.1) is" : "ies (PMX 2.1) are") +
+        " not simulated: the vertices follow their bones only (skinning, no cloth; docs/PHYSICS.md)");
+  }
   const auto nr = static_cast<std::int64_t>(m.bodies.size());
   for (std::size_t i = 0; i < model.joints.size(); ++i) {
     const model::Joint& j = model.joints[i];

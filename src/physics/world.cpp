@@ -98,6 +98,25 @@ void ModelPhysics::write_bones(anim::PoseWorkspace& ws) const noexcept {
 
 // --- World ------------------------------------------------------------------------------------
 
+namespace {
+
+/// Bullet's solver, with its contact pools (protected members) reservable.
+class Solver final : public btSequentialImpulseConstraintSolver {
+ public:
+  void reserve_contacts(int contacts) {
+    m_tmpSolverContactConstraintPool.reserve(contacts);
+    m_orderTmpConstraintPool.reserve(contacts);
+    m_tmpSolverContactFrictionConstraintPool.reserve(2 * contacts);  // 1 per contact, 2 with 2D friction
+    m_orderFrictionConstraintPool.reserve(2 * contacts);
+  }
+};
+
+/// Priming (World::Impl::prime) is skipped above this many bodies in the world: it makes every
+/// pair collide once, which costs O(n²).
+constexpr std::size_t kMaxPrimedBodies = 1024;
+
+}  // namespace
+
 struct World::Impl {
   Settings settings;
   std::uint32_t substeps = 2;
@@ -109,16 +128,28 @@ struct World::Impl {
   std::unique_ptr<btDefaultCollisionConfiguration> config;
   std::unique_ptr<btCollisionDispatcher> dispatcher;
   std::unique_ptr<btDbvtBroadphase> broadphase;
-  std::unique_ptr<btSequentialImpulseConstraintSolver> solver;
+  std::unique_ptr<Solver> solver;
   std::unique_ptr<btDiscreteDynamicsWorld> world;
   std::unique_ptr<btStaticPlaneShape> floor_shape;
   std::unique_ptr<btRigidBody> floor;
 
   void destroy();
   void build();
+  void prime();
   void step_once();
   void check_bodies();
 };
+
+/// Bullet's narrow phase for a broadphase pair, except when neither body can move in response
+/// (both follow their bones or are static): Bullet would compute their contact points every step
+/// (GJK / EPA for the deep overlaps of neighbouring body parts) and the solver would then leave
+/// such a contact out (btCollisionDispatcher::needsResponse), so skipping it changes no body.
+void near_callback(btBroadphasePair& pair, btCollisionDispatcher& dispatcher, const btDispatcherInfo& info) {
+  const auto* a = static_cast<const btCollisionObject*>(pair.m_pProxy0->m_clientObject);
+  const auto* b = static_cast<const btCollisionObject*>(pair.m_pProxy1->m_clientObject);
+  if (a->isStaticOrKinematicObject() && b->isStaticOrKinematicObject()) return;
+  btCollisionDispatcher::defaultNearCallback(pair, dispatcher, info);
+}
 
 /// Collision group bit of the floor (outside the 16 model groups) — every body collides with it.
 constexpr int kFloorGroup = 1 << 16;
@@ -150,11 +181,13 @@ void World::Impl::build() {
   destroy();
   config = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher = std::make_unique<btCollisionDispatcher>(config.get());
+  dispatcher->setNearCallback(near_callback);
   broadphase = std::make_unique<btDbvtBroadphase>();
-  solver = std::make_unique<btSequentialImpulseConstraintSolver>();
+  solver = std::make_unique<Solver>();
   world = std::make_unique<btDiscreteDynamicsWorld>(dispatcher.get(), broadphase.get(), solver.get(), config.get());
   world->setGravity(bt(settings.gravity));
   world->getSolverInfo().m_numIterations = static_cast<int>(std::clamp<std::uint32_t>(settings.solver_iterations, 1, 1000));
+  prime();
   if (settings.floor) {
     floor_shape = std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), 0.0f);
     btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, floor_shape.get());
@@ -190,6 +223,51 @@ void World::Impl::build() {
   }
 }
 
+// Bullet's arrays (pair cache, manifold list, islands, solver pools) grow to the largest a step
+// has needed, so a frame that brings a new largest number of contacts would allocate. Before the
+// real bodies exist, one step is run with a scratch copy of every body (dynamic, all at the
+// origin: every pair that may collide does, every joint, one island) and of the floor, which grows
+// them all to what this world can need; the solver's contact pools are reserved for Bullet's
+// maximum of 4 points per pair. The scratch objects are then removed and the broadphase reset to
+// its initial state (btDbvtBroadphase::resetPool: proxy ids and stages from 0), so that the real
+// bodies get exactly the state of an unprimed world: priming changes no result.
+void World::Impl::prime() {
+  std::size_t total = 0;
+  for (const auto& mp : models) total += mp->impl_->desc.bodies.size();
+  if (total == 0 || total > kMaxPrimedBodies) return;
+  const int floor_bit = settings.floor ? kFloorGroup : 0;
+  std::vector<std::unique_ptr<btRigidBody>> bodies;
+  std::vector<std::unique_ptr<btTypedConstraint>> joints;
+  bodies.reserve(total + 1);
+  for (const auto& mp : models) {
+    const ModelPhysics::Impl& m = *mp->impl_;
+    const std::size_t base = bodies.size();
+    for (std::size_t i = 0; i < m.desc.bodies.size(); ++i) {
+      detail::BodyDesc d = m.desc.bodies[i];
+      d.mass = 1.0f;  // dynamic, whatever its mode
+      bodies.push_back(detail::make_body(d, *m.shapes[i], btTransform::getIdentity(), false));
+      world->addRigidBody(bodies.back().get(), d.group_bit, d.mask | floor_bit);
+    }
+    for (const detail::JointDesc& j : m.desc.joints) {
+      const auto a = static_cast<std::size_t>(j.a), b = static_cast<std::size_t>(j.b);
+      joints.push_back(detail::make_constraint(j, *bodies[base + a], m.desc.bodies[a], *bodies[base + b], m.desc.bodies[b]));
+      world->addConstraint(joints.back().get(), false);
+    }
+  }
+  std::unique_ptr<btStaticPlaneShape> plane;
+  if (settings.floor) {
+    plane = std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), 0.0f);
+    btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, plane.get());
+    bodies.push_back(std::make_unique<btRigidBody>(info));
+    world->addRigidBody(bodies.back().get(), kFloorGroup, 0xFFFF);
+  }
+  world->stepSimulation(dt, 0, dt);
+  solver->reserve_contacts(4 * dispatcher->getNumManifolds());
+  for (auto& c : joints) world->removeConstraint(c.get());
+  for (auto& b : bodies) world->removeRigidBody(b.get());
+  broadphase->resetPool(dispatcher.get());
+}
+
 void World::Impl::step_once() {
   // maxSubSteps = 0: exactly one internal step of dt; kinematic velocities from the transform change.
   world->stepSimulation(dt, 0, dt);
@@ -208,19 +286,25 @@ void World::Impl::check_bodies() {
       const btVector3 v = b.getLinearVelocity(), w = b.getAngularVelocity();
       const btScalar sum = p.x() + p.y() + p.z() + q.x() + q.y() + q.z() + q.w() + v.x() + v.y() + v.z() + w.x() + w.y() + w.z();
       const btScalar dist2 = (p - m.target[i].position).length2();
-      if (std::isfinite(sum) && dist2 <= limit * limit) continue;
+      // Bullet takes a body whose bounding box (swept by its velocity) overflows out of the
+      // simulation (DISABLE_SIMULATION, btDiscreteDynamicsWorld::updateSingleAabb): it would stay
+      // frozen where it is, so it is a runaway too.
+      const bool disabled = b.getActivationState() == DISABLE_SIMULATION;
+      if (std::isfinite(sum) && dist2 <= limit * limit && !disabled) continue;
       const btTransform back(m.target[i].rotation, m.target[i].position);
       b.setWorldTransform(back);
       b.setInterpolationWorldTransform(back);
       b.setLinearVelocity(btVector3(0, 0, 0));
       b.setAngularVelocity(btVector3(0, 0, 0));
       b.clearForces();
+      b.forceActivationState(DISABLE_DEACTIVATION);  // back into the simulation (see above)
       if (!m.reported[i]) {
         m.reported[i] = 1;
         warnings.push_back({m.index, "simulation", static_cast<std::int64_t>(i), m.desc.bodies[i].name,
-                            std::isfinite(sum) ? "the rigid body flew farther than " + std::to_string(static_cast<int>(limit)) +
-                                                     " units from its bone; put back on its bone (reported once)"
-                                               : "the rigid body became non-finite; put back on its bone (reported once)"});
+                            !std::isfinite(sum) ? "the rigid body became non-finite; put back on its bone (reported once)"
+                            : disabled ? "the rigid body moved too fast for Bullet (bounding box overflow); put back on its bone (reported once)"
+                                       : "the rigid body flew farther than " + std::to_string(static_cast<int>(limit)) +
+                                             " units from its bone; put back on its bone (reported once)"});
       }
     }
   }

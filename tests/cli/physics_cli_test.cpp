@@ -6,6 +6,7 @@
 #if MMDKIT_HAS_PHYSICS
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "support/cli_run.hpp"
+#include "support/corpus.hpp"
 
 namespace mmdkit::cli {
 namespace {
@@ -174,6 +176,36 @@ TEST_F(PhysicsCli, ExportWithPhysics) {
   auto fps = go("export m.pmd a.vmd --physics --fps 60 -o x.glb");
   EXPECT_EQ(fps.code, 2);
   EXPECT_NE(fps.err.find("--fps 30"), std::string::npos) << fps.err;
+}
+
+// A long run shows progress on a terminal: bake and sample --physics draw a bar (redrawn in
+// place with \r, frames/s, ETA; cli/progress.hpp) on stderr when it is a terminal, and clear it
+// (ESC [K) before the final message. The terminal is a pty made by util-linux `script`.
+TEST_F(PhysicsCli, LongRunsShowProgressOnATerminal) {
+  if (!std::filesystem::exists("/usr/bin/script")) GTEST_SKIP() << "util-linux script not installed";
+  ASSERT_EQ(go("generate vmd --frames 299 -o long.vmd --force").code, 0);
+  auto on_terminal = [&](const std::string& args) {
+    const std::string cmd = test::cli_path().string() + " " + args;
+    const auto log = dir / "tty.txt";
+    const std::string shell = "script -qec " + test::quote(cmd) + " /dev/null > " + test::quote(log.string()) + " 2>&1";
+    EXPECT_EQ(std::system(shell.c_str()), 0) << shell;
+    return test::slurp(log);
+  };
+  const std::string m = test::quote((dir / "m.pmd").string()), v = test::quote((dir / "long.vmd").string());
+  const std::string bake = on_terminal("bake " + m + " " + v + " -o " + test::quote((dir / "b.vmd").string()) + " --force");
+  EXPECT_NE(bake.find("\rmmdkit bake: physics ["), std::string::npos) << bake;
+  EXPECT_NE(bake.find("300/300"), std::string::npos) << bake;
+  EXPECT_NE(bake.find("frames/s"), std::string::npos) << bake;
+  EXPECT_NE(bake.find("\r\033[K"), std::string::npos) << bake;  // cleared before "baked ..."
+  EXPECT_NE(bake.find("mmdkit: baked"), std::string::npos) << bake;
+  const std::string sample =
+      on_terminal("sample " + m + " " + v + " --physics --frames 299 -o " + test::quote((dir / "s.json").string()) + " --force");
+  EXPECT_NE(sample.find("\rmmdkit: physics ["), std::string::npos) << sample;
+  EXPECT_NE(sample.find("300/300"), std::string::npos) << sample;
+  // Not a terminal: no bar (the captured stderr of a short run stays free of it).
+  auto plain = go("bake m.pmd long.vmd -o c.vmd --force");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find('\r'), std::string::npos) << plain.err;
 }
 
 }  // namespace

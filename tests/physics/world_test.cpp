@@ -172,6 +172,79 @@ TEST(BadInput, RunawayBodyIsPutBackAndReportedOnce) {
   EXPECT_GT(rig.ws.model_positions()[0][1], -1.01f);
 }
 
+// A simulation that turns non-finite (an infinite gravity here: the velocity and then the position
+// overflow on the first step) puts the body back on its bone at every step, reports it once with
+// "non-finite", and no output holds a NaN or infinity.
+TEST(BadInput, NonFiniteBodyIsPutBackAndReportedOnce) {
+  model::Model m;
+  test::add_bone(m, "root", -1, {0, 0, 0});
+  test::add_bone(m, "hang", 0, {0, -2, 0});
+  test::add_body(m, 0, RigidBodyMode::follow_bone, {0, 0, 0});
+  test::add_body(m, 1, RigidBodyMode::physics, {0, -2, 0});
+  test::add_z_hinge(m, 0, 1, {0, 0, 0});
+  Rig rig(m);
+  Settings s;
+  s.gravity = {0, -std::numeric_limits<float>::infinity(), 0};
+  s.warmup_steps = 5;
+  World world(s);
+  ModelPhysics& mp = world.add_model(m, rig.skeleton);
+  test::frame(world, mp, rig, true);
+  for (int f = 0; f < 20; ++f) {
+    rig.local[0].translation = {0.1f * static_cast<float>(f), 0, 0};
+    test::frame(world, mp, rig);
+    ASSERT_TRUE(finite(rig.ws)) << "frame " << f;
+    Quat q;
+    Vec3 p;
+    mp.body_transform(1, q, p);
+    for (float x : p) ASSERT_TRUE(std::isfinite(x)) << "frame " << f;
+    // Put back on its bone: the bone's model position (root + (0, -2, 0)).
+    EXPECT_NEAR(p[0], 0.1f * static_cast<float>(f), 1e-5f);
+    EXPECT_NEAR(p[1], -2.0f, 1e-5f);
+  }
+  std::vector<std::string> reports;
+  for (const Warning& w : world.warnings())
+    if (w.section == "simulation") reports.push_back(w.to_string());
+  ASSERT_EQ(reports.size(), 1u) << ::testing::PrintToString(reports);
+  EXPECT_EQ(reports[0], "simulation 1 'body1': the rigid body became non-finite; put back on its bone (reported once)");
+}
+
+// A body put back keeps simulating: Bullet takes a body whose bounding box overflows out of the
+// simulation (btDiscreteDynamicsWorld::updateSingleAabb, "Overflow in AABB"); after the reset it
+// must swing again. Here the root jumps 1e7 units for one frame and comes back; the joint yanks
+// the hanging body away (put back, reported once), then it swings down as a pendulum again.
+TEST(BadInput, BodyPutBackKeepsSimulating) {
+  model::Model m;
+  test::add_bone(m, "root", -1, {0, 0, 0});
+  test::add_bone(m, "arm", 0, {3, 0, 0});
+  test::add_body(m, 0, RigidBodyMode::follow_bone, {0, 0, 0});
+  test::add_body(m, 1, RigidBodyMode::physics, {3, 0, 0});
+  for (auto& r : m.rigid_bodies) r.collision_mask = 0;
+  test::add_z_hinge(m, 0, 1, {0, 0, 0});
+  Rig rig(m);
+  Settings s;
+  s.warmup_steps = 0;
+  World world(s);
+  ModelPhysics& mp = world.add_model(m, rig.skeleton);
+  test::frame(world, mp, rig, true);
+  rig.local[0].translation = {1e7f, 0, 0};
+  test::frame(world, mp, rig);
+  rig.local[0].translation = {0, 0, 0};
+  test::frame(world, mp, rig);
+  std::size_t reports = 0;
+  for (const Warning& w : world.warnings()) reports += w.section == "simulation" ? 1 : 0;
+  EXPECT_EQ(reports, 1u);
+  Quat q;
+  Vec3 start, p;
+  mp.body_transform(1, q, start);
+  ASSERT_NEAR(start[0], 3.0f, 1e-3f);  // back on its bone (the arm's bind place)
+  ASSERT_NEAR(start[1], 0.0f, 1e-3f);
+  for (int f = 0; f < 10; ++f) test::frame(world, mp, rig);
+  mp.body_transform(1, q, p);
+  // A 3-unit pendulum released horizontally falls well over a unit in 1/3 s (free fall: 5.4).
+  EXPECT_LT(p[1], start[1] - 1.0f);
+  EXPECT_NEAR(std::hypot(p[0], p[1]), 3.0f, 0.15f);  // on its arm
+}
+
 // Bytes of every model matrix of one frame.
 std::vector<float> snapshot(const anim::PoseWorkspace& ws) {
   std::vector<float> out;

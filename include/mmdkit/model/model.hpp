@@ -20,6 +20,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -396,6 +397,10 @@ struct Model {
   std::vector<DisplayFrame> display_frames;
   std::vector<RigidBody> rigid_bodies;
   std::vector<Joint> joints;
+  /// PMX 2.1 soft bodies in the file (0 for PMD). The view keeps none of their data: mmdkit does
+  /// not simulate them, their vertices follow their bones only (physics warns once per model;
+  /// docs/PHYSICS.md).
+  std::size_t soft_body_count = 0;
   /// The order bones are transformed in (see TransformOrder); a permutation of 0..bones.size()-1.
   std::vector<std::int32_t> bone_order;
 

@@ -34,6 +34,9 @@ struct BakeOptions {
   Settings settings;                      ///< world settings (steps per second, floor, ...)
   std::uint32_t first = 0;                ///< first frame keyed (frames before it are still simulated)
   std::optional<std::uint32_t> last;      ///< last frame keyed; default the motions' last key frame
+  /// bake's `progress` is called every this many frames simulated (frames done, frames to
+  /// simulate) when the run is longer than that; 0 = never.
+  std::uint32_t progress_every = 1000;
 };
 
 struct BakeResult {

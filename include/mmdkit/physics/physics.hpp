@@ -19,7 +19,9 @@
 //
 // Same inputs on the same build → bit-identical outputs (no threads, no random order; a reset
 // rebuilds the Bullet world from scratch, so a reset at frame N equals a fresh start at N).
-// After reset(), step_frame / set_targets / write_bones allocate nothing of their own.
+// After reset(), step_frame / set_targets / write_bones allocate nothing, Bullet included: reset()
+// grows Bullet's arrays to the most this world can need (worlds of up to 1024 bodies;
+// docs/PHYSICS.md "Allocation"; tests/physics/alloc_test.cpp).
 #pragma once
 
 #include <cstddef>
@@ -58,8 +60,9 @@ struct Settings {
   /// Steps run by reset() with the kinematic bodies held at their bones, so that hair and skirts
   /// settle under gravity before the first frame (default 1 s at 60 Hz; 0 = none).
   std::uint32_t warmup_steps = 60;
-  /// A simulated body farther than this from its bone's target (MMD units), or non-finite, is put
-  /// back on its bone with zero velocity (reported once per body).
+  /// A simulated body farther than this from its bone's target (MMD units), non-finite, or moving
+  /// so fast that Bullet takes it out of the simulation (bounding box overflow), is put back on its
+  /// bone with zero velocity and keeps simulating (reported once per body).
   float max_distance = 1000.0f;
 };
 
@@ -124,19 +127,20 @@ class World {
   /// same model). Bad records are repaired and reported in warnings() (never an error): NaN or
   /// negative mass / size / damping, zero-size shapes, joints naming missing bodies, bodies naming
   /// missing bones, inverted joint limits, unknown shape / mode / joint type; PMX 2.1 soft bodies are
-  /// not simulated (one warning). Takes effect at the next reset(). The reference stays valid as
+  /// not simulated (one warning per model, section "soft bodies"). Takes effect at the next reset(). The reference stays valid as
   /// long as the world.
   ModelPhysics& add_model(const model::Model& model, const anim::Skeleton& skeleton);
   std::size_t model_count() const noexcept;
   ModelPhysics& model(std::size_t i) noexcept;
 
-  /// Start or seek: (re)builds the Bullet world, places every body at its target (set_targets must
-  /// have been called for every model) with zero velocity, then runs Settings::warmup_steps steps
-  /// with kinematic bodies held still. Allocates.
+  /// Start or seek: (re)builds the Bullet world (growing its arrays once, see the file comment),
+  /// places every body at its target (set_targets must have been called for every model) with zero
+  /// velocity, then runs Settings::warmup_steps steps with kinematic bodies held still. Allocates.
   void reset();
   /// Simulates one 30 fps frame: substeps_per_frame() fixed steps, kinematic bodies interpolated
   /// from their previous to their new targets. Calls reset() when it never ran. Bodies that turn
-  /// non-finite or fly beyond Settings::max_distance are put back (one warning per body).
+  /// non-finite or fly beyond Settings::max_distance are put back (one warning per body). Never
+  /// allocates after reset() (except that first warning of a body).
   void step_frame();
   /// Number of fixed steps run since the last reset (warm-up excluded).
   std::uint64_t steps() const noexcept;

@@ -6,12 +6,15 @@
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
+#include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/physics/bake.hpp"
@@ -73,10 +76,20 @@ int run_bake(const BakeValues& a, const Streams& s) {
   }
   std::vector<const vmd::Motion*> list;
   for (const auto& m : motions) list.push_back(&m);
-  const physics::Replay::Progress progress = [&err](std::uint32_t done, std::uint32_t total) {
-    err << "mmdkit: physics: frame " << done << " of " << total << "\n";
+  // On a terminal a bar (cli/progress.hpp); otherwise a line every 1000 frames of a longer run.
+  const bool terminal = &err == &std::cerr && stderr_is_terminal();
+  std::optional<Progress> bar;
+  if (terminal) options.progress_every = 10;
+  const physics::Replay::Progress progress = [&](std::uint32_t done, std::uint32_t total) {
+    if (!terminal) {
+      err << "mmdkit: physics: frame " << done << " of " << total << "\n";
+      return;
+    }
+    if (!bar) bar.emplace(err, total, true, "mmdkit bake: physics");
+    bar->update(done);
   };
   auto baked = physics::bake(*model, list, options, progress);
+  if (bar) bar->clear();
   if (!baked) return report_error(err, baked.error(), a.model);
   for (const auto& w : baked->warnings) err << "mmdkit: warning: " << a.model << ": physics: " << w.to_string() << "\n";
   if (!baked->unkeyable.empty()) {
