@@ -7,6 +7,7 @@
 
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/core/file.hpp"
+#include "mmdkit/model/accessory.hpp"
 #include "mmdkit/model/model.hpp"
 
 namespace mmdkit::scene {
@@ -32,12 +33,31 @@ Result<AccessoryModel> load_accessory(const std::filesystem::path& path, std::ve
   }
   const ByteSpan span(bytes->data(), bytes->size());
   if (looks_like_x_or_vac(path, span) && anim::detect_format(span).format == anim::FileFormat::unknown) {
-    Error e = make_error(ErrorCode::unsupported,
-                         "DirectX .x / .vac accessories are not read by this mmdkit yet; give a PMX or PMD accessory",
-                         "header")
-                  .error();
-    e.file = path.string();
-    return std::unexpected(e);
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext == ".vac") {
+      Error e = make_error(ErrorCode::unsupported,
+                           "a .vac in a scene is not read yet; give its .x file and its placement (and bone) in the "
+                           "accessory entry",
+                           "header")
+                    .error();
+      e.file = path.string();
+      return std::unexpected(e);
+    }
+    // DirectX .x: the accessory model view of model/accessory.hpp (MMD's ×10 baked into the
+    // vertices, accessory shading).
+    auto m = model::load_x(span);
+    if (!m) {
+      Error e = m.error();
+      if (e.file.empty()) e.file = path.string();
+      return std::unexpected(e);
+    }
+    if (m->name.empty()) m->name = path.filename().string();
+    AccessoryModel a;
+    a.accessory_shading = m->shading == model::Shading::accessory;
+    a.unit_scale = 1.0f;  // from_x already applied model::kAccessoryScale
+    a.model = std::make_shared<const model::Model>(std::move(*m));
+    return a;
   }
   std::vector<Warning> w;
   auto m = anim::read_model(span, anim::InputOptions{}, w);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "mmdkit/anim/pose.hpp"
+#include "mmdkit/model/model.hpp"
 #include "mmdkit/scene/scene.hpp"
 #include "scene/scene_fixture.hpp"
 #include "support/corpus.hpp"
@@ -202,30 +203,49 @@ TEST_F(SceneFiles, LoadErrorsNameTheField) {
   EXPECT_EQ(s2.error().message, "accessories[0].bone: model 0 has no bone 'no such bone'");
 }
 
-TEST_F(SceneFiles, XAccessoryIsRefusedUntilTheReaderIsWired) {
-  const fs::path x = test::write_text(dir / "mic.x", "xof 0302txt 0032\n");
+TEST_F(SceneFiles, XAccessoryIsReadAtMmdsTenfoldSizeAndVacIsRefused) {
+  const fs::path x = test::write_text(dir / "tri.x",
+                                      "xof 0302txt 0032\nMesh {\n 3;\n 0.0;0.0;0.0;,\n 1.0;0.0;0.0;,\n 0.0;1.0;0.0;;\n"
+                                      " 1;\n 3;0,1,2;;\n}\n");
   std::vector<Warning> w;
   auto a = load_accessory(x, w);
-  ASSERT_FALSE(a.has_value());
-  EXPECT_EQ(a.error().code, ErrorCode::unsupported);
-  // The seam: a loader given by the caller is used instead.
+  ASSERT_TRUE(a.has_value()) << a.error().to_string();
+  EXPECT_TRUE(a->accessory_shading);
+  EXPECT_EQ(a->unit_scale, 1.0f);
+  ASSERT_EQ(a->model->vertices.size(), 3u);
+  EXPECT_EQ(a->model->vertices[1].position, (Vec3{10, 0, 0}));  // MMD draws .x accessories ×10
+  const fs::path vac = test::write_text(dir / "tri.vac", "tri\ntri.x\n1.0\n0,0,0\n0,0,0\n頭\n");
+  auto v = load_accessory(vac, w);
+  ASSERT_FALSE(v.has_value());
+  EXPECT_EQ(v.error().code, ErrorCode::unsupported);
+  // In a scene, attached to a bone; and the seam: a loader given by the caller is used instead.
   SceneDescription d;
   d.models.push_back({dancer, {}, {}});
-  d.accessories.push_back({x, std::nullopt, "", {}, true});
+  d.accessories.push_back({x, 0, "頭", Placement{{0, 1, 0}, {}, 1.0f}, true});
+  auto s = Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  ASSERT_TRUE(s->evaluate(0).has_value());
+  const auto head = static_cast<std::size_t>(s->accessory_bone(0));
+  const Vec3 hp = s->character(0).pose().model_positions()[head];
+  const Vec3 p = transform_point(s->accessory_transform(0), a->model->vertices[1].position);
+  EXPECT_NEAR(p[0], hp[0] + 10, 1e-4);
+  EXPECT_NEAR(p[1], hp[1] + 1, 1e-4);
+  EXPECT_NEAR(p[2], hp[2], 1e-4);
   LoadOptions o;
   int calls = 0;
-  o.accessory_loader = [&](const fs::path& p, std::vector<Warning>& ww) {
+  o.accessory_loader = [&](const fs::path& path, std::vector<Warning>& ww) {
     ++calls;
-    EXPECT_EQ(p, x);
+    EXPECT_EQ(path, x);
     auto acc = load_accessory(prop, ww);
     if (acc) acc->unit_scale = 10;
     return acc;
   };
-  auto s = Scene::load(d, o, w);
-  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  d.accessories[0] = {x, std::nullopt, "", {}, true};
+  auto s2 = Scene::load(d, o, w);
+  ASSERT_TRUE(s2.has_value()) << s2.error().to_string();
   EXPECT_EQ(calls, 1);
-  ASSERT_TRUE(s->evaluate(0).has_value());
-  EXPECT_EQ(s->accessory_transform(0), scale_matrix(10));
+  ASSERT_TRUE(s2->evaluate(0).has_value());
+  EXPECT_EQ(s2->accessory_transform(0), scale_matrix(10));
 }
 
 }  // namespace

@@ -4,9 +4,10 @@
 // An accessory is a rigid mesh (MMD: a DirectX .x file, or a PMX / PMD model, which MMD also
 // accepts): its vertices as stored (rest pose, not skinned) are moved by the accessory's world
 // transform every frame (scene.hpp). load_accessory reads PMX and PMD, binary or mmdkit JSON, by
-// content (anim/input_files.hpp). DirectX .x (and .vac) files are refused with `unsupported` until
-// the .x reader is wired here: it returns the .x converted to a model view with
-// AccessoryModel::accessory_shading set and unit_scale 10 (MMD draws .x accessories ×10).
+// content (anim/input_files.hpp), and DirectX .x (signature "xof " or the .x extension) through
+// model::load_x (model/accessory.hpp: MMD's ×10 is baked into the view's vertices, so unit_scale
+// stays 1, and accessory_shading is set). A .vac is refused with `unsupported` (its placement and
+// bone belong in the scene's accessory entry for now).
 #pragma once
 
 #include <filesystem>
@@ -25,8 +26,9 @@ namespace mmdkit::scene {
 /// A drawable accessory.
 struct AccessoryModel {
   std::shared_ptr<const model::Model> model;  ///< with geometry; vertices in the accessory's space
-  /// Scale applied under the placement: 1 for PMX / PMD, 10 for DirectX .x (MMD's ×10; nanoem
-  /// Accessory kInitialWorldMatrix, saba XFileModel).
+  /// Scale applied under the placement: 1 for PMX / PMD and for .x views from model::load_x, which
+  /// bake MMD's ×10 into their vertices (nanoem Accessory kInitialWorldMatrix, saba XFileModel); a
+  /// loader giving a .x view at file size sets 10.
   float unit_scale = 1.0f;
   /// Drawn with MMD's accessory shader (no toon, emissive as ambient) instead of the model
   /// shader: set for .x accessories.
@@ -34,7 +36,7 @@ struct AccessoryModel {
 };
 
 /// Reads one accessory file (file comment). Reader warnings are appended to `warnings`. Errors:
-/// the readers' (with Error::file), unsupported for a DirectX .x or .vac file (not read yet).
+/// the readers' (with Error::file), unsupported for a .vac file.
 Result<AccessoryModel> load_accessory(const std::filesystem::path& path, std::vector<Warning>& warnings);
 
 /// What a scene uses to read accessories (load_accessory by default; tests and other front ends
