@@ -379,6 +379,19 @@ AnimationSet { Animation { { Root } AnimationKey { 0; 1; 0; 4; 1,0,0,0;;; } } }
 
 }  // namespace
 
+// Scene files (fuzz_scene): every field once, and the short cases.
+void scene_files() {
+  put("fuzz_scene", "full.json", std::string(R"({"format": "mmdkit-scene", "version": 1,
+ "models": [{"file": "a.pmx", "motions": ["a.vmd", "b.vpd"], "position": [1, 2, 3], "rotation": [0, 90, 0], "scale": 1},
+            {"file": "/abs/b.pmd"}],
+ "stage": {"file": "stage/s.pmx", "position": [0, -1, 0], "rotation": [0, 0, 0], "scale": 2},
+ "accessories": [{"file": "mic.pmx", "model": 1, "bone": "右手首", "position": [0, 1, 0], "rotation": [10, 0, 0], "scale": 2},
+                 {"file": "lamp.pmx", "visible": false}],
+ "camera": "cam.vmd", "light": {"color": [0.5, 0.25, 1], "direction": [0, -1, 0]}, "audio": "song.wav"})"));
+  put("fuzz_scene", "short.json", std::string(R"({"models":[{"file":"a.pmx"}],"stage":"s.pmx","light":"l.vmd"})"));
+  put("fuzz_scene", "escape.json", std::string(R"({"models":[{"file":"x/../../a.pmx"}]})"));
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s OUT [CORPUS_DIR [MAX_BYTES]]\n", argv[0]);
@@ -390,6 +403,7 @@ int main(int argc, char** argv) {
   built_pmd();
   built_vpd();
   built_x_and_vac();
+  scene_files();
   if (argc >= 3) corpus(argv[2], argc >= 4 ? std::strtoull(argv[3], nullptr, 10) : 65536);
   std::fprintf(stderr, "mmdkit_fuzz_seeds: %d seed files in %s\n", g_written, g_out.c_str());
   return 0;

@@ -165,7 +165,8 @@ void Character::set_physics(PhysicsStage* stage) noexcept {
   physics_reset_ = true;
 }
 
-Result<void> Character::evaluate(double frame) {
+Result<void> Character::evaluate_before_physics(double frame) {
+  pending_frame_ = std::numeric_limits<double>::quiet_NaN();
   if (!std::isfinite(frame))
     return make_error(ErrorCode::invalid_argument, "frame is not a finite number", "frame");
   const CharacterData& d = *data_;
@@ -180,23 +181,41 @@ Result<void> Character::evaluate(double frame) {
   if (!ik_) std::fill(ik_enabled_.begin(), ik_enabled_.end(), std::uint8_t{0});
   // 3. Morphs.
   if (auto r = apply_morphs(d.morph_data_, weights_, morph_ws_); !r) return r;
-  // 4–6. Bones, physics between the stages.
+  // 4. Bones before physics.
   const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
-  if (auto r = evaluate_before_physics(sk, in, pose_); !r) return r;
-  if (physics_) {
-    if (physics_reset_)
-      physics_->reset(sk, pose_, frame);
-    else
-      physics_->simulate(frame, sk, pose_);
-    physics_reset_ = false;
-  }
-  if (auto r = evaluate_after_physics(sk, in, pose_); !r) return r;
+  if (auto r = anim::evaluate_before_physics(sk, in, pose_); !r) return r;
+  pending_frame_ = frame;
+  return {};
+}
+
+Result<void> Character::evaluate_after_physics() {
+  if (std::isnan(pending_frame_))
+    return make_error(ErrorCode::invalid_argument, "evaluate_before_physics did not run for this frame", "frame");
+  const double frame = pending_frame_;
+  pending_frame_ = std::numeric_limits<double>::quiet_NaN();
+  const CharacterData& d = *data_;
+  // 6. Bones after physics, model and skinning matrices.
+  const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
+  if (auto r = anim::evaluate_after_physics(d.skeleton_, in, pose_); !r) return r;
   // 7. Camera, light, self-shadow.
   camera_ = sample_camera(d.camera_, frame, camera_cursor_);
   light_ = sample_light(d.light_, frame, light_cursor_);
   self_shadow_ = sample_self_shadow(d.self_shadow_, frame, self_shadow_cursor_);
   frame_ = frame;
   return {};
+}
+
+Result<void> Character::evaluate(double frame) {
+  if (auto r = evaluate_before_physics(frame); !r) return r;
+  // 5. The physics slot between the two stages.
+  if (physics_) {
+    if (physics_reset_)
+      physics_->reset(data_->skeleton_, pose_, frame);
+    else
+      physics_->simulate(frame, data_->skeleton_, pose_);
+    physics_reset_ = false;
+  }
+  return evaluate_after_physics();
 }
 
 Result<void> Character::skin(ThreadPool* pool) {

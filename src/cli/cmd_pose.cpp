@@ -15,6 +15,7 @@
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
+#include "cli/scene_commands.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "mmdkit/anim/character.hpp"
@@ -32,7 +33,7 @@ namespace {
 // The options of `pose` (its Command below).
 void declare_pose_options(CLI::App& sub, PoseArgs& a) {
   CLI::App* s = &sub;
-  s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content)")->required();
+  s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content); not with --scene");
   s->add_option("MOTION", a.motions, "VMD motions (merged) and at most one VPD pose (over them), or their JSON; none = bind pose");
   s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
   s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it; not stdout)")->required();
@@ -42,6 +43,7 @@ void declare_pose_options(CLI::App& sub, PoseArgs& a) {
   s->add_flag("--force", a.force, "allow the outputs (OBJ, MTL, copied textures) to replace existing files, inputs included");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
   declare_physics_options(sub, a.physics);
+  declare_scene_options(sub, a.scene);
 }
 
 }  // namespace
@@ -75,6 +77,8 @@ std::string generic(const fs::path& p) {
 }  // namespace
 
 int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.scene.requested()) return run_scene_pose(a, out, err);
+  if (a.model.empty()) return usage_error(err, "pose", "MODEL is required (or --scene FILE)");
   (void)out;
   if (!std::isfinite(a.frame) || a.frame < 0) {
     err << "mmdkit: error: --frame must be a finite number >= 0\n";

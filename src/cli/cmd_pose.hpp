@@ -19,6 +19,7 @@
 #pragma once
 
 #include "cli/physics_option.hpp"
+#include "cli/scene_input.hpp"
 
 #include "cli/command.hpp"
 
@@ -40,6 +41,7 @@ struct PoseArgs {
   bool force = false;
   bool quiet = false;  ///< no warnings
   PhysicsArgs physics;  ///< --physics, --physics-fps
+  SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
 };
 
 /// The `pose` command of the command table (command.hpp).

@@ -20,6 +20,7 @@
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
+#include "cli/scene_commands.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "core/json.hpp"
@@ -46,7 +47,7 @@ namespace {
 // The options of `sample` (its Command below).
 void declare_sample_options(CLI::App& sub, SampleArgs& a) {
   CLI::App* s = &sub;
-  s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content)")->required();
+  s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content); not with --scene");
   s->add_option("MOTION", a.motions, "VMD motions (merged per bone) and at most one VPD pose (over them), or their JSON; none = rest pose");
   s->add_option("--frames", a.frames, "frames: list and ranges, e.g. 0,15,30 or 0-300:10 (default 0..last key, step 1)");
   s->add_option("-o,--output", a.output, "output file (default or - : stdout); written frame by frame");
@@ -58,6 +59,7 @@ void declare_sample_options(CLI::App& sub, SampleArgs& a) {
   s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
   declare_physics_options(sub, a.physics);
+  declare_scene_options(sub, a.scene);
 }
 
 }  // namespace
@@ -156,6 +158,8 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
 }  // namespace
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.scene.requested()) return run_scene_sample(a, out, err);
+  if (a.model.empty()) return usage_error(err, "sample", "MODEL is required (or --scene FILE)");
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) {
     err << "mmdkit: error: " << p << "\nrun 'mmdkit sample --help' for usage\n";
     return kExitUsage;

@@ -42,6 +42,7 @@
 #pragma once
 
 #include "cli/physics_option.hpp"
+#include "cli/scene_input.hpp"
 
 #include "cli/command.hpp"
 
@@ -66,6 +67,7 @@ struct SampleArgs {
   bool force = false;
   bool quiet = false;  ///< no warnings
   PhysicsArgs physics;  ///< --physics, --physics-fps
+  SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
 };
 
 /// The `sample` command of the command table (command.hpp).

@@ -326,7 +326,9 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
   if (!morph_data) return std::unexpected(morph_data.error());
   r.base_materials.assign(morph_data->base_materials().begin(), morph_data->base_materials().end());
 
-  // Framebuffers: MSAA colour + depth/stencil, resolved into a single-sample colour buffer.
+  // Framebuffers: MSAA colour + depth/stencil, resolved into a single-sample colour buffer (none
+  // for a renderer drawn only into another's picture).
+  if (!settings.framebuffer) return Renderer(std::move(impl));
   glGenFramebuffers(1, &r.fbo_msaa);
   glGenRenderbuffers(1, &r.rb_color);
   glGenRenderbuffers(1, &r.rb_depth);
@@ -398,8 +400,21 @@ anim::Mat4 shadow_matrix(const SceneFrame& scene) {
 
 }  // namespace
 
-Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
-  Impl& r = *impl_;
+namespace {
+
+// What every model of one picture shares: the camera's matrices, the light, the shadow map.
+struct PassState {
+  anim::Mat4 proj{}, view{}, light_vp{};
+  anim::Vec3 light_dir{}, to_light{};
+  bool self_shadow = false;
+  GLuint tex_shadow = 0;
+};
+
+}  // namespace
+
+// Checks a frame against its model and uploads its vertices (and UVs when morphs move them);
+// returns the material values to draw with.
+static Result<std::span<const anim::MaterialValues>> upload_frame(Renderer::Impl& r, const ModelFrame& frame) {
   const std::size_t n = r.vertex_count;
   if (frame.positions.size() != n || frame.normals.size() != n)
     return make_error(ErrorCode::invalid_argument, "frame has " + std::to_string(frame.positions.size()) + " positions and " +
@@ -444,51 +459,42 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
     glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(model::Vec4)), src);
     r.uv_dirty = uv_morph;
   }
+  glBindVertexArray(0);
+  return mats;
+}
 
+static bool material_visible(const Renderer::Impl& r, std::span<const anim::MaterialValues> mats, std::size_t i) {
+  return mats[i].diffuse[3] > 0.0f && r.materials[i].count > 0;
+}
+
+static void draw_range(const MaterialGl& m) {
+  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(m.count), GL_UNSIGNED_INT,
+                 reinterpret_cast<const void*>(static_cast<std::uintptr_t>(m.first) * sizeof(std::uint32_t)));
+}
+
+// 1. Self-shadow map: this model's depth into the bound shadow framebuffer.
+static void shadow_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> mats, const PassState& ps) {
+  glBindVertexArray(r.vao);
+  glUseProgram(r.prog_depth);
+  glUniformMatrix4fv(r.depth_vp, 1, GL_FALSE, ps.light_vp.data());
+  for (std::size_t i = 0; i < r.materials.size(); ++i)
+    if (material_visible(r, mats, i) && (r.materials[i].flags & model::kDrawShadowMap)) draw_range(r.materials[i]);
+  glBindVertexArray(0);
+}
+
+// 3–5. Ground shadow, materials and edges of this model into the bound colour framebuffer.
+static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> mats, const SceneFrame& scene,
+                       const PassState& ps) {
   const RenderSettings& s = r.settings;
-  const float aspect = float(s.width) / float(s.height);
-  const anim::Mat4 proj = projection_matrix(scene.camera, aspect);
-  const anim::Mat4& view = scene.camera.view;
-  const anim::Vec3 light_dir = normalized(scene.light.direction);
-  const anim::Vec3 to_light{-light_dir[0], -light_dir[1], -light_dir[2]};
-  const bool self_shadow = s.self_shadow && r.tex_shadow && scene.self_shadow.mode != 0;
-  const anim::Mat4 light_vp = self_shadow ? shadow_matrix(scene) : anim::Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-  auto visible = [&](std::size_t i) { return mats[i].diffuse[3] > 0.0f && r.materials[i].count > 0; };
-  auto draw_range = [&](const MaterialGl& m) {
-    glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(m.count), GL_UNSIGNED_INT,
-                   reinterpret_cast<const void*>(static_cast<std::uintptr_t>(m.first) * sizeof(std::uint32_t)));
-  };
-  glFrontFace(GL_CW);  // MMD's front faces are clockwise on screen (Direct3D)
-  glDisable(GL_SCISSOR_TEST);
-  glDisable(GL_STENCIL_TEST);
-
-  // 1. Self-shadow map.
-  if (self_shadow) {
-    const int size = std::clamp(s.shadow_map_size, 16, 8192);
-    glBindFramebuffer(GL_FRAMEBUFFER, r.fbo_shadow);
-    glViewport(0, 0, size, size);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LEQUAL);
-    glDepthMask(GL_TRUE);
-    glClear(GL_DEPTH_BUFFER_BIT);
-    glDisable(GL_CULL_FACE);
-    glDisable(GL_BLEND);
-    glUseProgram(r.prog_depth);
-    glUniformMatrix4fv(r.depth_vp, 1, GL_FALSE, light_vp.data());
-    for (std::size_t i = 0; i < r.materials.size(); ++i)
-      if (visible(i) && (r.materials[i].flags & model::kDrawShadowMap)) draw_range(r.materials[i]);
-  }
-
-  // 2. Clear.
-  glBindFramebuffer(GL_FRAMEBUFFER, r.fbo_msaa);
-  glViewport(0, 0, s.width, s.height);
-  glClearColor(s.background[0], s.background[1], s.background[2], 1.0f);
-  glDepthMask(GL_TRUE);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  glBindVertexArray(r.vao);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  const anim::Mat4& view = ps.view;
+  const anim::Mat4& proj = ps.proj;
+  const anim::Vec3& light_dir = ps.light_dir;
+  auto visible = [&](std::size_t i) { return material_visible(r, mats, i); };
 
   // 3. Ground shadow (light colour; stencil keeps overlapping triangles from blending twice).
   if (s.ground_shadow && light_dir[1] < -1e-3f) {
@@ -514,9 +520,9 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
   const Locations& l = r.loc;
   glUniformMatrix4fv(l.view, 1, GL_FALSE, view.data());
   glUniformMatrix4fv(l.proj, 1, GL_FALSE, proj.data());
-  glUniformMatrix4fv(l.light_vp, 1, GL_FALSE, light_vp.data());
+  glUniformMatrix4fv(l.light_vp, 1, GL_FALSE, ps.light_vp.data());
   glUniform3fv(l.light_color, 1, scene.light.color.data());
-  glUniform3fv(l.to_light, 1, to_light.data());
+  glUniform3fv(l.to_light, 1, ps.to_light.data());
   glUniform3fv(l.eye, 1, scene.camera.position.data());
   glUniform1i(l.ortho, scene.camera.perspective ? 0 : 1);
   const anim::Vec3 view_dir{view[2], view[6], view[10]};  // third row of the rotation = forward
@@ -524,7 +530,7 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
   glUniform1i(l.accessory, r.accessory ? 1 : 0);
   if (!r.vbo_color) glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);  // current value (context state)
   glActiveTexture(GL_TEXTURE3);
-  glBindTexture(GL_TEXTURE_2D, r.tex_shadow);
+  glBindTexture(GL_TEXTURE_2D, ps.tex_shadow);
   for (std::size_t i = 0; i < r.materials.size(); ++i) {
     if (!visible(i)) continue;
     const MaterialGl& m = r.materials[i];
@@ -541,7 +547,7 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
     glUniform1i(l.has_texture, m.texture ? 1 : 0);
     glUniform1i(l.sphere_mode, m.sphere ? m.sphere_mode : 0);
     glUniform1i(l.has_toon, m.toon ? 1 : 0);
-    glUniform1i(l.self_shadow, self_shadow && (m.flags & model::kReceiveShadow) ? scene.self_shadow.mode : 0);
+    glUniform1i(l.self_shadow, ps.self_shadow && (m.flags & model::kReceiveShadow) ? scene.self_shadow.mode : 0);
     glUniform4fv(l.tex_mul, 1, v.texture_mul.data());
     glUniform4fv(l.tex_add, 1, v.texture_add.data());
     glUniform4fv(l.sph_mul, 1, v.sphere_mul.data());
@@ -576,10 +582,73 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
     glCullFace(GL_BACK);
   }
   glBindVertexArray(0);
+}
+
+Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
+  Renderer* self = this;
+  return draw_scene(std::span<Renderer* const>(&self, 1), std::span<const ModelFrame>(&frame, 1), scene);
+}
+
+Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
+                                  const SceneFrame& scene) {
+  if (renderers.empty() || renderers.size() != frames.size() || !renderers[0])
+    return make_error(ErrorCode::invalid_argument, "draw_scene needs one frame per renderer and at least one renderer");
+  Impl& t = *renderers[0]->impl_;  // the target: its framebuffer, shadow map and settings
+  if (!t.settings.framebuffer)
+    return make_error(ErrorCode::invalid_argument, "the first renderer was created without a framebuffer");
+  std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
+  for (std::size_t k = 0; k < renderers.size(); ++k) {
+    if (!renderers[k]) return make_error(ErrorCode::invalid_argument, "draw_scene: renderer " + std::to_string(k) + " is null");
+    auto m = upload_frame(*renderers[k]->impl_, frames[k]);
+    if (!m) {
+      Error e = m.error();
+      e.record = static_cast<std::int64_t>(k);
+      return std::unexpected(e);
+    }
+    mats[k] = *m;
+  }
+
+  const RenderSettings& s = t.settings;
+  const float aspect = float(s.width) / float(s.height);
+  PassState ps;
+  ps.proj = projection_matrix(scene.camera, aspect);
+  ps.view = scene.camera.view;
+  ps.light_dir = normalized(scene.light.direction);
+  ps.to_light = {-ps.light_dir[0], -ps.light_dir[1], -ps.light_dir[2]};
+  ps.self_shadow = s.self_shadow && t.tex_shadow && scene.self_shadow.mode != 0;
+  ps.light_vp = ps.self_shadow ? shadow_matrix(scene) : anim::Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  ps.tex_shadow = t.tex_shadow;
+  glFrontFace(GL_CW);  // MMD's front faces are clockwise on screen (Direct3D)
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_STENCIL_TEST);
+
+  // 1. Self-shadow map: every model's depth in the one map.
+  if (ps.self_shadow) {
+    const int size = std::clamp(s.shadow_map_size, 16, 8192);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.fbo_shadow);
+    glViewport(0, 0, size, size);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_TRUE);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    for (std::size_t k = 0; k < renderers.size(); ++k) shadow_pass(*renderers[k]->impl_, mats[k], ps);
+  }
+
+  // 2. Clear.
+  glBindFramebuffer(GL_FRAMEBUFFER, t.fbo_msaa);
+  glViewport(0, 0, s.width, s.height);
+  glClearColor(s.background[0], s.background[1], s.background[2], 1.0f);
+  glDepthMask(GL_TRUE);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+
+  // 3–5. Every model in order, one depth buffer.
+  for (std::size_t k = 0; k < renderers.size(); ++k) color_pass(*renderers[k]->impl_, mats[k], scene, ps);
 
   // 6. Resolve MSAA.
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, r.fbo_msaa);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r.fbo_resolve);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, t.fbo_msaa);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t.fbo_resolve);
   glBlitFramebuffer(0, 0, s.width, s.height, 0, 0, s.width, s.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   return {};
@@ -587,6 +656,7 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
 
 void Renderer::read(Image& out) {
   Impl& r = *impl_;
+  if (!r.settings.framebuffer) return;  // nothing of its own to read
   const int w = r.settings.width, h = r.settings.height;
   const std::size_t row = static_cast<std::size_t>(w) * 4;
   out.width = w;

@@ -195,6 +195,20 @@ class Character {
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.
   Result<void> evaluate(double frame);
 
+  /// evaluate() in two halves, for a caller that runs the physics of several characters in one
+  /// world (physics/scene_physics.hpp: MMD simulates every model of a scene together): the first
+  /// runs steps 1–4 (the bones before physics are final in physics_pose()), the caller then reads
+  /// and writes physics_pose() (physics::ModelPhysics::set_targets / write_bones), the second runs
+  /// steps 6–7. The physics slot (set_physics) is not called by these two. evaluate(frame) gives
+  /// the same bytes as evaluate_before_physics(frame) + evaluate_after_physics() without a slot.
+  /// Errors: evaluate's; evaluate_after_physics: invalid_argument when evaluate_before_physics did
+  /// not succeed just before it. Never allocate on success.
+  Result<void> evaluate_before_physics(double frame);
+  Result<void> evaluate_after_physics();
+  /// The pose between the two halves (model transforms of the bones before physics; physics
+  /// writes the bones its bodies drive with PoseWorkspace::set_model_transform).
+  PoseWorkspace& physics_pose() noexcept { return pose_; }
+
   /// Posed vertex positions and normals of the last evaluated frame (linear / SDEF / QDEF
   /// skinning with the morph vertex offsets, anim/skinning.hpp); `pool` spreads it over threads
   /// (null: the calling thread). Errors: invalid_argument when the model has no geometry or no
@@ -241,6 +255,7 @@ class Character {
   PhysicsStage* physics_ = nullptr;
   bool physics_reset_ = true;
   bool ik_ = true;
+  double pending_frame_ = std::numeric_limits<double>::quiet_NaN();  // between the two halves
   double frame_ = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -61,6 +61,9 @@ struct RenderSettings {
   /// Folder with MMD's shared toon01.bmp .. toon10.bmp; empty = the model's folder, then the
   /// generated approximations (toon.hpp).
   std::filesystem::path toon_dir;
+  /// false: no framebuffer or shadow map of its own; the renderer is only drawn into the picture of
+  /// another through draw_scene (accessories and further models of a scene; saves their memory).
+  bool framebuffer = true;
 };
 
 /// One frame of the model: its posed geometry and material values. Spans may be empty where noted.
@@ -101,8 +104,20 @@ class Renderer {
   /// sizes do not match the model.
   Result<void> draw(const ModelFrame& model, const SceneFrame& scene);
 
+  /// Several models in one picture (a scene, docs/SCENE.md): one camera and light, one depth
+  /// buffer and one self-shadow map holding every model. renderers[k] draws frames[k]; the picture,
+  /// shadow map and settings (size, background, shadow) are those of renderers[0] (read() it);
+  /// the others may be created with RenderSettings::framebuffer = false and should share the
+  /// look settings. Order: every model's depth into the shadow map, clear, then every model in
+  /// order (ground shadow, materials, edges). draw(frame, scene) = draw_scene of one renderer.
+  /// Errors: invalid_argument when the spans' sizes differ or are empty, the first renderer has no
+  /// framebuffer, or a frame does not match its model (Error::record = its index).
+  static Result<void> draw_scene(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
+                                 const SceneFrame& scene);
+
   /// Reads the last frame drawn (MSAA resolved) into `out`, top row first; `out` is resized on
-  /// first use and then reused (no allocation per frame).
+  /// first use and then reused (no allocation per frame). A renderer without a framebuffer leaves
+  /// `out` as it is.
   void read(Image& out);
 
   const RenderSettings& settings() const noexcept;

@@ -1,5 +1,7 @@
 // mmdkit CLI — `render` (cmd_render.hpp).
 #include "cli/render/cmd_render.hpp"
+#include "cli/render/render_output.hpp"
+#include "cli/render/scene_render.hpp"
 
 #include "cli/physics_option.hpp"
 
@@ -36,7 +38,7 @@ namespace fs = std::filesystem;
 
 void declare_render(CLI::App& sub, RenderArgs& a) {
   CLI::App* s = &sub;
-  s->add_option("MODEL", a.model, "model file (.pmx or .pmd)")->required();
+  s->add_option("MODEL", a.model, "model file (.pmx or .pmd); not with --scene");
   s->add_option("MOTION", a.motions, "motions (.vmd, merged) and/or one pose (.vpd); none = bind pose");
   s->add_option("--camera", a.camera, "VMD whose camera section is used instead of the motions' camera");
   s->add_option("--frame", a.frame, "the frame of a single image (30 fps, fractional allowed; default 0)");
@@ -54,6 +56,7 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, tracks that match nothing, textures)");
   add_force_flag(sub, a.force);
+  declare_scene_options(sub, a.scene);
 }
 
 const Command kRenderCommand{
@@ -65,104 +68,6 @@ const Command kRenderCommand{
     }};
 
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int sig) { g_stop = sig; }
-
-// SIGINT / SIGTERM set g_stop while alive; previous handlers restored after.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
-
-// A temporary file beside the target, removed unless committed (renamed onto the target).
-class TempOutput {
- public:
-  explicit TempOutput(const fs::path& target) : target_(target) {
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    tmp_ = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()));
-  }
-  ~TempOutput() {
-    if (!committed_) {
-      std::error_code ec;
-      fs::remove(tmp_, ec);
-    }
-  }
-  TempOutput(const TempOutput&) = delete;
-  TempOutput& operator=(const TempOutput&) = delete;
-  const fs::path& path() const { return tmp_; }
-  Result<void> commit() {
-    std::error_code ec;
-    fs::rename(tmp_, target_, ec);
-    if (ec) return make_error(ErrorCode::io_error, "cannot rename the temporary file onto it: " + ec.message());
-    committed_ = true;
-    return {};
-  }
-
- private:
-  fs::path target_, tmp_;
-  bool committed_ = false;
-};
-
-enum class OutKind { png, pattern, mp4, webm };
-
-std::string lower_ext(const std::string& p) {
-  std::string e = fs::path(p).extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
-
-// The file name of output frame `i` of a pattern (one printf integer conversion, checked first).
-std::string pattern_name(const std::string& pattern, std::uint64_t i) {
-  std::string out(pattern.size() + 32, '\0');
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  const int n = std::snprintf(out.data(), out.size(), pattern.c_str(), static_cast<unsigned long long>(i));
-#pragma GCC diagnostic pop
-  out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-  return out;
-}
-
-// A pattern has exactly one conversion %[0][width]d (or %%): it is rewritten to %...llu.
-std::optional<std::string> checked_pattern(const std::string& p) {
-  std::string out;
-  int conversions = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] != '%') {
-      out += p[i];
-      continue;
-    }
-    if (i + 1 < p.size() && p[i + 1] == '%') {
-      out += "%%";
-      ++i;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
-    if (j >= p.size() || p[j] != 'd' || j - i > 4) return std::nullopt;
-    out += p.substr(i, j - i) + "llu";
-    ++conversions;
-    i = j;
-  }
-  if (conversions != 1) return std::nullopt;
-  return out;
-}
 
 int usage(std::ostream& err, const std::string& msg) { return usage_error(err, "render", msg); }
 
@@ -176,59 +81,17 @@ int fail(std::ostream& err, Error e, const std::string& file) {
 
 int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   (void)out;
-  // Output kind.
-  OutKind kind;
-  std::string pattern;
-  const std::string ext = lower_ext(a.output);
-  if (is_std_stream(a.output)) return usage(err, "render writes files only (PNG, MP4, WebM); give a path to -o");
-  if (a.output.find('%') != std::string::npos) {
-    auto p = checked_pattern(a.output);
-    if (!p || ext != ".png") return usage(err, "a frame pattern needs one %d (e.g. frames/%05d.png) and ends in .png");
-    pattern = *p;
-    kind = OutKind::pattern;
-  } else if (ext == ".png") {
-    kind = OutKind::png;
-  } else if (ext == ".mp4") {
-    kind = OutKind::mp4;
-  } else if (ext == ".webm") {
-    kind = OutKind::webm;
-  } else {
-    return usage(err, "the output must end in .png, .mp4 or .webm, or be a PNG pattern with %d");
-  }
-  const bool video = kind == OutKind::mp4 || kind == OutKind::webm;
-  // Options.
-  int width = 0, height = 0;
-  {
-    char x = 0, extra = 0;
-    if (std::sscanf(a.size.c_str(), "%d%c%d%c", &width, &x, &height, &extra) != 3 || (x != 'x' && x != 'X') ||
-        width < 1 || height < 1 || width > 16384 || height > 16384)
-      return usage(err, "--size must be WIDTHxHEIGHT with 1..16384 pixels each, e.g. 1920x1080");
-    if (video && (width % 2 || height % 2)) return usage(err, "--size of a video must be even in both directions (yuv420p)");
-  }
-  if (a.fps != 30 && a.fps != 60) return usage(err, "--fps must be 30 or 60");
-  if (a.msaa < 1 || a.msaa > 64) return usage(err, "--msaa must be 1..64");
-  std::array<float, 3> bg{};
-  {
-    std::string h = a.background;
-    if (!h.empty() && h[0] == '#') h.erase(0, 1);
-    if (h.size() != 6 || h.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-      return usage(err, "--background must be RRGGBB in hexadecimal, e.g. ffffff");
-    for (int i = 0; i < 3; ++i) bg[static_cast<std::size_t>(i)] = float(std::stoi(h.substr(std::size_t(i) * 2, 2), nullptr, 16)) / 255.0f;
-  }
-  if (a.physics && a.no_physics) return usage(err, "--physics and --no-physics exclude each other");
-  if (!a.audio.empty() && !video) return usage(err, "--audio needs a video output (.mp4 or .webm)");
-  if (a.frame >= 0 && !a.frames.empty()) return usage(err, "--frame and --frames exclude each other");
-  if (a.frame != -1 && (!std::isfinite(a.frame) || a.frame < 0)) return usage(err, "--frame must be a number >= 0");
-  double first = 0, last = -1;
-  if (!a.frames.empty()) {
-    char dash = 0, extra = 0;
-    if (std::sscanf(a.frames.c_str(), "%lf%c%lf%c", &first, &dash, &last, &extra) != 3 || dash != '-' ||
-        !std::isfinite(first) || !std::isfinite(last) || first < 0 || last < first)
-      return usage(err, "--frames must be A-B with 0 <= A <= B, e.g. 0-300");
-  } else if (a.frame >= 0) {
-    first = last = a.frame;
-  }
-  if (kind == OutKind::png && last > first) return usage(err, "a .png output is one frame: use --frame, or a pattern such as frames/%05d.png for several");
+  if (a.scene.requested()) return run_scene_render(a, err);
+  if (a.model.empty()) return usage(err, "MODEL is required (or --scene FILE)");
+  auto plan = render_plan(a, err);
+  if (!plan) return plan.error();
+  const OutKind kind = plan->kind;
+  const std::string& pattern = plan->pattern;
+  const bool video = plan->video;
+  const int width = plan->width, height = plan->height;
+  const std::array<float, 3> bg = plan->background;
+  const double first = plan->first;
+  double last = plan->last;
 
   // Inputs.
   std::vector<fs::path> inputs{fs::path(a.model)};

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "cli/command.hpp"
+#include "cli/scene_input.hpp"
 
 #include <ostream>
 #include <string>
@@ -48,6 +49,7 @@ struct RenderArgs {
   bool physics = false, no_physics = false;
   bool quiet = false;  ///< -q: no warnings
   bool force = false;
+  SceneArgs scene;  ///< --scene, --stage, --accessory (render/scene_render.hpp)
 };
 
 /// Declares `render`'s arguments on its subcommand, storing into `args`.

@@ -1,0 +1,67 @@
+// mmdkit — the physics of a whole scene (scene/scene.hpp) in one world, as MMD simulates every model
+// of a project together: bodies of different models collide with each other (by their groups and
+// masks, as within one model), and the stage's bodies collide with the dancers (docs/SCENE.md
+// "Physics", docs/PHYSICS.md).
+//
+// One frame F:
+//   for every character (models, then the stage): Character::evaluate_before_physics(F), its
+//     bones taken to the world by its placement, ModelPhysics::set_targets (physics-off keys of its
+//     motions at F);
+//   World::reset() on the first frame, World::step_frame() afterwards;
+//   for every character: ModelPhysics::write_bones, the bones taken back to model space,
+//     Character::evaluate_after_physics();
+//   Scene::update_attachments(F) (accessories follow the simulated bones).
+// evaluate(F) gives frame F of a run from frame 0 whatever was asked before (the rule of
+// CharacterPhysics): a later frame continues, an earlier one or the same one starts again from 0.
+// Whole 30 fps frames. A placement other than identity sends the bones through the placement and
+// back (rotation and translation only: rounding of about 1e-6 MMD units); identity placements
+// leave them untouched, so a one-model scene gives the bytes of CharacterPhysics.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/physics/physics.hpp"
+#include "mmdkit/scene/scene.hpp"
+
+namespace mmdkit::physics {
+
+class ScenePhysics {
+ public:
+  using Progress = std::function<void(std::uint32_t done, std::uint32_t total)>;
+
+  /// Builds one world (`settings`) with every character of `scene` that has rigid bodies.
+  /// `scene` must outlive this object. Errors: invalid_argument "models[i].scale: ..." for a
+  /// character with rigid bodies whose placement scale is not 1 (rigid bodies do not scale).
+  static Result<std::unique_ptr<ScenePhysics>> create(scene::Scene& scene, const Settings& settings = {});
+  ~ScenePhysics();
+  ScenePhysics(const ScenePhysics&) = delete;
+  ScenePhysics& operator=(const ScenePhysics&) = delete;
+
+  /// Evaluates whole frame `frame` of the scene with physics (file comment). Errors: the
+  /// characters' evaluation errors, with the character's field.
+  Result<void> evaluate(std::uint32_t frame, const Progress& progress = {}, std::uint32_t progress_every = 1000);
+
+  std::int64_t last_frame() const noexcept { return last_; }
+  /// Rigid bodies in the world (all characters).
+  std::size_t body_count() const noexcept;
+  /// The physics of character i of the scene; null when it has no rigid bodies.
+  const ModelPhysics* character_physics(std::size_t i) const noexcept;
+  /// Everything the world reported (Warning::model = the index among the characters with bodies).
+  std::span<const Warning> warnings() const noexcept;
+
+ private:
+  ScenePhysics() = default;
+  Result<void> step(std::uint32_t frame, bool reset);
+  scene::Scene* scene_ = nullptr;
+  std::unique_ptr<World> world_;
+  std::vector<ModelPhysics*> models_;     // per character; null = no bodies
+  std::vector<std::vector<std::uint8_t>> off_;  // physics-off flags per character
+  std::int64_t last_ = -1;
+};
+
+}  // namespace mmdkit::physics

@@ -1,0 +1,95 @@
+// mmdkit — what a scene is made of: the scene file (JSON, docs/SCENE.md) or the command line's
+// short form, as paths and placements (nothing loaded yet; scene.hpp loads and evaluates it).
+//
+// Paths: a relative path in a scene file is resolved against the scene file's folder and must
+// stay inside it (no ".." out of it, no link out of it: check_scene_files); an absolute path is
+// read as given (the user named it explicitly). Errors name the field by its JSON path, e.g.
+// "models[1].motions[0]: file not found ('dance.vmd')".
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mmdkit/anim/light.hpp"
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/scene/placement.hpp"
+
+namespace mmdkit::scene {
+
+/// A dancer: a PMX / PMD model with its motions (VMD motions merged, at most one VPD pose).
+struct ModelEntry {
+  std::filesystem::path file;
+  std::vector<std::filesystem::path> motions;
+  Placement placement;  ///< model space → world
+};
+
+/// The stage: a PMX / PMD model drawn at rest (its rigid bodies take part in the scene's
+/// physics), placed in the world. (.x stages: with the .x reader.)
+struct StageEntry {
+  std::filesystem::path file;
+  Placement placement;
+};
+
+/// An accessory: attached to a bone of a model (`model` set, `bone` its name) or placed in the
+/// world. World transform (scene.hpp): attached = model placement · bone model matrix ·
+/// placement · S(unit scale); in the world = placement · S(unit scale).
+struct AccessoryEntry {
+  std::filesystem::path file;
+  std::optional<std::size_t> model;  ///< index into SceneDescription::models
+  std::string bone;                  ///< bone name (UTF-8) of that model; required with `model`
+  Placement placement;
+  bool visible = true;  ///< false: evaluated, not drawn
+};
+
+/// A whole scene.
+struct SceneDescription {
+  std::vector<ModelEntry> models;
+  std::optional<StageEntry> stage;
+  std::vector<AccessoryEntry> accessories;
+  /// VMD whose camera keys drive the camera (its light and self-shadow keys too, unless `light`
+  /// says otherwise); empty = the first model motion with camera keys, else MMD's default camera.
+  std::filesystem::path camera;
+  /// VMD whose light keys drive the light; empty = see `fixed_light`, the camera VMD, the models'
+  /// motions, MMD's default light, in that order.
+  std::filesystem::path light_motion;
+  std::optional<anim::LightState> fixed_light;  ///< a constant light (scene file "light": {...})
+  std::filesystem::path audio;                  ///< muxed into a rendered video; empty = none
+  /// Folder of the scene file (relative paths were resolved against it); empty for a scene built
+  /// from the command line.
+  std::filesystem::path folder;
+};
+
+/// At most this many models, accessories, motions per model (a scene file is small; the limits
+/// keep a hostile file from asking for huge work).
+inline constexpr std::size_t kMaxSceneItems = 1024;
+
+/// Parses a scene file's text (docs/SCENE.md) and resolves its relative paths against `folder`
+/// (no file is read). Errors: json_syntax with line and column; json_schema naming the field path
+/// ("accessories[0].bone: required with 'model'", "models[0].scale: must be > 0", unknown fields,
+/// wrong types, a model index out of range, more than kMaxSceneItems items); invalid_value for a
+/// relative path that leaves the folder ("models[0].file: '../x.pmx' leaves the scene's folder").
+Result<SceneDescription> parse_scene(std::string_view json, const std::filesystem::path& folder);
+
+/// Checks that every file of the scene exists and is a regular file, and that no relative path of
+/// a scene file leads out of its folder through a link. Errors: io_error "FIELD: file not found
+/// ('PATH')" / "FIELD: is not a file", invalid_value "FIELD: leaves the scene's folder through a
+/// link"; Error::file is the path.
+Result<void> check_scene_files(const SceneDescription& scene);
+
+/// parse_scene of the file's bytes with its folder, then check_scene_files. Error::file = `path`
+/// for the file's own errors.
+Result<SceneDescription> read_scene_file(const std::filesystem::path& path);
+
+/// Every field path and file of `scene`, in the order the loader reads them ("models[0].file",
+/// "models[0].motions[0]", ..., "stage.file", "accessories[0].file", "camera", "light", "audio").
+struct SceneFile {
+  std::string field;
+  std::filesystem::path path;
+};
+std::vector<SceneFile> scene_files(const SceneDescription& scene);
+
+}  // namespace mmdkit::scene

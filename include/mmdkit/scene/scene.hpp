@@ -1,0 +1,108 @@
+// mmdkit — a scene: several characters (anim::Character, one per model, plus the stage), accessories,
+// one camera and one light, evaluated frame by frame (docs/SCENE.md).
+//
+// Layer: above anim (every model is evaluated through anim::Character), below physics and
+// render: physics/scene_physics.hpp simulates every model of a scene in one world, the CLI draws
+// a scene with render::draw_scene.
+//
+// One frame, evaluate(frame) (30 fps, fractional allowed; without physics):
+//   1. every character (models in order, then the stage) evaluates the frame (model space);
+//   2. update_attachments(frame): accessory world transforms (attached: model placement · bone
+//      model matrix · accessory placement · S(unit scale), exactly, from this frame's bones; in the
+//      world: placement · S(unit scale)), then camera, light and self-shadow.
+// Camera: the camera VMD's keys, else the first model whose motions have camera keys, else MMD's
+// default camera. Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
+// the first model's motions with light keys, else MMD's default (anim/light.hpp). Self-shadow: the
+// camera VMD's keys, else the light VMD's, else the first model's motions with such keys, else
+// MMD's default (anim/self_shadow.hpp).
+// Spaces: a character's outputs are in its model space; character_placement(i) maps them to the
+// world (the renderer and `pose --scene` apply it; `sample --scene` prints world space).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "mmdkit/anim/camera.hpp"
+#include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/light.hpp"
+#include "mmdkit/anim/self_shadow.hpp"
+#include "mmdkit/core/error.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/scene/accessory.hpp"
+#include "mmdkit/scene/description.hpp"
+
+namespace mmdkit::scene {
+
+/// How a scene is loaded.
+struct LoadOptions {
+  /// Keep the models' geometry (render, pose); false: bones only (sample; accessories are still
+  /// read whole, they are small).
+  bool geometry = true;
+  std::optional<Encoding> encoding;  ///< legacy text encoding of PMD / VMD names (nullopt = detect)
+  AccessoryLoader accessory_loader;  ///< empty = load_accessory
+};
+
+/// A loaded scene (see the file comment). Movable, not copyable.
+class Scene {
+ public:
+  /// Reads every file of `description` (models, motions, stage, accessories, camera and light
+  /// VMDs) and binds them. Readers' warnings go to `warnings` (with their files). Errors: the
+  /// readers' and binders' with Error::file and the field path first in the message
+  /// ("models[1].motions[0]: ..."); json_schema "accessories[0].bone: model 0 has no bone 'X'";
+  /// invalid_argument for a VPD pose as the camera or light.
+  static Result<Scene> load(const SceneDescription& description, const LoadOptions& options,
+                            std::vector<Warning>& warnings);
+
+  Scene(Scene&&) noexcept;
+  Scene& operator=(Scene&&) noexcept;
+  ~Scene();
+
+  const SceneDescription& description() const noexcept;
+
+  /// Characters: the models in order, then the stage (if any).
+  std::size_t character_count() const noexcept;
+  std::size_t model_count() const noexcept;  ///< the models only (= description().models.size())
+  bool has_stage() const noexcept;
+  /// Index of the stage among the characters (= model_count()); only when has_stage().
+  std::size_t stage_index() const noexcept { return model_count(); }
+  anim::Character& character(std::size_t i) noexcept;
+  const anim::Character& character(std::size_t i) const noexcept;
+  /// Model space → world of character i (its placement matrix).
+  const Mat4& character_placement(std::size_t i) const noexcept;
+  const Placement& character_placement_values(std::size_t i) const noexcept;
+  /// "models[i]" or "stage": the field of character i, for messages.
+  std::string character_field(std::size_t i) const;
+
+  std::size_t accessory_count() const noexcept;
+  const AccessoryModel& accessory(std::size_t i) const noexcept;
+  /// The accessory's bone in its model's skeleton (−1: placed in the world).
+  std::int32_t accessory_bone(std::size_t i) const noexcept;
+  /// Accessory space → world at the last frame evaluated (identity before).
+  const Mat4& accessory_transform(std::size_t i) const noexcept;
+
+  const anim::CameraState& camera() const noexcept;
+  const anim::LightState& light() const noexcept;
+  const anim::SelfShadowState& self_shadow() const noexcept;
+
+  /// The last key frame over every model's inputs and the camera and light VMDs.
+  std::uint32_t last_frame() const noexcept;
+
+  /// Evaluates `frame` (file comment; no physics). Errors: Character::evaluate's, with the
+  /// character's field in the message. Never allocates on success.
+  Result<void> evaluate(double frame);
+  /// Step 2 of the file comment, after the caller evaluated every character at `frame` (the
+  /// physics layer does so with physics). Never allocates.
+  void update_attachments(double frame) noexcept;
+
+  struct Impl;  ///< private (src/scene/scene.cpp)
+
+ private:
+  explicit Scene(std::unique_ptr<Impl> impl) noexcept;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mmdkit::scene

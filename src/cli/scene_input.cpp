@@ -1,0 +1,163 @@
+// mmdkit CLI — scenes for sample, pose and render (scene_input.hpp).
+
+// GCC 12 false positive inside CLI11 / libstdc++ strings (see cmd_sample.cpp).
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include "cli/scene_input.hpp"
+
+#include <cmath>
+
+#include "cli/animation_input.hpp"
+#include "cli/app.hpp"
+#include "cli/command.hpp"
+#include "cli/io.hpp"
+#include "mmdkit/version.hpp"
+#if MMDKIT_HAS_PHYSICS
+#include "mmdkit/physics/scene_physics.hpp"
+#endif
+
+namespace mmdkit::cli {
+
+namespace fs = std::filesystem;
+
+void declare_scene_options(CLI::App& sub, SceneArgs& a) {
+  sub.add_option("--scene", a.scene, "scene file (JSON, docs/SCENE.md): models, motions, stage, accessories, camera, light, audio");
+  sub.add_option("--stage", a.stage, "stage model (PMX or PMD) drawn with the model (a scene in short form)");
+  sub.add_option("--accessory", a.accessories,
+                 "FILE[@BONE]: an accessory (PMX or PMD) attached to BONE of the model, or at the world origin; repeatable");
+}
+
+std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a, const SceneCommandInputs& in,
+                                                              std::ostream& err) {
+  auto usage = [&](const std::string& msg) { return std::unexpected(usage_error(err, in.command, msg)); };
+  if (!a.scene.empty()) {
+    if (!in.model.empty() || !in.motions.empty())
+      return usage("--scene gives the models and motions: no MODEL or MOTION arguments with it");
+    if (!a.stage.empty() || !a.accessories.empty())
+      return usage("--scene gives the stage and accessories: no --stage or --accessory with it");
+    if (!in.camera.empty() || !in.audio.empty())
+      return usage("--scene gives the camera and audio: no --camera or --audio with it");
+    if (is_std_stream(a.scene)) return usage("--scene reads a file, not the standard input");
+    auto d = scene::read_scene_file(a.scene);
+    if (!d) {
+      Error e = d.error();
+      if (e.file.empty()) e.file = a.scene;
+      err << "mmdkit: error: " << e.to_string() << "\n";
+      return std::unexpected(kExitBadInput);
+    }
+    return std::move(*d);
+  }
+  if (in.model.empty()) return usage("a MODEL (or --scene FILE) is required");
+  scene::SceneDescription d;
+  scene::ModelEntry m;
+  m.file = in.model;
+  for (const std::string& p : in.motions) m.motions.emplace_back(p);
+  d.models.push_back(std::move(m));
+  if (!a.stage.empty()) d.stage = scene::StageEntry{a.stage, {}};
+  for (const std::string& spec : a.accessories) {
+    scene::AccessoryEntry acc;
+    const std::size_t at = spec.rfind('@');
+    if (at == 0 || at + 1 == spec.size()) return usage("--accessory '" + spec + "': use FILE or FILE@BONE");
+    acc.file = spec.substr(0, at);
+    if (at != std::string::npos) {
+      acc.model = 0;
+      acc.bone = spec.substr(at + 1);
+    }
+    d.accessories.push_back(std::move(acc));
+  }
+  d.camera = in.camera;
+  d.audio = in.audio;
+  for (const std::string& p : {in.model, a.stage, in.camera})
+    if (is_std_stream(p)) return usage(std::string(in.command) + " reads files only, not the standard input ('-')");
+  if (auto r = scene::check_scene_files(d); !r) {
+    // The short form's fields by option.
+    Error e = r.error();
+    const std::string& msg = e.message;
+    std::string field = msg.substr(0, msg.find(':'));
+    std::string name = field == "models[0].file" ? "MODEL"
+                       : field.rfind("models[0].motions[", 0) == 0 ? "MOTION"
+                       : field == "stage.file" ? "--stage"
+                       : field.rfind("accessories[", 0) == 0 ? "--accessory"
+                       : field == "camera" ? "--camera" : field == "audio" ? "--audio" : field;
+    e.message = name + msg.substr(field.size());
+    err << "mmdkit: error: " << e.to_string() << "\n";
+    return std::unexpected(kExitBadInput);
+  }
+  return d;
+}
+
+std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bool geometry, bool quiet,
+                                            std::ostream& err) {
+  std::vector<Warning> warnings;
+  scene::LoadOptions o;
+  o.geometry = geometry;
+  auto s = scene::Scene::load(d, o, warnings);
+  if (!quiet)
+    for (const Warning& w : warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+  if (!s) {
+    err << "mmdkit: error: " << s.error().to_string() << "\n";
+    return std::unexpected(kExitBadInput);
+  }
+  if (!quiet)
+    for (std::size_t i = 0; i < d.models.size(); ++i) {
+      std::vector<std::string> inputs;
+      for (const fs::path& p : d.models[i].motions) inputs.push_back(p.string());
+      err << binding_warning(s->character(i).data().report(), inputs);
+    }
+  return std::move(*s);
+}
+
+std::vector<fs::path> scene_inputs(const scene::SceneDescription& d, const SceneArgs& a) {
+  std::vector<fs::path> out;
+  if (!a.scene.empty()) out.emplace_back(a.scene);
+  for (const scene::SceneFile& f : scene::scene_files(d)) out.push_back(f.path);
+  return out;
+}
+
+#if MMDKIT_HAS_PHYSICS
+struct SceneEvaluator::Impl {
+  std::unique_ptr<physics::ScenePhysics> physics;
+};
+#else
+struct SceneEvaluator::Impl {};
+#endif
+
+SceneEvaluator::SceneEvaluator(scene::Scene& scene, std::ostream& err, bool quiet)
+    : scene_(&scene), err_(&err), quiet_(quiet) {}
+SceneEvaluator::~SceneEvaluator() = default;
+
+Result<void> SceneEvaluator::set_physics(const PhysicsArgs& a) {
+  if (!a.on) return {};
+#if MMDKIT_HAS_PHYSICS
+  physics::Settings settings;
+  settings.steps_per_second = a.fps;
+  auto p = physics::ScenePhysics::create(*scene_, settings);
+  if (!p) return std::unexpected(p.error());
+  impl_ = std::make_unique<Impl>();
+  impl_->physics = std::move(*p);
+  return {};
+#else
+  return make_error(ErrorCode::invalid_argument, "this mmdkit was built without the physics layer");
+#endif
+}
+
+Result<void> SceneEvaluator::evaluate(double frame) {
+#if MMDKIT_HAS_PHYSICS
+  if (impl_) {
+    if (!std::isfinite(frame) || frame < 0 || frame != std::floor(frame) || frame > 4294967295.0)
+      return make_error(ErrorCode::invalid_argument, "with --physics frames must be whole frames (30 fps)");
+    std::ostream& err = *err_;
+    const bool quiet = quiet_;
+    auto r = impl_->physics->evaluate(static_cast<std::uint32_t>(frame), [&err, quiet](std::uint32_t done, std::uint32_t total) {
+      if (!quiet) err << "mmdkit: physics: frame " << done << " of " << total << "\n";
+    });
+    const auto warnings = impl_->physics->warnings();
+    for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
+      if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
+    return r;
+  }
+#endif
+  return scene_->evaluate(frame);
+}
+
+}  // namespace mmdkit::cli

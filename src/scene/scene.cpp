@@ -1,0 +1,240 @@
+// A scene of several characters, accessories, one camera and light (scene.hpp).
+#include "mmdkit/scene/scene.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/model/model.hpp"
+
+namespace mmdkit::scene {
+
+namespace fs = std::filesystem;
+
+struct Scene::Impl {
+  SceneDescription description;
+  std::vector<std::unique_ptr<anim::Character>> characters;  // stable addresses (physics points at them)
+  std::vector<Mat4> placements;
+  std::vector<Placement> placement_values;
+  std::vector<AccessoryModel> accessories;
+  std::vector<std::int32_t> accessory_bones;
+  std::vector<Mat4> accessory_local;  // placement · S(unit scale)
+  std::vector<Mat4> accessory_world;
+  std::vector<anim::CameraTrackKey> camera_track;
+  std::vector<anim::LightTrackKey> light_track;
+  std::vector<anim::SelfShadowTrackKey> self_shadow_track;
+  std::uint32_t camera_cursor = 0, light_cursor = 0, self_shadow_cursor = 0;
+  // Which source gives the camera / light / self-shadow: -1 = own track (or fixed / default),
+  // otherwise the character whose motions do.
+  std::int64_t camera_from = -1, light_from = -1, self_shadow_from = -1;
+  bool fixed_light = false;
+  anim::CameraState camera;
+  anim::LightState light;
+  anim::SelfShadowState self_shadow;
+  std::uint32_t last_frame = 0;
+};
+
+namespace {
+
+Error with_field(Error e, const std::string& field, const fs::path& file) {
+  e.message = field + ": " + e.message;
+  if (e.file.empty()) e.file = file.string();
+  return e;
+}
+
+// The field naming `file` among the entry's files (the reader error says which file failed).
+std::string field_of_file(const std::string& base, const ModelEntry& m, const std::string& failed) {
+  for (std::size_t j = 0; j < m.motions.size(); ++j)
+    if (m.motions[j].string() == failed) return base + ".motions[" + std::to_string(j) + "]";
+  return base + ".file";
+}
+
+Result<vmd::Motion> read_vmd(const fs::path& path, const std::string& field, const LoadOptions& options,
+                             std::vector<Warning>& warnings) {
+  auto m = anim::read_motion_file(path, anim::InputOptions{.encoding = options.encoding, .geometry = false}, warnings);
+  if (!m) return std::unexpected(with_field(m.error(), field, path));
+  if (!m->motion) {
+    Error e = make_error(ErrorCode::invalid_argument, field + ": needs a VMD motion, not a VPD pose", "scene").error();
+    e.file = path.string();
+    return std::unexpected(e);
+  }
+  return std::move(*m->motion);
+}
+
+}  // namespace
+
+Scene::Scene(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
+Scene::Scene(Scene&&) noexcept = default;
+Scene& Scene::operator=(Scene&&) noexcept = default;
+Scene::~Scene() = default;
+
+Result<Scene> Scene::load(const SceneDescription& d, const LoadOptions& options, std::vector<Warning>& warnings) {
+  auto impl = std::make_unique<Impl>();
+  Impl& s = *impl;
+  s.description = d;
+  const anim::InputOptions in{.encoding = options.encoding, .geometry = options.geometry};
+  // Characters; a model given twice with the same motions shares its CharacterData.
+  std::map<std::vector<std::string>, std::shared_ptr<const anim::CharacterData>> shared;
+  auto add_character = [&](const fs::path& file, const std::vector<fs::path>& motions, const Placement& placement,
+                           const std::string& field, const ModelEntry* entry) -> Result<void> {
+    std::vector<std::string> key{file.string()};
+    for (const fs::path& m : motions) key.push_back(m.string());
+    std::shared_ptr<const anim::CharacterData> data;
+    if (auto it = shared.find(key); it != shared.end()) {
+      data = it->second;
+    } else {
+      auto loaded = anim::load_character(file, motions, in);
+      if (!loaded) {
+        const Error& e = loaded.error();
+        return std::unexpected(with_field(e, entry ? field_of_file(field, *entry, e.file) : field + ".file", file));
+      }
+      for (Warning& w : loaded->warnings) warnings.push_back(std::move(w));
+      data = loaded->data;
+      shared.emplace(key, data);
+    }
+    s.characters.push_back(std::make_unique<anim::Character>(data));
+    s.placements.push_back(placement_matrix(placement));
+    s.placement_values.push_back(placement);
+    s.last_frame = std::max(s.last_frame, data->last_frame());
+    return {};
+  };
+  for (std::size_t i = 0; i < d.models.size(); ++i) {
+    const ModelEntry& m = d.models[i];
+    if (auto r = add_character(m.file, m.motions, m.placement, "models[" + std::to_string(i) + "]", &m); !r)
+      return std::unexpected(r.error());
+  }
+  if (d.stage)
+    if (auto r = add_character(d.stage->file, {}, d.stage->placement, "stage", nullptr); !r)
+      return std::unexpected(r.error());
+
+  // Accessories.
+  const AccessoryLoader& loader = options.accessory_loader ? options.accessory_loader : AccessoryLoader(load_accessory);
+  for (std::size_t i = 0; i < d.accessories.size(); ++i) {
+    const AccessoryEntry& a = d.accessories[i];
+    const std::string field = "accessories[" + std::to_string(i) + "]";
+    auto acc = loader(a.file, warnings);
+    if (!acc) return std::unexpected(with_field(acc.error(), field + ".file", a.file));
+    if (!acc->model || !acc->model->has_geometry) {
+      Error e = make_error(ErrorCode::invalid_value, field + ".file: the accessory has no geometry", "scene").error();
+      e.file = a.file.string();
+      return std::unexpected(e);
+    }
+    std::int32_t bone = -1;
+    if (a.model) {
+      if (*a.model >= d.models.size()) {
+        Error e = make_error(ErrorCode::json_schema, field + ".model: model " + std::to_string(*a.model) + " does not exist", "scene").error();
+        return std::unexpected(e);
+      }
+      bone = s.characters[*a.model]->data().skeleton().find(a.bone);
+      if (bone < 0) {
+        Error e = make_error(ErrorCode::json_schema,
+                field + ".bone: model " + std::to_string(*a.model) + " has no bone '" + a.bone + "'", "scene").error();
+        e.file = d.models[*a.model].file.string();
+        return std::unexpected(e);
+      }
+    }
+    s.accessory_local.push_back(multiply(placement_matrix(a.placement), scale_matrix(acc->unit_scale)));
+    s.accessory_world.push_back(scale_matrix(1.0f));
+    s.accessory_bones.push_back(bone);
+    s.accessories.push_back(std::move(*acc));
+  }
+
+  // Camera, light, self-shadow.
+  std::optional<vmd::Motion> camera_motion, light_motion;
+  if (!d.camera.empty()) {
+    auto m = read_vmd(d.camera, "camera", options, warnings);
+    if (!m) return std::unexpected(m.error());
+    camera_motion = std::move(*m);
+  }
+  if (!d.light_motion.empty()) {
+    auto m = read_vmd(d.light_motion, "light", options, warnings);
+    if (!m) return std::unexpected(m.error());
+    light_motion = std::move(*m);
+  }
+  if (camera_motion) s.camera_track = anim::build_camera_track(camera_motion->camera_keys);
+  if (d.fixed_light) {
+    s.fixed_light = true;
+    s.light = *d.fixed_light;
+  } else {
+    if (light_motion) s.light_track = anim::build_light_track(light_motion->light_keys);
+    if (s.light_track.empty() && camera_motion) s.light_track = anim::build_light_track(camera_motion->light_keys);
+  }
+  if (camera_motion) s.self_shadow_track = anim::build_self_shadow_track(camera_motion->self_shadow_keys);
+  if (s.self_shadow_track.empty() && light_motion)
+    s.self_shadow_track = anim::build_self_shadow_track(light_motion->self_shadow_keys);
+  const std::size_t nm = d.models.size();
+  for (std::size_t i = 0; i < nm; ++i) {
+    const anim::CharacterData& cd = s.characters[i]->data();
+    if (s.camera_track.empty() && s.camera_from < 0 && !cd.camera_track().empty()) s.camera_from = std::int64_t(i);
+    if (!s.fixed_light && s.light_track.empty() && s.light_from < 0 && !cd.light_track().empty())
+      s.light_from = std::int64_t(i);
+    if (s.self_shadow_track.empty() && s.self_shadow_from < 0 && !cd.self_shadow_track().empty())
+      s.self_shadow_from = std::int64_t(i);
+  }
+  for (const auto& k : s.camera_track) s.last_frame = std::max(s.last_frame, k.frame);
+  for (const auto& k : s.light_track) s.last_frame = std::max(s.last_frame, k.frame);
+  for (const auto& k : s.self_shadow_track) s.last_frame = std::max(s.last_frame, k.frame);
+  s.camera = anim::sample_camera({}, 0.0, s.camera_cursor);
+  return Scene(std::move(impl));
+}
+
+const SceneDescription& Scene::description() const noexcept { return impl_->description; }
+std::size_t Scene::character_count() const noexcept { return impl_->characters.size(); }
+std::size_t Scene::model_count() const noexcept { return impl_->description.models.size(); }
+bool Scene::has_stage() const noexcept { return impl_->description.stage.has_value(); }
+anim::Character& Scene::character(std::size_t i) noexcept { return *impl_->characters[i]; }
+const anim::Character& Scene::character(std::size_t i) const noexcept { return *impl_->characters[i]; }
+const Mat4& Scene::character_placement(std::size_t i) const noexcept { return impl_->placements[i]; }
+const Placement& Scene::character_placement_values(std::size_t i) const noexcept {
+  return impl_->placement_values[i];
+}
+std::string Scene::character_field(std::size_t i) const {
+  return i < model_count() ? "models[" + std::to_string(i) + "]" : std::string("stage");
+}
+std::size_t Scene::accessory_count() const noexcept { return impl_->accessories.size(); }
+const AccessoryModel& Scene::accessory(std::size_t i) const noexcept { return impl_->accessories[i]; }
+std::int32_t Scene::accessory_bone(std::size_t i) const noexcept { return impl_->accessory_bones[i]; }
+const Mat4& Scene::accessory_transform(std::size_t i) const noexcept { return impl_->accessory_world[i]; }
+const anim::CameraState& Scene::camera() const noexcept { return impl_->camera; }
+const anim::LightState& Scene::light() const noexcept { return impl_->light; }
+const anim::SelfShadowState& Scene::self_shadow() const noexcept { return impl_->self_shadow; }
+std::uint32_t Scene::last_frame() const noexcept { return impl_->last_frame; }
+
+Result<void> Scene::evaluate(double frame) {
+  for (std::size_t i = 0; i < impl_->characters.size(); ++i)
+    if (auto r = impl_->characters[i]->evaluate(frame); !r) {
+      Error e = r.error();
+      e.message = character_field(i) + ": " + e.message;
+      return std::unexpected(e);
+    }
+  update_attachments(frame);
+  return {};
+}
+
+void Scene::update_attachments(double frame) noexcept {
+  Impl& s = *impl_;
+  for (std::size_t i = 0; i < s.accessories.size(); ++i) {
+    const std::int32_t bone = s.accessory_bones[i];
+    if (bone < 0) {
+      s.accessory_world[i] = s.accessory_local[i];
+      continue;
+    }
+    const std::size_t m = *s.description.accessories[i].model;
+    const Mat4& bone_model = s.characters[m]->pose().model_matrices()[static_cast<std::size_t>(bone)];
+    s.accessory_world[i] = multiply(multiply(s.placements[m], bone_model), s.accessory_local[i]);
+  }
+  if (s.camera_from >= 0)
+    s.camera = s.characters[static_cast<std::size_t>(s.camera_from)]->camera();
+  else
+    s.camera = anim::sample_camera(s.camera_track, frame, s.camera_cursor);
+  if (s.light_from >= 0)
+    s.light = s.characters[static_cast<std::size_t>(s.light_from)]->light();
+  else if (!s.fixed_light)
+    s.light = anim::sample_light(s.light_track, frame, s.light_cursor);
+  if (s.self_shadow_from >= 0)
+    s.self_shadow = s.characters[static_cast<std::size_t>(s.self_shadow_from)]->self_shadow();
+  else
+    s.self_shadow = anim::sample_self_shadow(s.self_shadow_track, frame, s.self_shadow_cursor);
+}
+
+}  // namespace mmdkit::scene

@@ -1,0 +1,341 @@
+// The scene file (description.hpp, docs/SCENE.md): JSON → SceneDescription, file checks.
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <cmath>
+#include <initializer_list>
+#include <system_error>
+
+#include "core/json.hpp"
+#include "mmdkit/core/file.hpp"
+#include "mmdkit/scene/description.hpp"
+
+namespace mmdkit::scene {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Value = rapidjson::Value;
+
+std::unexpected<Error> schema(const std::string& field, const std::string& why) {
+  return make_error(ErrorCode::json_schema, field + ": " + why, "scene");
+}
+
+const char* type_name(const Value& v) {
+  if (v.IsNull()) return "null";
+  if (v.IsBool()) return "a boolean";
+  if (v.IsNumber()) return "a number";
+  if (v.IsString()) return "a string";
+  if (v.IsArray()) return "an array";
+  return "an object";
+}
+
+std::string quoted(std::string_view s) {
+  std::string out = "'";
+  out.append(s.substr(0, 200));
+  return out + (s.size() > 200 ? "...'" : "'");
+}
+
+// Refuses members other than `allowed` (typos would otherwise be ignored silently).
+Result<void> known_members(const Value& obj, const std::string& field, std::initializer_list<const char*> allowed) {
+  for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) {
+    const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+    bool ok = false;
+    std::string list;
+    for (const char* a : allowed) {
+      ok = ok || name == a;
+      list += (list.empty() ? "" : ", ") + std::string(a);
+    }
+    if (!ok) return schema(field.empty() ? std::string(name) : field + "." + std::string(name),
+                           "unknown field (expected one of: " + list + ")");
+  }
+  return {};
+}
+
+std::string join(const std::string& field, const char* member) {
+  return field.empty() ? std::string(member) : field + "." + member;
+}
+
+Result<float> number(const Value& v, const std::string& field) {
+  if (!v.IsNumber()) return schema(field, std::string("must be a number, not ") + type_name(v));
+  const double d = v.GetDouble();
+  if (!std::isfinite(d) || std::abs(d) > 1e30) return schema(field, "must be a finite number of float range");
+  return static_cast<float>(d);
+}
+
+Result<Vec3> vec3(const Value& v, const std::string& field) {
+  if (!v.IsArray() || v.Size() != 3)
+    return schema(field, std::string("must be an array of 3 numbers, not ") +
+                             (v.IsArray() ? "an array of " + std::to_string(v.Size()) : type_name(v)));
+  Vec3 out{};
+  for (rapidjson::SizeType i = 0; i < 3; ++i) {
+    auto n = number(v[i], field + "[" + std::to_string(i) + "]");
+    if (!n) return std::unexpected(n.error());
+    out[i] = *n;
+  }
+  return out;
+}
+
+// A path member: relative paths against `folder`, never out of it.
+Result<fs::path> path_value(const Value& v, const std::string& field, const fs::path& folder) {
+  if (!v.IsString()) return schema(field, std::string("must be a path (a string), not ") + type_name(v));
+  const std::string_view s(v.GetString(), v.GetStringLength());
+  if (s.empty()) return schema(field, "must not be empty");
+  if (s.find('\0') != std::string_view::npos) return schema(field, "contains a NUL character");
+  const fs::path p{std::string(s)};
+  if (p.is_absolute() || folder.empty()) return p;
+  const fs::path norm = p.lexically_normal();
+  if (norm.empty() || *norm.begin() == "..")
+    return make_error(ErrorCode::invalid_value,
+                      field + ": " + quoted(s) +
+                          " leaves the scene's folder (relative paths stay inside it; give an absolute path to read a file elsewhere)",
+                      "scene");
+  return folder / norm;
+}
+
+Result<void> placement(const Value& obj, const std::string& field, Placement& out) {
+  if (auto it = obj.FindMember("position"); it != obj.MemberEnd()) {
+    auto v = vec3(it->value, join(field, "position"));
+    if (!v) return std::unexpected(v.error());
+    out.position = *v;
+  }
+  if (auto it = obj.FindMember("rotation"); it != obj.MemberEnd()) {
+    auto v = vec3(it->value, join(field, "rotation"));
+    if (!v) return std::unexpected(v.error());
+    out.rotation = *v;
+  }
+  if (auto it = obj.FindMember("scale"); it != obj.MemberEnd()) {
+    auto v = number(it->value, join(field, "scale"));
+    if (!v) return std::unexpected(v.error());
+    if (!(*v > 0.0f)) return schema(join(field, "scale"), "must be > 0");
+    out.scale = *v;
+  }
+  return {};
+}
+
+Result<const Value*> array_member(const Value& obj, const char* name, const std::string& field) {
+  auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd()) return nullptr;
+  if (!it->value.IsArray()) return schema(field, std::string("must be an array, not ") + type_name(it->value));
+  if (it->value.Size() > kMaxSceneItems)
+    return make_error(ErrorCode::limit_exceeded,
+                      field + ": " + std::to_string(it->value.Size()) + " items, more than the limit " +
+                          std::to_string(kMaxSceneItems),
+                      "scene");
+  return &it->value;
+}
+
+Result<const Value*> object_at(const Value& v, const std::string& field) {
+  if (!v.IsObject()) return schema(field, std::string("must be an object, not ") + type_name(v));
+  return &v;
+}
+
+Result<fs::path> required_file(const Value& obj, const std::string& field, const fs::path& folder) {
+  auto it = obj.FindMember("file");
+  if (it == obj.MemberEnd()) return schema(join(field, "file"), "required");
+  return path_value(it->value, join(field, "file"), folder);
+}
+
+#define SCENE_TRY(var, expr)                        \
+  auto var##_r = (expr);                            \
+  if (!var##_r) return std::unexpected(var##_r.error()); \
+  auto& var = *var##_r
+
+Result<ModelEntry> model_entry(const Value& v, const std::string& field, const fs::path& folder) {
+  SCENE_TRY(obj, object_at(v, field));
+  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale"}); !r)
+    return std::unexpected(r.error());
+  ModelEntry m;
+  SCENE_TRY(file, required_file(*obj, field, folder));
+  m.file = file;
+  SCENE_TRY(motions, array_member(*obj, "motions", join(field, "motions")));
+  if (motions)
+    for (rapidjson::SizeType j = 0; j < motions->Size(); ++j) {
+      SCENE_TRY(p, path_value((*motions)[j], field + ".motions[" + std::to_string(j) + "]", folder));
+      m.motions.push_back(p);
+    }
+  if (auto r = placement(*obj, field, m.placement); !r) return std::unexpected(r.error());
+  return m;
+}
+
+Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field, const fs::path& folder,
+                                       std::size_t model_count) {
+  SCENE_TRY(obj, object_at(v, field));
+  if (auto r = known_members(*obj, field, {"file", "model", "bone", "position", "rotation", "scale", "visible"}); !r)
+    return std::unexpected(r.error());
+  AccessoryEntry a;
+  SCENE_TRY(file, required_file(*obj, field, folder));
+  a.file = file;
+  const auto model = obj->FindMember("model");
+  const auto bone = obj->FindMember("bone");
+  if (model != obj->MemberEnd()) {
+    if (!model->value.IsUint())
+      return schema(join(field, "model"), std::string("must be a model index (a whole number >= 0), not ") +
+                                              (model->value.IsNumber() ? "that number" : type_name(model->value)));
+    const unsigned i = model->value.GetUint();
+    if (i >= model_count)
+      return schema(join(field, "model"), "model " + std::to_string(i) + " does not exist (the scene has " +
+                                              std::to_string(model_count) + " model" + (model_count == 1 ? "" : "s") + ")");
+    a.model = i;
+    if (bone == obj->MemberEnd()) return schema(join(field, "bone"), "required with 'model'");
+  }
+  if (bone != obj->MemberEnd()) {
+    if (model == obj->MemberEnd()) return schema(join(field, "model"), "required with 'bone'");
+    if (!bone->value.IsString() || bone->value.GetStringLength() == 0)
+      return schema(join(field, "bone"), "must be a bone name (a non-empty string)");
+    a.bone.assign(bone->value.GetString(), bone->value.GetStringLength());
+  }
+  if (auto it = obj->FindMember("visible"); it != obj->MemberEnd()) {
+    if (!it->value.IsBool()) return schema(join(field, "visible"), std::string("must be true or false, not ") + type_name(it->value));
+    a.visible = it->value.GetBool();
+  }
+  if (auto r = placement(*obj, field, a.placement); !r) return std::unexpected(r.error());
+  return a;
+}
+
+}  // namespace
+
+Result<SceneDescription> parse_scene(std::string_view text, const fs::path& folder) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
+  if (doc.HasParseError())
+    return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "scene");
+  if (!doc.IsObject()) return schema("(top level)", std::string("must be an object, not ") + type_name(doc));
+  if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "light", "audio"}); !r)
+    return std::unexpected(r.error());
+  if (auto it = doc.FindMember("format"); it != doc.MemberEnd())
+    if (!it->value.IsString() || std::string_view(it->value.GetString(), it->value.GetStringLength()) != "mmdkit-scene")
+      return schema("format", "must be \"mmdkit-scene\"");
+  if (auto it = doc.FindMember("version"); it != doc.MemberEnd())
+    if (!it->value.IsUint() || it->value.GetUint() != 1) return schema("version", "must be 1 (the only version)");
+  SceneDescription s;
+  s.folder = folder;
+  SCENE_TRY(models, array_member(doc, "models", "models"));
+  if (!models || models->Empty()) return schema("models", "required: at least one model");
+  for (rapidjson::SizeType i = 0; i < models->Size(); ++i) {
+    SCENE_TRY(m, model_entry((*models)[i], "models[" + std::to_string(i) + "]", folder));
+    s.models.push_back(std::move(m));
+  }
+  if (auto it = doc.FindMember("stage"); it != doc.MemberEnd()) {
+    StageEntry st;
+    if (it->value.IsString()) {
+      SCENE_TRY(p, path_value(it->value, "stage", folder));
+      st.file = p;
+    } else {
+      SCENE_TRY(obj, object_at(it->value, "stage"));
+      if (auto r = known_members(*obj, "stage", {"file", "position", "rotation", "scale"}); !r) return std::unexpected(r.error());
+      SCENE_TRY(p, required_file(*obj, "stage", folder));
+      st.file = p;
+      if (auto r = placement(*obj, "stage", st.placement); !r) return std::unexpected(r.error());
+    }
+    s.stage = std::move(st);
+  }
+  SCENE_TRY(accs, array_member(doc, "accessories", "accessories"));
+  if (accs)
+    for (rapidjson::SizeType i = 0; i < accs->Size(); ++i) {
+      SCENE_TRY(a, accessory_entry((*accs)[i], "accessories[" + std::to_string(i) + "]", folder, s.models.size()));
+      s.accessories.push_back(std::move(a));
+    }
+  if (auto it = doc.FindMember("camera"); it != doc.MemberEnd()) {
+    SCENE_TRY(p, path_value(it->value, "camera", folder));
+    s.camera = p;
+  }
+  if (auto it = doc.FindMember("light"); it != doc.MemberEnd()) {
+    if (it->value.IsObject()) {
+      const Value& l = it->value;
+      if (auto r = known_members(l, "light", {"color", "direction"}); !r) return std::unexpected(r.error());
+      anim::LightState ls;
+      if (auto c = l.FindMember("color"); c != l.MemberEnd()) {
+        SCENE_TRY(v, vec3(c->value, "light.color"));
+        for (std::size_t k = 0; k < 3; ++k)
+          if (v[k] < 0.0f || v[k] > 1.0f) return schema("light.color[" + std::to_string(k) + "]", "must be 0..1");
+        ls.color = v;
+      }
+      if (auto d = l.FindMember("direction"); d != l.MemberEnd()) {
+        SCENE_TRY(v, vec3(d->value, "light.direction"));
+        if (v == Vec3{}) return schema("light.direction", "must not be (0, 0, 0)");
+        ls.direction = v;
+      }
+      s.fixed_light = ls;
+    } else {
+      SCENE_TRY(p, path_value(it->value, "light", folder));
+      s.light_motion = p;
+    }
+  }
+  if (auto it = doc.FindMember("audio"); it != doc.MemberEnd()) {
+    SCENE_TRY(p, path_value(it->value, "audio", folder));
+    s.audio = p;
+  }
+  return s;
+}
+
+std::vector<SceneFile> scene_files(const SceneDescription& s) {
+  std::vector<SceneFile> out;
+  for (std::size_t i = 0; i < s.models.size(); ++i) {
+    const std::string f = "models[" + std::to_string(i) + "]";
+    out.push_back({f + ".file", s.models[i].file});
+    for (std::size_t j = 0; j < s.models[i].motions.size(); ++j)
+      out.push_back({f + ".motions[" + std::to_string(j) + "]", s.models[i].motions[j]});
+  }
+  if (s.stage) out.push_back({"stage.file", s.stage->file});
+  for (std::size_t i = 0; i < s.accessories.size(); ++i)
+    out.push_back({"accessories[" + std::to_string(i) + "].file", s.accessories[i].file});
+  if (!s.camera.empty()) out.push_back({"camera", s.camera});
+  if (!s.light_motion.empty()) out.push_back({"light", s.light_motion});
+  if (!s.audio.empty()) out.push_back({"audio", s.audio});
+  return out;
+}
+
+namespace {
+bool is_under(const fs::path& p, const fs::path& dir) {
+  auto pi = p.begin();
+  for (auto di = dir.begin(); di != dir.end(); ++di, ++pi) {
+    if (di->empty()) continue;  // a trailing separator
+    if (pi == p.end() || *pi != *di) return false;
+  }
+  return true;
+}
+}  // namespace
+
+Result<void> check_scene_files(const SceneDescription& s) {
+  std::error_code ec;
+  const fs::path folder = s.folder.empty() ? fs::path() : fs::weakly_canonical(fs::absolute(s.folder, ec), ec);
+  for (const SceneFile& f : scene_files(s)) {
+    auto fail = [&](ErrorCode code, const std::string& why) {
+      Error e = make_error(code, f.field + ": " + why + " ('" + f.path.string() + "')", "scene").error();
+      e.file = f.path.string();
+      return std::unexpected(e);
+    };
+    const fs::file_status st = fs::status(f.path, ec);
+    if (!fs::exists(st)) return fail(ErrorCode::io_error, "file not found");
+    if (!fs::is_regular_file(st)) return fail(ErrorCode::io_error, "is not a file");
+    if (!folder.empty() &&
+        is_under(fs::absolute(f.path, ec).lexically_normal(), fs::absolute(s.folder, ec).lexically_normal())) {
+      const fs::path real = fs::weakly_canonical(fs::absolute(f.path, ec), ec);
+      if (!is_under(real, folder)) return fail(ErrorCode::invalid_value, "leaves the scene's folder through a link");
+    }
+  }
+  return {};
+}
+
+Result<SceneDescription> read_scene_file(const fs::path& path) {
+  auto bytes = read_file(path, std::uint64_t{16} << 20);
+  if (!bytes) {
+    Error e = bytes.error();
+    e.file = path.string();
+    return std::unexpected(e);
+  }
+  const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  auto s = parse_scene(text, folder);
+  if (!s) {
+    Error e = s.error();
+    e.file = path.string();
+    return std::unexpected(e);
+  }
+  if (auto r = check_scene_files(*s); !r) return std::unexpected(r.error());
+  return s;
+}
+
+}  // namespace mmdkit::scene

@@ -1,0 +1,144 @@
+// Scene physics: every model of a scene in one world (physics/scene_physics.hpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/physics/character_physics.hpp"
+#include "mmdkit/physics/scene_physics.hpp"
+#include "scene/scene_fixture.hpp"
+#include "support/corpus.hpp"
+
+namespace mmdkit::physics {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A generated humanoid whose only rigid body is a simulated sphere (radius 1) on 頭, colliding
+// with every group; no joints, so with no gravity it stays where it is unless pushed.
+fs::path ball_head_model(const fs::path& dir, const std::string& name) {
+  pmx::Model m = scene::test::generated_model(7, 100);
+  std::int32_t head = -1;
+  for (std::size_t i = 0; i < m.bones.size(); ++i)
+    if (m.bones[i].name.text == "頭") head = static_cast<std::int32_t>(i);
+  EXPECT_GE(head, 0);
+  pmx::RigidBody b{};
+  b.name.text = "ball";
+  b.bone = head;
+  b.group = 0;
+  b.collision_mask = 0xFFFF;
+  b.shape = 0;
+  b.size = {1, 1, 1};
+  b.position = m.bones[static_cast<std::size_t>(head)].position;
+  b.mass = 1;
+  b.mode = 1;
+  m.rigid_bodies = {b};
+  m.joints.clear();
+  m.soft_bodies.clear();
+  return scene::test::write_model(dir, name, m);
+}
+
+Vec3 head_world(const scene::Scene& s, std::size_t i) {
+  const std::int32_t h = s.character(i).data().skeleton().find("頭");
+  return scene::transform_point(s.character_placement(i), s.character(i).pose().model_positions()[static_cast<std::size_t>(h)]);
+}
+
+float distance(Vec3 a, Vec3 b) {
+  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+Settings no_gravity() {
+  Settings s;
+  s.gravity = {0, 0, 0};
+  s.warmup_steps = 0;
+  return s;
+}
+
+TEST(ScenePhysics, BodiesOfTwoModelsCollideInOneWorld) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_physics");
+  const fs::path model = ball_head_model(dir, "ball.pmx");
+  scene::SceneDescription d;
+  d.models.push_back({model, {}, {}});
+  d.models.push_back({model, {}, scene::Placement{{0.5f, 0, 0}, {}, 1.0f}});  // heads 0.5 apart, radii 1
+  std::vector<mmdkit::Warning> w;
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  auto sp = ScenePhysics::create(*s, no_gravity());
+  ASSERT_TRUE(sp.has_value()) << sp.error().to_string();
+  EXPECT_EQ((*sp)->body_count(), 2u);
+  ASSERT_TRUE((*sp)->evaluate(0).has_value());
+  const Vec3 a0 = head_world(*s, 0), b0 = head_world(*s, 1);
+  EXPECT_NEAR(distance(head_world(*s, 0), head_world(*s, 1)), 0.5f, 1e-3f) << "frame 0: bodies on their bones";
+  ASSERT_TRUE((*sp)->evaluate(60).has_value());
+  // In one world the spheres overlap by 1.5 and are pushed apart towards 2 (their radii's sum);
+  // the heads follow their bodies.
+  const float together = distance(head_world(*s, 0), head_world(*s, 1));
+  EXPECT_GT(together, 1.5f);
+  EXPECT_LT(together, 3.0f);
+
+  // The same two models in separate worlds: nothing touches, the heads stay where they were.
+  auto s2 = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s2.has_value());
+  CharacterPhysics p0(s2->character(0), no_gravity()), p1(s2->character(1), no_gravity());
+  ASSERT_TRUE(p0.evaluate(60).has_value());
+  ASSERT_TRUE(p1.evaluate(60).has_value());
+  EXPECT_NEAR(distance(head_world(*s2, 0), head_world(*s2, 1)), 0.5f, 1e-3f);
+  EXPECT_NEAR(distance(head_world(*s2, 0), a0), 0.0f, 1e-3f);
+  EXPECT_NEAR(distance(head_world(*s2, 1), b0), 0.0f, 1e-3f);
+}
+
+TEST(ScenePhysics, OneModelSceneGivesTheBytesOfCharacterPhysicsAndAnyOrderOfFrames) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_physics_one");
+  const fs::path model = scene::test::write_model(dir, "m.pmx", 3, 200);  // the generator's head + upper body
+  const fs::path motion = scene::test::write_motion(dir, "m.vmd", 4, 20, 200);
+  scene::SceneDescription d;
+  d.models.push_back({model, {motion}, {}});
+  std::vector<mmdkit::Warning> w;
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value());
+  auto sp = ScenePhysics::create(*s);
+  ASSERT_TRUE(sp.has_value());
+  ASSERT_GT((*sp)->body_count(), 0u);
+  const fs::path motions[] = {motion};
+  auto loaded = anim::load_character(model, motions, {});
+  ASSERT_TRUE(loaded.has_value());
+  anim::Character ch(loaded->data);
+  CharacterPhysics cp(ch);
+  for (std::uint32_t f : {0u, 5u, 12u, 3u, 20u, 20u}) {
+    ASSERT_TRUE((*sp)->evaluate(f).has_value());
+    ASSERT_TRUE(cp.evaluate(f).has_value());
+    const auto a = s->character(0).pose().model_matrices(), b = ch.pose().model_matrices();
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size_bytes()), 0) << "frame " << f;
+  }
+}
+
+TEST(ScenePhysics, PlacedModelSimulatesLikeTheModelAtTheOrigin) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_physics_placed");
+  const fs::path model = scene::test::write_model(dir, "m.pmx", 3, 200);
+  const fs::path motion = scene::test::write_motion(dir, "m.vmd", 4, 20, 200);
+  scene::SceneDescription d;
+  d.models.push_back({model, {motion}, {}});
+  d.models.push_back({model, {motion}, scene::Placement{{40, 0, 0}, {0, 90, 0}, 1.0f}});  // far apart
+  std::vector<mmdkit::Warning> w;
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value());
+  Settings st;
+  st.gravity = {0, 0, 0};  // gravity is world -Y; a turned model about Y feels the same
+  auto sp = ScenePhysics::create(*s, st);
+  ASSERT_TRUE(sp.has_value());
+  ASSERT_TRUE((*sp)->evaluate(20).has_value());
+  const auto a = s->character(0).pose().model_matrices(), b = s->character(1).pose().model_matrices();
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t k = 0; k < 16; ++k) EXPECT_NEAR(a[i][k], b[i][k], 2e-3f) << "bone " << i << " element " << k;
+  // Scale with rigid bodies is refused.
+  d.models[1].placement.scale = 2;
+  auto s3 = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s3.has_value());
+  auto bad = ScenePhysics::create(*s3);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message.rfind("models[1].scale: ", 0), 0u) << bad.error().message;
+}
+
+}  // namespace
+}  // namespace mmdkit::physics

@@ -1,0 +1,171 @@
+// The scene file: schema, field paths in errors, path rules (docs/SCENE.md).
+#include <gtest/gtest.h>
+
+#include "mmdkit/scene/description.hpp"
+#include "scene/scene_fixture.hpp"
+#include "support/corpus.hpp"
+
+namespace mmdkit::scene {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(SceneJson, ReadsEveryField) {
+  const std::string text = R"({
+    "format": "mmdkit-scene", "version": 1,
+    "models": [
+      {"file": "a.pmx", "motions": ["a.vmd", "sub/b.vmd"], "position": [1, 2, 3], "rotation": [0, 90, 0], "scale": 1},
+      {"file": "/abs/b.pmd"}
+    ],
+    "stage": {"file": "stage/s.pmx", "position": [0, -1, 0]},
+    "accessories": [
+      {"file": "mic.pmx", "model": 1, "bone": "右手首", "position": [0, 1, 0], "rotation": [10, 0, 0], "scale": 2},
+      {"file": "lamp.pmx", "visible": false}
+    ],
+    "camera": "cam.vmd",
+    "light": {"color": [0.5, 0.25, 1], "direction": [0, -1, 0]},
+    "audio": "song.wav"
+  })";
+  auto s = parse_scene(text, "/scenes/x");
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  ASSERT_EQ(s->models.size(), 2u);
+  EXPECT_EQ(s->models[0].file, fs::path("/scenes/x/a.pmx"));
+  EXPECT_EQ(s->models[0].motions, (std::vector<fs::path>{"/scenes/x/a.vmd", "/scenes/x/sub/b.vmd"}));
+  EXPECT_EQ(s->models[0].placement.position, (Vec3{1, 2, 3}));
+  EXPECT_EQ(s->models[0].placement.rotation, (Vec3{0, 90, 0}));
+  EXPECT_EQ(s->models[1].file, fs::path("/abs/b.pmd"));
+  EXPECT_TRUE(s->models[1].placement.is_identity());
+  ASSERT_TRUE(s->stage.has_value());
+  EXPECT_EQ(s->stage->file, fs::path("/scenes/x/stage/s.pmx"));
+  EXPECT_EQ(s->stage->placement.position, (Vec3{0, -1, 0}));
+  ASSERT_EQ(s->accessories.size(), 2u);
+  EXPECT_EQ(s->accessories[0].model, std::optional<std::size_t>(1));
+  EXPECT_EQ(s->accessories[0].bone, "右手首");
+  EXPECT_EQ(s->accessories[0].placement.scale, 2.0f);
+  EXPECT_FALSE(s->accessories[1].model.has_value());
+  EXPECT_FALSE(s->accessories[1].visible);
+  EXPECT_EQ(s->camera, fs::path("/scenes/x/cam.vmd"));
+  ASSERT_TRUE(s->fixed_light.has_value());
+  EXPECT_EQ(s->fixed_light->color, (Vec3{0.5f, 0.25f, 1}));
+  EXPECT_EQ(s->fixed_light->direction, (Vec3{0, -1, 0}));
+  EXPECT_EQ(s->audio, fs::path("/scenes/x/song.wav"));
+  EXPECT_EQ(s->folder, fs::path("/scenes/x"));
+  // The stage as a plain path, the light as a VMD.
+  auto s2 = parse_scene(R"({"models":[{"file":"a.pmx"}],"stage":"s.pmx","light":"l.vmd"})", "/f");
+  ASSERT_TRUE(s2.has_value());
+  EXPECT_EQ(s2->stage->file, fs::path("/f/s.pmx"));
+  EXPECT_EQ(s2->light_motion, fs::path("/f/l.vmd"));
+  EXPECT_FALSE(s2->fixed_light.has_value());
+}
+
+struct Bad {
+  const char* json;
+  const char* message;  // the whole message
+  ErrorCode code = ErrorCode::json_schema;
+};
+
+TEST(SceneJson, ErrorsNameTheField) {
+  const Bad cases[] = {
+      {R"([])", "(top level): must be an object, not an array"},
+      {R"({})", "models: required: at least one model"},
+      {R"({"models": []})", "models: required: at least one model"},
+      {R"({"models": {}})", "models: must be an array, not an object"},
+      {R"({"models": [{"file": "a.pmx"}], "modles": 1})",
+       "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, light, audio)"},
+      {R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "motions": ["x.vmd", 3]}]})",
+       "models[1].motions[1]: must be a path (a string), not a number"},
+      {R"({"models": [{"file": "a.pmx"}, {"motions": []}]})", "models[1].file: required"},
+      {R"({"models": [{"file": "a.pmx", "motion": "x.vmd"}]})",
+       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale)"},
+      {R"({"models": [{"file": "a.pmx", "position": [1, 2]}]})",
+       "models[0].position: must be an array of 3 numbers, not an array of 2"},
+      {R"({"models": [{"file": "a.pmx", "rotation": [1, "2", 3]}]})",
+       "models[0].rotation[1]: must be a number, not a string"},
+      {R"({"models": [{"file": "a.pmx", "scale": 0}]})", "models[0].scale: must be > 0"},
+      {R"({"models": [{"file": "a.pmx", "scale": -1e300}]})", "models[0].scale: must be a finite number of float range"},
+      {R"({"models": [{"file": ""}]})", "models[0].file: must not be empty"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "model": 0}]})",
+       "accessories[0].bone: required with 'model'"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "bone": "頭"}]})",
+       "accessories[0].model: required with 'bone'"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "model": 1, "bone": "頭"}]})",
+       "accessories[0].model: model 1 does not exist (the scene has 1 model)"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "model": -1, "bone": "頭"}]})",
+       "accessories[0].model: must be a model index (a whole number >= 0), not that number"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "visible": 1}]})",
+       "accessories[0].visible: must be true or false, not a number"},
+      {R"({"models": [{"file": "a.pmx"}], "stage": {"position": [0, 0, 0]}})", "stage.file: required"},
+      {R"({"models": [{"file": "a.pmx"}], "light": {"color": [2, 0, 0]}})", "light.color[0]: must be 0..1"},
+      {R"({"models": [{"file": "a.pmx"}], "light": {"direction": [0, 0, 0]}})", "light.direction: must not be (0, 0, 0)"},
+      {R"({"models": [{"file": "a.pmx"}], "camera": 5})", "camera: must be a path (a string), not a number"},
+      {R"({"models": [{"file": "a.pmx"}], "format": "pmx"})", "format: must be \"mmdkit-scene\""},
+      {R"({"models": [{"file": "a.pmx"}], "version": 2})", "version: must be 1 (the only version)"},
+      {R"({"models": [{"file": "../a.pmx"}]})",
+       "models[0].file: '../a.pmx' leaves the scene's folder (relative paths stay inside it; give an absolute path to "
+       "read a file elsewhere)",
+       ErrorCode::invalid_value},
+      {R"({"models": [{"file": "a/../../b/a.pmx"}]})",
+       "models[0].file: 'a/../../b/a.pmx' leaves the scene's folder (relative paths stay inside it; give an absolute "
+       "path to read a file elsewhere)",
+       ErrorCode::invalid_value},
+  };
+  for (const Bad& b : cases) {
+    auto s = parse_scene(b.json, "/scene");
+    ASSERT_FALSE(s.has_value()) << b.json;
+    EXPECT_EQ(s.error().message, b.message) << b.json;
+    EXPECT_EQ(s.error().code, b.code) << b.json;
+  }
+}
+
+TEST(SceneJson, SyntaxErrorsGiveLineAndColumn) {
+  auto s = parse_scene("{\n  \"models\": [\n    {\"file\": \"a.pmx\",}\n  ]\n}", "/x");
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().code, ErrorCode::json_syntax);
+  EXPECT_EQ(s.error().line, 3);
+  EXPECT_GT(s.error().column, 1);
+}
+
+TEST(SceneJson, TooManyItemsAreRefused) {
+  std::string text = R"({"models": [)";
+  for (std::size_t i = 0; i <= kMaxSceneItems; ++i) text += std::string(i ? "," : "") + R"({"file":"a.pmx"})";
+  text += "]}";
+  auto s = parse_scene(text, "/x");
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().code, ErrorCode::limit_exceeded);
+  EXPECT_EQ(s.error().message.rfind("models: 1025 items", 0), 0u) << s.error().message;
+}
+
+TEST(SceneJson, MissingFilesAndLinksOutOfTheFolderAreNamed) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_json");
+  fs::create_directories(dir / "scene");
+  test::write_text(dir / "scene" / "a.pmx", "x");
+  test::write_text(dir / "outside.vmd", "x");
+  fs::create_symlink(dir / "outside.vmd", dir / "scene" / "link.vmd");
+  const fs::path scene = test::write_text(
+      dir / "scene" / "scene.json", R"({"models": [{"file": "a.pmx"}, {"file": "a.pmx", "motions": ["missing.vmd"]}]})");
+  auto s = read_scene_file(scene);
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().code, ErrorCode::io_error);
+  EXPECT_EQ(s.error().message, "models[1].motions[0]: file not found ('" + (dir / "scene" / "missing.vmd").string() + "')");
+
+  test::write_text(scene, R"({"models": [{"file": "a.pmx", "motions": ["link.vmd"]}]})");
+  s = read_scene_file(scene);
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().code, ErrorCode::invalid_value);
+  EXPECT_EQ(s.error().message.rfind("models[0].motions[0]: leaves the scene's folder through a link", 0), 0u)
+      << s.error().message;
+
+  // Given explicitly (absolute), a file outside the folder is read.
+  test::write_text(scene, R"({"models": [{"file": "a.pmx", "motions": [")" + (dir / "outside.vmd").string() + R"("]}]})");
+  s = read_scene_file(scene);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+
+  test::write_text(scene, R"({"models": [{"file": "scene.json"}], "stage": "sub"})");
+  fs::create_directories(dir / "scene" / "sub");
+  s = read_scene_file(scene);
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().message, "stage.file: is not a file ('" + (dir / "scene" / "sub").string() + "')");
+}
+
+}  // namespace
+}  // namespace mmdkit::scene
