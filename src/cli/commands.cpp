@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "cli/app.hpp"
+#include "cli/cmd_convert_bvh.hpp"
 #include "cli/io.hpp"
 #include "cli/model_ops.hpp"
 #include "core/json.hpp"
@@ -499,12 +500,13 @@ const Command kDumpCommand{"dump", "lossless JSON text of a file (to stdout or -
                            }};
 
 const Command kConvertCommand{
-    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd -> .pmx",
+    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd -> .pmx, .vmd <-> .bvh",
     [](CLI::App& sub) -> Runner {
       struct V {
         InputArgs input;
         OutputArgs output;
         std::string to;
+        BvhConvertArgs bvh;
       };
       auto v = std::make_shared<V>();
       add_input_options(sub, v->input, "INPUT", "input file, - = stdin");
@@ -513,7 +515,14 @@ const Command kConvertCommand{
       sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
       sub.add_flag("--euler", v->input.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
       add_force_flag(sub, v->output.force);
-      return runner(v, "convert", [](V& x, const Streams& s) { return cmd_convert(x.input, x.output, x.to, s); });
+      add_bvh_convert_options(sub, v->bvh);  // .bvh in or out: cmd_convert_bvh.cpp
+      CLI::App* app = &sub;
+      return runner(v, "convert", [app](V& x, const Streams& s) {
+        if (is_bvh_conversion(x.input.path, x.output.path))
+          return run_bvh_conversion(x.input.path, x.output.path, x.output.force, x.bvh, s);
+        if (int rc = refuse_bvh_options(*app, s); rc != kExitOk) return rc;
+        return cmd_convert(x.input, x.output, x.to, s);
+      });
     }};
 
 const Command kGenerateCommand{

@@ -1,0 +1,359 @@
+// mmdkit motion — 3D keypoints → VMD (motion/keypoints.hpp keypoints_to_vmd; the method is
+// docs/KEYPOINTS.md "Method"). Wanted model-space rotations come from limb directions here; the
+// keys are found by motion/fit.hpp through anim::Character.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/model/model.hpp"
+#include "mmdkit/motion/keypoints.hpp"
+#include "motion/dmath.hpp"
+#include "motion/fit.hpp"
+#include "motion/keypoints_internal.hpp"
+
+namespace mmdkit::motion {
+namespace {
+
+// Canonical points: what the method reads, each a layout joint or the midpoint of two.
+enum C : int {
+  pelvis, spine_mid, chest, head_base, head_top, nose,
+  l_hip, l_knee, l_ankle, l_toe, l_collar, l_shoulder, l_elbow, l_wrist, l_hand,
+  r_hip, r_knee, r_ankle, r_toe, r_collar, r_shoulder, r_elbow, r_wrist, r_hand,
+  kCanonCount
+};
+constexpr int kSide = r_hip - l_hip;  // offset from a left point to its right one
+using Spec = std::array<std::array<int, 2>, kCanonCount>;
+constexpr std::array<int, 2> N{-1, -1};
+
+constexpr Spec kH36m{{{0, -1}, {7, -1}, {8, -1}, {9, -1}, {10, -1}, N,
+                      {4, -1}, {5, -1}, {6, -1}, N, N, {11, -1}, {12, -1}, {13, -1}, N,
+                      {1, -1}, {2, -1}, {3, -1}, N, N, {14, -1}, {15, -1}, {16, -1}, N}};
+constexpr Spec kSmpl{{{0, -1}, {3, -1}, {12, -1}, {15, -1}, N, N,
+                      {1, -1}, {4, -1}, {7, -1}, {10, -1}, {13, -1}, {16, -1}, {18, -1}, {20, -1}, {22, -1},
+                      {2, -1}, {5, -1}, {8, -1}, {11, -1}, {14, -1}, {17, -1}, {19, -1}, {21, -1}, {23, -1}}};
+constexpr Spec kCoco{{{11, 12}, N, {5, 6}, N, N, {0, -1},
+                      {11, -1}, {13, -1}, {15, -1}, N, N, {5, -1}, {7, -1}, {9, -1}, N,
+                      {12, -1}, {14, -1}, {16, -1}, N, N, {6, -1}, {8, -1}, {10, -1}, N}};
+constexpr Spec kMediapipe{{{23, 24}, N, {11, 12}, N, N, {0, -1},
+                           {23, -1}, {25, -1}, {27, -1}, {31, -1}, N, {11, -1}, {13, -1}, {15, -1}, {17, 19},
+                           {24, -1}, {26, -1}, {28, -1}, {32, -1}, N, {12, -1}, {14, -1}, {16, -1}, {18, 20}}};
+
+const Spec& spec_of(KeypointLayout l) {
+  switch (l) {
+    case KeypointLayout::h36m17: return kH36m;
+    case KeypointLayout::coco17: return kCoco;
+    case KeypointLayout::mediapipe33: return kMediapipe;
+    case KeypointLayout::smpl24: return kSmpl;
+  }
+  return kH36m;
+}
+
+bool finite(const dm::V& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+
+std::int32_t bone_named(const model::Model& m, std::string_view name) {
+  for (std::size_t i = 0; i < m.bones.size(); ++i)
+    if (m.bones[i].name == name) return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const model::Model> model_ptr,
+                                     const KeypointOptions& o, KeypointReport* report) {
+  if (!model_ptr) return make_error(ErrorCode::invalid_argument, "no model");
+  const model::Model& m = *model_ptr;
+  const auto names = keypoint_joint_names(o.layout);
+  const std::size_t J = names.size();
+  if (kin.joints != J)
+    return make_error(ErrorCode::invalid_argument, "layout " + std::string(keypoint_layout_name(o.layout)) + " has " +
+                                                       std::to_string(J) + " joints, the array " + std::to_string(kin.joints));
+  if (kin.frames == 0) return make_error(ErrorCode::invalid_value, "the keypoints have no frames");
+  if (kin.positions.size() != std::size_t{kin.frames} * J * 3 ||
+      (!kin.confidence.empty() && kin.confidence.size() != std::size_t{kin.frames} * J))
+    return make_error(ErrorCode::invalid_argument, "positions / confidence sizes disagree with frames × joints");
+  if (!(o.fps > 0) || !std::isfinite(o.fps)) return make_error(ErrorCode::invalid_argument, "fps must be > 0");
+  if (!(o.scale >= 0) || !std::isfinite(o.scale)) return make_error(ErrorCode::invalid_argument, "scale must be ≥ 0");
+  // --- axes ---------------------------------------------------------------------------------------
+  std::array<int, 3> axis{};
+  std::array<double, 3> sign{};
+  for (int i = 0; i < 3; ++i) {
+    std::string_view a = o.axes[static_cast<std::size_t>(i)];
+    sign[static_cast<std::size_t>(i)] = 1;
+    if (!a.empty() && (a[0] == '-' || a[0] == '+')) {
+      sign[static_cast<std::size_t>(i)] = a[0] == '-' ? -1 : 1;
+      a.remove_prefix(1);
+    }
+    if (a != "x" && a != "y" && a != "z" && a != "X" && a != "Y" && a != "Z")
+      return make_error(ErrorCode::invalid_argument, "axes entry '" + o.axes[static_cast<std::size_t>(i)] + "' is not x, y or z with an optional sign");
+    axis[static_cast<std::size_t>(i)] = std::tolower(static_cast<unsigned char>(a[0])) - 'x';
+  }
+  if (axis[0] == axis[1] || axis[1] == axis[2] || axis[0] == axis[2])
+    return make_error(ErrorCode::invalid_argument, "axes name one input axis twice");
+  KeypointReport rep;
+  // --- positions in MMD axes, missing held ----------------------------------------------------
+  const std::size_t F_in = kin.frames;
+  std::vector<double> P(F_in * J * 3);
+  for (std::size_t i = 0; i < F_in * J; ++i)
+    for (std::size_t c = 0; c < 3; ++c)
+      P[i * 3 + c] = sign[c] * double(kin.positions[i * 3 + static_cast<std::size_t>(axis[c])]);
+  const Spec& spec = spec_of(o.layout);
+  std::vector<std::size_t> never;
+  rep.missing = kp::hold_missing(P, F_in, J, kin.confidence, o.min_confidence, never);
+  std::array<bool, kCanonCount> have{};
+  for (int c = 0; c < kCanonCount; ++c) {
+    have[static_cast<std::size_t>(c)] = spec[static_cast<std::size_t>(c)][0] >= 0;
+    for (int s : spec[static_cast<std::size_t>(c)])
+      if (s >= 0 && std::find(never.begin(), never.end(), static_cast<std::size_t>(s)) != never.end()) {
+        const bool required = c == pelvis || c == chest || (c >= l_hip && c <= l_ankle) || (c >= r_hip && c <= r_ankle) ||
+                              (c >= l_shoulder && c <= l_wrist) || (c >= r_shoulder && c <= r_wrist);
+        if (required)
+          return make_error(ErrorCode::invalid_value, "joint " + std::to_string(s) + " '" + std::string(names[static_cast<std::size_t>(s)]) +
+                                                          "' has no valid position in any frame (nothing to hold)");
+        have[static_cast<std::size_t>(c)] = false;
+      }
+  }
+  // --- resample to 30 fps -----------------------------------------------------------------------
+  std::size_t F = F_in;
+  if (std::abs(o.fps - 30.0) > 1e-9) {
+    F = static_cast<std::size_t>(std::floor(double(F_in - 1) * 30.0 / o.fps + 1e-9)) + 1;
+    if (F > (std::size_t{1} << 24)) return make_error(ErrorCode::limit_exceeded, "too many frames at 30 fps");
+    std::vector<double> R(F * J * 3);
+    for (std::size_t f = 0; f < F; ++f) {
+      const double t = double(f) * o.fps / 30.0;
+      const std::size_t a = std::min(static_cast<std::size_t>(t), F_in - 1), b = std::min(a + 1, F_in - 1);
+      const double w = t - double(a);
+      for (std::size_t i = 0; i < J * 3; ++i) R[f * J * 3 + i] = P[a * J * 3 + i] * (1 - w) + P[b * J * 3 + i] * w;
+    }
+    P = std::move(R);
+  }
+  auto canon = [&](std::size_t f, int c) -> dm::V {
+    const auto& s = spec[static_cast<std::size_t>(c)];
+    const double* a = &P[(f * J + static_cast<std::size_t>(s[0])) * 3];
+    if (s[1] < 0) return {a[0], a[1], a[2]};
+    const double* b = &P[(f * J + static_cast<std::size_t>(s[1])) * 3];
+    return {(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2};
+  };
+  // --- the model's rest points --------------------------------------------------------------------
+  const auto rest_layout = kp::layout_on_model(m, o.layout, {}, {});
+  std::array<dm::V, kCanonCount> rest{};
+  for (int c = 0; c < kCanonCount; ++c) {
+    if (!have[static_cast<std::size_t>(c)]) continue;
+    const auto& s = spec[static_cast<std::size_t>(c)];
+    dm::V v = rest_layout[static_cast<std::size_t>(s[0])];
+    if (s[1] >= 0) v = dm::scale(dm::add(v, rest_layout[static_cast<std::size_t>(s[1])]), 0.5);
+    rest[static_cast<std::size_t>(c)] = v;
+    if (!finite(v)) have[static_cast<std::size_t>(c)] = false;
+  }
+  struct Need {
+    const char* bone;
+    int point;
+  };
+  for (Need n : {Need{"センター", -1}, Need{"上半身", chest}, Need{"下半身", pelvis}, Need{"左足", l_hip}, Need{"左ひざ", l_knee},
+                 Need{"左足首", l_ankle}, Need{"右足", r_hip}, Need{"右ひざ", r_knee}, Need{"右足首", r_ankle}, Need{"左腕", l_shoulder},
+                 Need{"左ひじ", l_elbow}, Need{"左手首", l_wrist}, Need{"右腕", r_shoulder}, Need{"右ひじ", r_elbow}, Need{"右手首", r_wrist}})
+    if (bone_named(m, n.bone) < 0 || (n.point >= 0 && !have[static_cast<std::size_t>(n.point)]))
+      return make_error(ErrorCode::invalid_value, std::string("the model has no bone '") + n.bone +
+                                                      "' (the method needs センター, 上半身, 下半身 and both legs and arms)");
+  // --- scale: leg lengths ----------------------------------------------------------------------
+  auto leg = [&](auto point) {
+    return (dm::norm(dm::sub(point(l_knee), point(l_hip))) + dm::norm(dm::sub(point(l_ankle), point(l_knee))) +
+            dm::norm(dm::sub(point(r_knee), point(r_hip))) + dm::norm(dm::sub(point(r_ankle), point(r_knee)))) / 2;
+  };
+  double s = o.scale;
+  if (!(s > 0)) {
+    std::vector<double> lens(F);
+    for (std::size_t f = 0; f < F; ++f) lens[f] = leg([&](int c) { return canon(f, c); });
+    const double model_leg = leg([&](int c) { return rest[static_cast<std::size_t>(c)]; });
+    s = model_leg > 0 ? median(lens) / model_leg : 1.0;
+    if (!(s > 0) || !std::isfinite(s)) s = 1.0;
+  }
+  rep.scale = s;
+  for (double& v : P) v /= s;
+  if (o.smoothing) kp::one_euro(P, F, J, *o.smoothing, 30.0);
+  // --- floor: a low percentile of the lower ankle, moved onto the model's ankle height ----------
+  const double rest_ankle_y = (rest[l_ankle][1] + rest[r_ankle][1]) / 2;
+  {
+    std::vector<double> low(F);
+    for (std::size_t f = 0; f < F; ++f) low[f] = std::min(canon(f, l_ankle)[1], canon(f, r_ankle)[1]);
+    std::sort(low.begin(), low.end());
+    rep.floor = low[std::min(F - 1, static_cast<std::size_t>(0.05 * double(F)))];
+    const double shift = rest_ankle_y - rep.floor;
+    for (std::size_t i = 0; i < F * J; ++i) P[i * 3 + 1] += shift;
+  }
+  // --- bones ----------------------------------------------------------------------------------
+  const std::int32_t b_center = bone_named(m, "センター"), b_groove = bone_named(m, "グルーブ"), b_lower = bone_named(m, "下半身"),
+                     b_upper = bone_named(m, "上半身");
+  fit::Problem prob;
+  prob.model = model_ptr;
+  prob.frames = F;
+  prob.ik_off = !o.leg_ik;
+  std::vector<std::int32_t> slot(m.bones.size(), -1);
+  auto add = [&](std::int32_t b, fit::Target t) {
+    if (b < 0 || slot[static_cast<std::size_t>(b)] >= 0) return;
+    slot[static_cast<std::size_t>(b)] = static_cast<std::int32_t>(prob.keyed.size());
+    prob.keyed.push_back({static_cast<std::size_t>(b), t, false, false});
+  };
+  add(b_lower, fit::Target::rotation);
+  add(b_upper, fit::Target::rotation);
+  const std::int32_t b_neck = have[head_base] || have[nose] ? bone_named(m, "首") : -1;
+  const std::int32_t b_head = have[head_base] && have[head_top] ? bone_named(m, "頭") : -1;
+  add(b_neck, fit::Target::rotation);
+  add(b_head, fit::Target::rotation);
+  struct SideBones {
+    std::int32_t shoulder, arm, arm_twist, elbow, wrist, leg, knee, ankle;
+  };
+  std::array<SideBones, 2> side{};
+  for (int k = 0; k < 2; ++k) {
+    const std::string p = k == 0 ? "左" : "右";
+    const int o2 = k * kSide;
+    SideBones& sb = side[static_cast<std::size_t>(k)];
+    sb.shoulder = have[static_cast<std::size_t>(l_collar + o2)] ? bone_named(m, p + "肩") : -1;
+    sb.arm = bone_named(m, p + "腕");
+    sb.arm_twist = bone_named(m, p + "腕捩");
+    sb.elbow = bone_named(m, p + "ひじ");
+    sb.wrist = have[static_cast<std::size_t>(l_hand + o2)] ? bone_named(m, p + "手首") : -1;
+    sb.leg = bone_named(m, p + "足");
+    sb.knee = bone_named(m, p + "ひざ");
+    sb.ankle = have[static_cast<std::size_t>(l_toe + o2)] ? bone_named(m, p + "足首") : -1;
+    for (std::int32_t b : {sb.shoulder, sb.arm, sb.arm_twist, sb.elbow, sb.wrist, sb.leg, sb.knee, sb.ankle}) add(b, fit::Target::rotation);
+  }
+  rep.bones = prob.keyed.size();
+  add(b_center, fit::Target::fixed_translation);
+  add(b_groove, fit::Target::fixed_translation);
+  std::array<std::int32_t, 2> foot_ik{-1, -1};
+  if (o.leg_ik)
+    for (const model::IkChain& c : m.ik_chains) {
+      add(c.ik_bone, fit::Target::ik);
+      for (int k = 0; k < 2; ++k)
+        if (c.effector == bone_named(m, k == 0 ? "左足首" : "右足首")) foot_ik[static_cast<std::size_t>(k)] = c.ik_bone;
+    }
+  for (std::int32_t b : foot_ik)
+    if (b >= 0) prob.keyed[static_cast<std::size_t>(slot[static_cast<std::size_t>(b)])].has_goal = true;
+  const std::size_t K = prob.keyed.size();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  prob.want_rot.assign(F * K, dm::kIdentity);
+  prob.want_pos.assign(F * K, dm::V{nan, nan, nan});
+  prob.key_rot.assign(F * K, dm::kIdentity);
+  prob.key_pos.assign(F * K, dm::V{});
+
+  const dm::V front{0, 0, -1}, back{0, 0, 1};
+  const double straight_lo = 10.0 * dm::kPi / 180, straight_hi = 30.0 * dm::kPi / 180;
+  auto want = [&](std::size_t f, std::int32_t b, const dm::Q& q) {
+    if (b >= 0) prob.want_rot[f * K + static_cast<std::size_t>(slot[static_cast<std::size_t>(b)])] = q;
+  };
+  // Child world rotation turning the parent's frame by the shortest arc onto the observed direction.
+  auto arc_from = [&](const dm::Q& parent, const dm::V& rest_dir, const dm::V& dir) {
+    return dm::normalize(dm::mul(dm::arc(dm::rotate(parent, rest_dir), dir), parent));
+  };
+  // A limb's upper bone: the bend plane fixes its twist; on a straight limb the shortest arc.
+  auto limb = [&](const dm::Q& parent, const dm::V& e1, const dm::V& e_bend, const dm::V& d1, const dm::V& d2) {
+    const dm::Q straight = arc_from(parent, e1, d1);
+    const double n1 = dm::norm(d1), n2 = dm::norm(d2);
+    if (!(n1 > 0) || !(n2 > 0)) return straight;
+    const double bend = std::acos(std::clamp(dm::dot(d1, d2) / (n1 * n2), -1.0, 1.0));
+    const double w = std::clamp((bend - straight_lo) / (straight_hi - straight_lo), 0.0, 1.0);
+    if (w == 0) return straight;
+    const dm::Q bent = dm::two_vector(e1, dm::cross(e1, e_bend), d1, dm::cross(d1, d2));
+    return dm::slerp(straight, bent, w);
+  };
+  const dm::V lower_head = dm::from_float(m.bones[static_cast<std::size_t>(b_lower)].position);
+  std::array<std::vector<dm::V>, 2> ankle_obs;
+  for (auto& a : ankle_obs) a.resize(F);
+  for (std::size_t f = 0; f < F; ++f) {
+    auto pt = [&](int c) { return canon(f, c); };
+    auto rs = [&](int c) { return rest[static_cast<std::size_t>(c)]; };
+    const int up_from = have[spine_mid] ? spine_mid : pelvis;
+    const dm::Q w_lower = dm::two_vector(dm::sub(rs(l_hip), rs(r_hip)), dm::sub(rs(have[spine_mid] ? spine_mid : chest), rs(pelvis)),
+                                         dm::sub(pt(l_hip), pt(r_hip)), dm::sub(pt(have[spine_mid] ? spine_mid : chest), pt(pelvis)));
+    const dm::Q w_upper = dm::two_vector(dm::sub(rs(chest), rs(up_from)), dm::sub(rs(l_shoulder), rs(r_shoulder)),
+                                         dm::sub(pt(chest), pt(up_from)), dm::sub(pt(l_shoulder), pt(r_shoulder)));
+    want(f, b_lower, w_lower);
+    want(f, b_upper, w_upper);
+    if (b_neck >= 0) {
+      const int to = have[head_base] ? head_base : nose;
+      const dm::Q w_neck = arc_from(w_upper, dm::sub(rs(to), rs(chest)), dm::sub(pt(to), pt(chest)));
+      want(f, b_neck, w_neck);
+      if (b_head >= 0) want(f, b_head, arc_from(w_neck, dm::sub(rs(head_top), rs(head_base)), dm::sub(pt(head_top), pt(head_base))));
+    }
+    for (int k = 0; k < 2; ++k) {
+      const int o2 = k * kSide;
+      const SideBones& sb = side[static_cast<std::size_t>(k)];
+      dm::Q parent = w_upper;
+      if (sb.shoulder >= 0) {
+        parent = arc_from(w_upper, dm::sub(rs(l_shoulder + o2), rs(l_collar + o2)), dm::sub(pt(l_shoulder + o2), pt(l_collar + o2)));
+        want(f, sb.shoulder, parent);
+      }
+      const dm::V e1 = dm::sub(rs(l_elbow + o2), rs(l_shoulder + o2)), e2 = dm::sub(rs(l_wrist + o2), rs(l_elbow + o2));
+      const dm::V d1 = dm::sub(pt(l_elbow + o2), pt(l_shoulder + o2)), d2 = dm::sub(pt(l_wrist + o2), pt(l_elbow + o2));
+      const dm::Q w_arm = limb(parent, e1, front, d1, d2);
+      if (sb.arm_twist >= 0) {
+        // 腕捩: the upper arm's twist about its own axis; 腕 keeps the swing
+        const dm::Q local = dm::mul(dm::conj(parent), w_arm);
+        const dm::Q tw = dm::twist(local, dm::scale(e1, 1.0 / dm::norm(e1)));
+        want(f, sb.arm, dm::normalize(dm::mul(parent, dm::mul(local, dm::conj(tw)))));
+        want(f, sb.arm_twist, w_arm);
+      } else {
+        want(f, sb.arm, w_arm);
+      }
+      const dm::Q w_elbow = arc_from(w_arm, e2, d2);
+      want(f, sb.elbow, w_elbow);
+      if (sb.wrist >= 0)
+        want(f, sb.wrist, arc_from(w_elbow, dm::sub(rs(l_hand + o2), rs(l_wrist + o2)), dm::sub(pt(l_hand + o2), pt(l_wrist + o2))));
+      const dm::V g1 = dm::sub(rs(l_knee + o2), rs(l_hip + o2)), g2 = dm::sub(rs(l_ankle + o2), rs(l_knee + o2));
+      const dm::V h1 = dm::sub(pt(l_knee + o2), pt(l_hip + o2)), h2 = dm::sub(pt(l_ankle + o2), pt(l_knee + o2));
+      const dm::Q w_leg = limb(w_lower, g1, back, h1, h2);
+      want(f, sb.leg, w_leg);
+      const dm::Q w_knee = arc_from(w_leg, g2, h2);
+      want(f, sb.knee, w_knee);
+      if (sb.ankle >= 0)
+        want(f, sb.ankle, arc_from(w_knee, dm::sub(rs(l_toe + o2), rs(l_ankle + o2)), dm::sub(pt(l_toe + o2), pt(l_ankle + o2))));
+      ankle_obs[static_cast<std::size_t>(k)][f] = pt(l_ankle + o2);
+    }
+    // センター / グルーブ: the pelvis point, less what 下半身's rotation moves it by
+    const dm::V c = dm::sub(dm::sub(pt(pelvis), dm::rotate(w_lower, dm::sub(rs(pelvis), lower_head))), lower_head);
+    dm::V tc = c, tg{0, 0, 0};
+    if (b_groove >= 0) {
+      tc[1] = 0;
+      tg = {0, c[1], 0};
+    }
+    prob.key_pos[f * K + static_cast<std::size_t>(slot[static_cast<std::size_t>(b_center)])] = tc;
+    if (b_groove >= 0) prob.key_pos[f * K + static_cast<std::size_t>(slot[static_cast<std::size_t>(b_groove)])] = tg;
+  }
+  // --- ground contact: a foot near the floor and nearly still holds its place -----------------
+  for (int k = 0; k < 2; ++k) {
+    const std::int32_t ik = foot_ik[static_cast<std::size_t>(k)];
+    if (ik < 0) continue;
+    const auto& a = ankle_obs[static_cast<std::size_t>(k)];
+    const std::size_t slot_k = static_cast<std::size_t>(slot[static_cast<std::size_t>(ik)]);
+    bool in = false;
+    dm::V hold{};
+    for (std::size_t f = 0; f < F; ++f) {
+      const double speed = f ? std::hypot(a[f][0] - a[f - 1][0], a[f][2] - a[f - 1][2]) : 0.0;
+      const bool contact = a[f][1] < rest_ankle_y + 0.4 && speed < 0.08;
+      if (contact && !in) hold = {a[f][0], rest_ankle_y, a[f][2]};
+      in = contact;
+      if (contact) {
+        prob.want_pos[f * K + slot_k] = hold;
+        ++rep.contact_frames;
+      }
+    }
+  }
+  fit::initial_keys(prob);
+  auto motion = fit::solve(prob);
+  if (!motion) return std::unexpected(motion.error());
+  if (o.reduce) rep.keys_dropped = fit::reduce_linear_keys(*motion, o.reduce_deg, o.reduce_units);
+  rep.keys = motion->bone_keys.size();
+  rep.frames = F;
+  if (report) *report = rep;
+  return motion;
+}
+
+}  // namespace mmdkit::motion
