@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "cli/cmd_export.hpp"
+#include "cli/cmd_motion.hpp"
 #include "cli/cmd_pose.hpp"
 #include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
@@ -35,6 +36,7 @@ std::span<const Command> command_table() {
       kSampleCommand,
       kPoseCommand,
       kExportCommand,
+      kMotionCommand,
 #if MMDKIT_HAS_PYTHON
       kDatasetCommand,
 #endif
