@@ -10,6 +10,7 @@
 #include "cli/app.hpp"
 #include "cli/cmd_export.hpp"
 #include "cli/cmd_from_keypoints.hpp"
+#include "cli/cmd_motion.hpp"
 #include "cli/cmd_pose.hpp"
 #include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
@@ -37,6 +38,7 @@ std::span<const Command> command_table() {
       kPoseCommand,
       kExportCommand,
       kFromKeypointsCommand,
+      kMotionCommand,
 #if MMDKIT_HAS_PYTHON
       kDatasetCommand,
 #endif

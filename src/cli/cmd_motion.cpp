@@ -1,0 +1,361 @@
+// mmdkit CLI — `motion OP ...` (cmd_motion.hpp): option parsing, reading, writing and reports;
+// the operations are the library's (include/mmdkit/motion/).
+#include "cli/cmd_motion.hpp"
+
+// GCC 12 false positive inside CLI11 (see cmd_sample.cpp).
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+#include "cli/io.hpp"
+#include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/model/model.hpp"
+#include "mmdkit/motion/filter.hpp"
+#include "mmdkit/motion/fit.hpp"
+#include "mmdkit/motion/merge.hpp"
+#include "mmdkit/motion/mirror.hpp"
+#include "mmdkit/motion/pose.hpp"
+#include "mmdkit/motion/reduce.hpp"
+#include "mmdkit/motion/rename.hpp"
+#include "mmdkit/motion/resample.hpp"
+#include "mmdkit/motion/shift.hpp"
+#include "mmdkit/motion/trim.hpp"
+
+namespace mmdkit::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct MotionArgs {
+  std::vector<std::string> inputs;  // the operation's inputs (merge: two)
+  std::string output;
+  bool force = false, quiet = false;
+  bool morph_names = false;  // mirror
+  // trim
+  std::string frames;
+  bool exact = false;
+  // shift
+  std::int64_t by = 0;
+  bool clamp = false;
+  // resample
+  double fps = 30;
+  std::uint32_t every = 1;
+  // reduce
+  motion::ReduceOptions tol;
+  // rename
+  std::string map;
+  // filter
+  std::vector<std::string> bones, morphs, drop_bones, drop_morphs;
+  bool no_camera = false, no_light = false, no_self_shadow = false, no_property = false;
+  // vpd
+  std::string model;
+  double frame = 0;
+  // fit
+  std::string from, to;
+  bool no_legs = false, no_arms = false;
+  CLI::App* ops[10] = {};
+};
+
+constexpr const char* kOps[10] = {"trim", "shift", "merge", "mirror", "resample", "reduce", "rename", "filter", "vpd", "fit"};
+
+CLI::App* add_op(CLI::App& sub, MotionArgs& a, int i, const char* summary, const char* input_help) {
+  CLI::App* s = sub.add_subcommand(kOps[i], summary);
+  a.ops[i] = s;
+  s->add_option("INPUT", a.inputs, input_help)->required()->expected(i == 2 ? 2 : 1);
+  s->add_option("-o,--output", a.output, "output file ('-' = stdout)")->required();
+  add_force_flag(*s, a.force);
+  s->add_flag("-q,--quiet", a.quiet, "print nothing but errors");
+  return s;
+}
+
+void declare(CLI::App& sub, MotionArgs& a) {
+  sub.require_subcommand(1);
+  const char* vmd_in = "input motion (VMD or its mmdkit JSON)";
+  CLI::App* s = add_op(sub, a, 0, "keep frames A..B: keys outside dropped, the values at A and B keyed", vmd_in);
+  s->add_option("--frames", a.frames, "range A-B of frames to keep (30 fps, whole frames, A <= B)")->required();
+  s->add_flag("--exact", a.exact, "also key every whole frame of the segments a cut falls in (exact on whole frames)");
+  s = add_op(sub, a, 1, "move every key by N frames", vmd_in);
+  s->add_option("--by", a.by, "frames to add (negative: earlier)")->required();
+  s->add_flag("--clamp", a.clamp, "a negative shift drops what falls before frame 0 and keys frame 0 (default: refuse)");
+  add_op(sub, a, 2, "merge two motions per track (B's keys win at equal frames)", "motions A and B");
+  s = add_op(sub, a, 3, "mirror left <-> right (names, translations, rotations, camera, light)", vmd_in);
+  s->add_flag("--morph-names", a.morph_names, "swap morph names too (winks as pairs; default: morph names kept)");
+  s = add_op(sub, a, 4, "bake keys every N frames, re-timing from another frame rate", vmd_in);
+  s->add_option("--fps", a.fps, "rate the input's frame numbers count at (default 30, MMD's)");
+  s->add_option("--every", a.every, "key spacing in output frames (default 1: every frame)");
+  s = add_op(sub, a, 5, "fewer keys with fitted curves, within tolerances on every whole frame", vmd_in);
+  s->add_option("--tol-units", a.tol.tol_units, "bone translation tolerance, MMD units (default 0.01)");
+  s->add_option("--tol-deg", a.tol.tol_deg, "bone rotation tolerance, degrees (default 0.1)");
+  s->add_option("--tol-weight", a.tol.tol_weight, "morph weight tolerance (default 0.005)");
+  s = add_op(sub, a, 6, "rename bones, morphs and IK switches through a map (OLD<TAB>NEW lines)", vmd_in);
+  s->add_option("--map", a.map, "map file: UTF-8, one OLD<TAB>NEW per line, '#' comments")->required();
+  s = add_op(sub, a, 7, "keep or drop bone / morph tracks and sections", vmd_in);
+  s->add_option("--bones", a.bones, "keep only these bone tracks (comma-separated)")->delimiter(',');
+  s->add_option("--morphs", a.morphs, "keep only these morph tracks (comma-separated)")->delimiter(',');
+  s->add_option("--drop-bones", a.drop_bones, "drop these bone tracks")->delimiter(',');
+  s->add_option("--drop-morphs", a.drop_morphs, "drop these morph tracks")->delimiter(',');
+  s->add_flag("--no-camera", a.no_camera, "drop the camera keys");
+  s->add_flag("--no-light", a.no_light, "drop the light keys");
+  s->add_flag("--no-self-shadow", a.no_self_shadow, "drop the self-shadow keys");
+  s->add_flag("--no-property", a.no_property, "drop the property (visibility / IK) keys");
+  s = add_op(sub, a, 8, "a frame of a motion -> VPD pose (needs --model); a VPD pose -> one-key VMD",
+             "input motion (VMD) or pose (VPD), or its JSON");
+  s->add_option("--model", a.model, "model (PMX/PMD) to evaluate a motion on (VMD input)");
+  s->add_option("--frame", a.frame, "VMD input: frame to take (30 fps, fractional allowed); VPD input: frame of the keys (whole)");
+  s = add_op(sub, a, 9, "fit a motion to another model's proportions (vmd_sizing's leg ratio and arm stance)", vmd_in);
+  s->add_option("--from", a.from, "model the motion was made for (PMX/PMD)")->required();
+  s->add_option("--to", a.to, "model to fit it to (PMX/PMD)")->required();
+  s->add_flag("--no-legs", a.no_legs, "do not scale the centre / leg IK translations");
+  s->add_flag("--no-arms", a.no_arms, "do not correct the arm rest angles");
+}
+
+struct Io {
+  const MotionArgs& a;
+  const Streams& s;
+  std::ostream& report() const { return is_std_stream(a.output) ? s.err : s.out; }
+};
+
+Result<anim::MotionFile> read_motion_input(const std::string& path, const Streams& s, bool quiet) {
+  auto bytes = read_input(path, s.in);
+  if (!bytes) return std::unexpected(bytes.error());
+  std::vector<Warning> warnings;
+  auto m = anim::read_motion(ByteSpan(bytes->data(), bytes->size()), {}, warnings);
+  if (!m) return std::unexpected(m.error());
+  if (!quiet)
+    for (const Warning& w : warnings) s.err << "mmdkit: warning: " << input_label(path) << ": " << w.to_string() << "\n";
+  return m;
+}
+
+int fail(const Streams& s, const Error& e, const std::string& file) { return report_error(s.err, e, file); }
+
+std::vector<fs::path> input_paths(const MotionArgs& a) {
+  std::vector<fs::path> p;
+  for (const auto& i : a.inputs) p.emplace_back(i);
+  for (const std::string* x : {&a.map, &a.model, &a.from, &a.to})
+    if (!x->empty()) p.emplace_back(*x);
+  return p;
+}
+
+int write_vmd(const MotionArgs& a, const Streams& s, const vmd::Motion& m) {
+  auto bytes = vmd::write(m);
+  if (!bytes) return fail(s, bytes.error(), a.output);
+  if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
+    return fail(s, r.error(), a.output);
+  return kExitOk;
+}
+
+std::size_t keys(const vmd::Motion& m) {
+  return m.bone_keys.size() + m.morph_keys.size() + m.camera_keys.size() + m.light_keys.size() +
+         m.self_shadow_keys.size() + m.property_keys.size();
+}
+
+std::optional<std::array<std::uint32_t, 2>> parse_range(const std::string& t) {
+  const std::size_t dash = t.find('-');
+  if (dash == std::string::npos) return std::nullopt;
+  std::uint32_t a = 0, b = 0;
+  const char* p = t.data();
+  auto r1 = std::from_chars(p, p + dash, a);
+  auto r2 = std::from_chars(p + dash + 1, p + t.size(), b);
+  if (r1.ec != std::errc{} || r1.ptr != p + dash || r2.ec != std::errc{} || r2.ptr != p + t.size() || dash == 0)
+    return std::nullopt;
+  return std::array<std::uint32_t, 2>{a, b};
+}
+
+Result<model::Model> load_model(const std::string& path, const Streams& s) {
+  auto bytes = read_input(path, s.in);
+  if (!bytes) return std::unexpected(bytes.error());
+  std::vector<Warning> warnings;
+  anim::InputOptions io;
+  io.geometry = false;
+  return anim::read_model(ByteSpan(bytes->data(), bytes->size()), io, warnings);
+}
+
+int run(const MotionArgs& a, const Streams& s) {
+  int op = -1;
+  for (int i = 0; i < 10; ++i)
+    if (a.ops[i] && a.ops[i]->parsed()) op = i;
+  if (op < 0) return usage_error(s.err, "motion", "an operation is required (trim, shift, merge, mirror, resample, reduce, rename, filter, vpd, fit)");
+  const std::string name = std::string("motion ") + kOps[op];
+  if (is_terminal_stdout(a.output, s.out))
+    return usage_error(s.err, name, "refusing to write a binary file to a terminal; give -o FILE");
+  std::ostream& rep = is_std_stream(a.output) ? s.err : s.out;
+  auto say = [&](const std::string& line) {
+    if (!a.quiet) rep << line << "\n";
+  };
+
+  // vpd: either direction.
+  if (op == 8) {
+    auto in = read_motion_input(a.inputs[0], s, a.quiet);
+    if (!in) return fail(s, in.error(), input_label(a.inputs[0]));
+    if (in->pose) {
+      if (!a.model.empty()) return usage_error(s.err, name, "--model is for a VMD input (a frame of a motion); the input is a VPD pose");
+      if (!(a.frame >= 0 && a.frame <= 4294967295.0 && std::floor(a.frame) == a.frame))
+        return usage_error(s.err, name, "--frame must be a whole frame number for a VPD input");
+      auto m = motion::motion_from_pose(*in->pose, static_cast<std::uint32_t>(a.frame));
+      if (!m) return fail(s, m.error(), input_label(a.inputs[0]));
+      if (int c = write_vmd(a, s, *m); c) return c;
+      say(fmt::format("vpd -> vmd: {} bone keys, {} morph keys on frame {}", m->bone_keys.size(), m->morph_keys.size(), a.frame));
+      return kExitOk;
+    }
+    if (a.model.empty()) return usage_error(s.err, name, "--model is required to take a pose from a motion (VMD input)");
+    if (!(std::isfinite(a.frame) && a.frame >= 0)) return usage_error(s.err, name, "--frame must be a finite number >= 0");
+    auto mdl = load_model(a.model, s);
+    if (!mdl) return fail(s, mdl.error(), a.model);
+    motion::PoseFromMotionOptions po;
+    po.frame = a.frame;
+    po.model_file = fs::path(a.model).filename().string();
+    auto pose = motion::pose_from_motion(std::make_shared<const model::Model>(std::move(*mdl)), *in->motion, po);
+    if (!pose) return fail(s, pose.error(), a.inputs[0]);
+    auto bytes = vpd::write(*pose);
+    if (!bytes) return fail(s, bytes.error(), a.output);
+    if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
+      return fail(s, r.error(), a.output);
+    say(fmt::format("vmd -> vpd: {} bones, {} morphs at frame {}", pose->bones.size(), pose->morphs.size(), a.frame));
+    return kExitOk;
+  }
+
+  // Every other operation reads VMD motions.
+  std::vector<vmd::Motion> in;
+  for (const std::string& p : a.inputs) {
+    auto m = read_motion_input(p, s, a.quiet);
+    if (!m) return fail(s, m.error(), input_label(p));
+    if (!m->motion) {
+      auto e = make_error(ErrorCode::bad_signature, "a VPD pose, not a VMD motion (use 'mmdkit motion vpd' to convert)",
+                          "header");
+      return fail(s, e.error(), input_label(p));
+    }
+    in.push_back(std::move(*m->motion));
+  }
+  Result<vmd::Motion> out = make_error(ErrorCode::invalid_argument, "no operation");
+  switch (op) {
+    case 0: {
+      const auto range = parse_range(a.frames);
+      if (!range) return usage_error(s.err, name, "--frames must be A-B with whole frames A <= B (e.g. 100-250), not '" + a.frames + "'");
+      if ((*range)[0] > (*range)[1]) return usage_error(s.err, name, "--frames " + a.frames + ": the first frame is after the last");
+      motion::TrimReport r;
+      out = motion::trim(in[0], {(*range)[0], (*range)[1], a.exact}, &r);
+      if (out)
+        say(fmt::format("trim {}: keys {} -> {}; {} curves split, max curve error {:.3g} (weight); max change inside: "
+                        "{:.3g} units, {:.3g} deg (whole frames: {:.3g} units, {:.3g} deg); view angle rounding {:.3g} deg",
+                        a.frames, r.keys_in, r.keys_out, r.split_curves, r.max_curve_error, r.max_translation_error,
+                        r.max_rotation_error_deg, r.max_translation_error_whole, r.max_rotation_error_deg_whole,
+                        r.max_view_angle_error_deg));
+      break;
+    }
+    case 1:
+      out = motion::shift(in[0], {a.by, a.clamp});
+      if (out) say(fmt::format("shift by {}: {} keys", a.by, keys(*out)));
+      break;
+    case 2: {
+      motion::MergeReport r;
+      out = motion::merge(in[0], in[1], &r);
+      if (out)
+        say(fmt::format("merge: {} keys ({} of A replaced by B at equal frames; {} bone and {} morph tracks only in B)",
+                        keys(*out), r.replaced, r.new_bone_tracks, r.new_morph_tracks));
+      break;
+    }
+    case 3:
+      out = motion::mirror(in[0], {a.morph_names});
+      if (out) say(fmt::format("mirror: {} keys", keys(*out)));
+      break;
+    case 4:
+      if (!(std::isfinite(a.fps) && a.fps > 0)) return usage_error(s.err, name, "--fps must be a number > 0");
+      if (a.every == 0) return usage_error(s.err, name, "--every must be at least 1");
+      out = motion::resample(in[0], {a.fps, a.every});
+      if (out) say(fmt::format("resample (input at {} fps, a key every {} frames at 30 fps): keys {} -> {}", a.fps, a.every, keys(in[0]), keys(*out)));
+      break;
+    case 5: {
+      for (double t : {a.tol.tol_units, a.tol.tol_deg, a.tol.tol_weight})
+        if (!(std::isfinite(t) && t >= 0)) return usage_error(s.err, name, "tolerances must be numbers >= 0");
+      motion::ReduceReport r;
+      out = motion::reduce(in[0], a.tol, &r);
+      if (out)
+        say(fmt::format("reduce: bone keys {} -> {}, morph keys {} -> {}; max error on every whole frame: {:.4g} units "
+                        "(tol {}), {:.4g} deg (tol {}), {:.4g} weight (tol {})",
+                        r.bone_keys_in, r.bone_keys_out, r.morph_keys_in, r.morph_keys_out, r.max_translation_error,
+                        a.tol.tol_units, r.max_rotation_error_deg, a.tol.tol_deg, r.max_weight_error, a.tol.tol_weight));
+      break;
+    }
+    case 6: {
+      auto text = read_input(a.map, s.in);
+      if (!text) return fail(s, text.error(), a.map);
+      auto map = motion::parse_name_map(std::string_view(reinterpret_cast<const char*>(text->data()), text->size()));
+      if (!map) return fail(s, map.error(), a.map);
+      motion::RenameReport r;
+      out = motion::rename(in[0], *map, &r);
+      if (!out) return fail(s, out.error(), a.map);
+      say(fmt::format("rename: {} bone, {} morph and {} IK names renamed", r.bone_names, r.morph_names, r.ik_names));
+      if (!a.quiet)
+        for (const auto& u : r.unused) s.err << "mmdkit: warning: " << a.map << ": '" << u << "' matches no name of the motion\n";
+      break;
+    }
+    case 7: {
+      motion::FilterOptions fo;
+      if (a.ops[7]->get_option("--bones")->count() > 0) fo.bones = a.bones;
+      if (a.ops[7]->get_option("--morphs")->count() > 0) fo.morphs = a.morphs;
+      fo.drop_bones = a.drop_bones;
+      fo.drop_morphs = a.drop_morphs;
+      fo.camera = !a.no_camera;
+      fo.light = !a.no_light;
+      fo.self_shadow = !a.no_self_shadow;
+      fo.property = !a.no_property;
+      motion::FilterReport r;
+      out = motion::filter(in[0], fo, &r);
+      if (out) {
+        say(fmt::format("filter: {} bone and {} morph tracks kept, {} keys dropped", r.bone_tracks, r.morph_tracks, r.keys_dropped));
+        if (!a.quiet)
+          for (const auto& u : r.unmatched) s.err << "mmdkit: warning: '" << u << "' is not a track of the motion\n";
+      }
+      break;
+    }
+    case 9: {
+      auto from = load_model(a.from, s);
+      if (!from) return fail(s, from.error(), a.from);
+      auto to = load_model(a.to, s);
+      if (!to) return fail(s, to.error(), a.to);
+      motion::FitReport r;
+      out = motion::fit(in[0], *from, *to, {!a.no_legs, !a.no_arms}, &r);
+      if (out) {
+        say(fmt::format("fit: leg ratio xz {:.6g}, y {:.6g}; {} tracks scaled, {} arm tracks corrected", r.xz_ratio,
+                        r.y_ratio, r.scaled.size(), r.arm_corrected.size()));
+        if (!a.quiet)
+          for (const auto& n : r.notes) s.err << "mmdkit: warning: " << n << "\n";
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (!out) return fail(s, out.error(), input_label(a.inputs[0]));
+  return write_vmd(a, s, *out);
+}
+
+}  // namespace
+
+const Command kMotionCommand{
+    "motion",
+    "edit motions: trim, shift, merge, mirror, resample, reduce, rename, filter, vpd, fit (each writes a new file)",
+    [](CLI::App& sub) -> Runner {
+      auto a = std::make_shared<MotionArgs>();
+      declare(sub, *a);
+      return [a](const Streams& s) { return run(*a, s); };
+    }};
+
+int cmd_motion(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return run_command("motion", argc, argv, out, err);
+}
+
+}  // namespace mmdkit::cli
