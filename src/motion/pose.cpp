@@ -22,13 +22,13 @@ Result<vpd::Pose> pose_from_motion(std::shared_ptr<const model::Model> model, co
   ch.set_ik(o.ik);
   if (auto r = ch.evaluate(o.frame); !r) return std::unexpected(r.error());
   vpd::Pose pose;
-  pose.model_file = o.model_file;
+  pose.model_file.assign(o.model_file);
   const anim::BoundMotion& bound = ch.data().bone_motion().bound();
   const auto names = ch.data().bone_names();
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (bound.bone_track(i).empty()) continue;
     vpd::Bone b;
-    b.name = names[i];
+    b.name.assign(names[i]);
     b.translation = ch.key_pose()[i].translation;
     b.rotation = ch.key_pose()[i].rotation;
     pose.bones.push_back(std::move(b));
@@ -38,7 +38,7 @@ Result<vpd::Pose> pose_from_motion(std::shared_ptr<const model::Model> model, co
   for (std::size_t i = 0; i < morph_names.size(); ++i) {
     if (morphs.morph_track(i).empty()) continue;
     vpd::Morph m;
-    m.name = morph_names[i];
+    m.name.assign(morph_names[i]);
     m.weight = ch.morph_weights()[i];
     pose.morphs.push_back(std::move(m));
   }
@@ -68,9 +68,9 @@ Result<vmd::Motion> motion_from_pose(const vpd::Pose& pose, std::uint32_t frame)
   const std::string_view sig = vmd::signature_text(vmd::Version::v2);
   std::copy(sig.begin(), sig.end(), m.signature.begin());
   m.encoding = pose.encoding;
-  std::string model = pose.model_file.empty()
-                          ? decode_text(ByteSpan(pose.model_file_raw.data(), pose.model_file_raw.size()), pose.encoding)
-                          : pose.model_file;
+  std::string model = pose.model_file.text.empty()
+                          ? decode_text(ByteSpan(pose.model_file.raw.data(), pose.model_file.raw.size()), pose.encoding)
+                          : pose.model_file.text;
   model = std::filesystem::path(model).stem().string();
   if (auto raw = encode_text(model, pose.encoding); raw) {
     raw->resize(std::min<std::size_t>(raw->size(), vmd::kModelNameSizeV2));
@@ -80,7 +80,7 @@ Result<vmd::Motion> motion_from_pose(const vpd::Pose& pose, std::uint32_t frame)
   const auto lin = vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve,
                                                   vmd::kLinearCurve);
   for (const vpd::Bone& b : pose.bones) {
-    auto n = track_name(b.name_raw, b.name, pose.encoding);
+    auto n = track_name(b.name.raw, b.name.text, pose.encoding);
     if (!n) return std::unexpected(n.error());
     vmd::BoneKey k;
     k.name = static_cast<std::uint32_t>(m.bone_names.size());
@@ -92,7 +92,7 @@ Result<vmd::Motion> motion_from_pose(const vpd::Pose& pose, std::uint32_t frame)
     m.bone_keys.push_back(k);
   }
   for (const vpd::Morph& x : pose.morphs) {
-    auto n = track_name(x.name_raw, x.name, pose.encoding);
+    auto n = track_name(x.name.raw, x.name.text, pose.encoding);
     if (!n) return std::unexpected(n.error());
     m.morph_keys.push_back({static_cast<std::uint32_t>(m.morph_names.size()), frame, x.weight});
     m.morph_names.push_back(std::move(*n));
