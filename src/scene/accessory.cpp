@@ -32,7 +32,7 @@ Result<AccessoryModel> load_accessory(const std::filesystem::path& path, std::ve
     return std::unexpected(e);
   }
   const ByteSpan span(bytes->data(), bytes->size());
-  if (looks_like_x_or_vac(path, span) && anim::detect_format(span).format == anim::FileFormat::unknown) {
+  if (looks_like_x_or_vac(path, span)) {  // before detect_format, which knows .x too
     std::string ext = path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (ext == ".vac") {
