@@ -1,6 +1,7 @@
 // mmdkit CLI — physics options (physics_option.hpp).
 #include "cli/physics_option.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -47,7 +48,7 @@ struct FrameEvaluator::Impl {};
 #endif
 
 FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet)
-    : character_(&character), err_(&err), quiet_(quiet) {
+    : character_(&character), err_(&err), quiet_(quiet), samples_per_frame_(std::max<std::uint32_t>(1, a.samples_per_frame)) {
 #if MMDKIT_HAS_PHYSICS
   if (a.on) {
     physics::Settings settings;
@@ -64,14 +65,21 @@ FrameEvaluator::~FrameEvaluator() = default;
 Result<void> FrameEvaluator::evaluate(double frame) {
 #if MMDKIT_HAS_PHYSICS
   if (impl_) {
-    if (!std::isfinite(frame) || frame < 0 || frame != std::floor(frame) || frame > 4294967295.0)
+    const double n = static_cast<double>(samples_per_frame_);
+    const double sample = frame * n;
+    if (!std::isfinite(frame) || frame < 0 || sample != std::floor(sample) || frame > 4294967295.0)
       return make_error(ErrorCode::invalid_argument,
-                        "frame " + format_double(frame) + ": with --physics frames must be whole frames (30 fps)");
+                        "frame " + format_double(frame) + ": with --physics frames must be " +
+                            (samples_per_frame_ == 1 ? std::string("whole frames (30 fps)")
+                                                     : "multiples of 1/" + std::to_string(samples_per_frame_) + " frame"));
     std::ostream& err = *err_;
     const bool quiet = quiet_;
-    auto r = impl_->physics.evaluate(static_cast<std::uint32_t>(frame), [&err, quiet](std::uint32_t done, std::uint32_t total) {
+    const auto report = [&err, quiet](std::uint32_t done, std::uint32_t total) {
       if (!quiet) err << "mmdkit: physics: frame " << done << " of " << total << "\n";
-    });
+    };
+    auto r = samples_per_frame_ == 1
+                 ? impl_->physics.evaluate(static_cast<std::uint32_t>(frame), report)
+                 : impl_->physics.evaluate_sample(static_cast<std::uint64_t>(sample), samples_per_frame_, report);
     const auto warnings = impl_->physics.warnings();
     for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
       if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";

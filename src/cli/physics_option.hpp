@@ -18,6 +18,9 @@ namespace mmdkit::cli {
 struct PhysicsArgs {
   bool on = false;         ///< --physics
   std::uint32_t fps = 60;  ///< --physics-fps: fixed steps per second (60, 120 or 240)
+  /// Samples per 30 fps frame the frames are evaluated at (not an option: `render --fps 60` sets
+  /// 2, so that physics advances by half frames; CharacterPhysics::evaluate_sample). 1 or 2.
+  std::uint32_t samples_per_frame = 1;
 };
 
 /// Declares --physics and --physics-fps on `sub`.
@@ -37,8 +40,9 @@ class FrameEvaluator {
   FrameEvaluator(const FrameEvaluator&) = delete;
   FrameEvaluator& operator=(const FrameEvaluator&) = delete;
 
-  /// Evaluates `frame`. With physics the frame must be whole (invalid_argument otherwise): it is
-  /// the frame of a simulation run from frame 0 (progress on `err` for long catch-ups).
+  /// Evaluates `frame`. With physics the frame must be a multiple of 1 / samples_per_frame (whole
+  /// frames, or halves at 2; invalid_argument otherwise): it is that sample of a simulation run
+  /// from frame 0 at that rate (progress on `err` for long catch-ups).
   Result<void> evaluate(double frame);
   bool physics() const noexcept { return impl_ != nullptr; }
 
@@ -48,6 +52,7 @@ class FrameEvaluator {
   std::ostream* err_;
   bool quiet_;
   std::unique_ptr<Impl> impl_;
+  std::uint32_t samples_per_frame_ = 1;
   std::size_t warnings_shown_ = 0;
 };
 
