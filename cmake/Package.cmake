@@ -28,6 +28,13 @@ if(TARGET mmdkit_render)  # the render layer's static library links EGL/GL (libe
          ", libepoxy-dev, libegl-dev, libavcodec-dev, libavformat-dev, libswscale-dev, libswresample-dev, libavutil-dev")
 endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "g++ (>= 4:12), cmake (>= 3.25)")
+if(TARGET mmdkit_render)
+  # `mmdkit render` opens EGL at run time: libepoxy dlopens glvnd's libEGL (libegl1), which loads
+  # Mesa's EGL vendor library (libegl-mesa0) and its llvmpipe / DRI drivers (libgl1-mesa-dri).
+  # dpkg-shlibdeps sees none of them in the binaries, so they are named here (Recommends: the
+  # rest of mmdkit works without them; docs/RENDER.md "Stack").
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "libegl1, libegl-mesa0, libgl1-mesa-dri")
+endif()
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
   "MikuMikuDance files: read, write, check, convert and evaluate (CLI and library)\n The mmdkit command and libmmdkit: VMD motions, VPD poses, PMD and PMX models; lossless\n JSON, checks, conversion, bone/morph evaluation, OBJ export.")
 set(CPACK_COMPONENT_DEV_DESCRIPTION

@@ -94,6 +94,14 @@ echo "$depends" | grep -q "libstdc++6" || fail "mmdkit Depends lacks libstdc++6:
 echo "$depends" | grep -q "libstb0" || fail "mmdkit Depends lacks libstb0: $depends"
 dpkg-deb -f "$dev" Depends | grep -q "mmdkit (= " || fail "mmdkit-dev does not depend on mmdkit"
 step "mmdkit Depends: $depends"
+# With the render layer the EGL driver stack is loaded at run time (no shlibdeps): Recommends names it.
+if "$stage/bin/mmdkit" --version | grep -q "render yes"; then
+  recommends=$(dpkg-deb -f "$deb" Recommends)
+  for p in libegl1 libegl-mesa0 libgl1-mesa-dri; do
+    echo "$recommends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qx "$p" || fail "mmdkit Recommends lacks $p: $recommends"
+  done
+  step "mmdkit Recommends: $recommends"
+fi
 unpacked=$work/unpacked
 dpkg-deb -x "$deb" "$unpacked"
 dpkg-deb -x "$dev" "$unpacked"

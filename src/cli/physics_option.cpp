@@ -54,7 +54,7 @@ struct FrameEvaluator::Impl {};
 #endif
 
 FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet)
-    : character_(&character), err_(&err), quiet_(quiet) {
+    : character_(&character), err_(&err), quiet_(quiet), samples_per_frame_(std::max<std::uint32_t>(1, a.samples_per_frame)) {
 #if MMDKIT_HAS_PHYSICS
   if (a.on) {
     physics::Settings settings;
@@ -72,9 +72,13 @@ FrameEvaluator::~FrameEvaluator() = default;
 Result<void> FrameEvaluator::evaluate(double frame) {
 #if MMDKIT_HAS_PHYSICS
   if (impl_) {
-    if (!std::isfinite(frame) || frame < 0 || frame != std::floor(frame) || frame > 4294967295.0)
+    const double n = static_cast<double>(samples_per_frame_);
+    const double sample = frame * n;
+    if (!std::isfinite(frame) || frame < 0 || sample != std::floor(sample) || frame > 4294967295.0)
       return make_error(ErrorCode::invalid_argument,
-                        "frame " + format_double(frame) + ": with --physics frames must be whole frames (30 fps)");
+                        "frame " + format_double(frame) + ": with --physics frames must be " +
+                            (samples_per_frame_ == 1 ? std::string("whole frames (30 fps)")
+                                                     : "multiples of 1/" + std::to_string(samples_per_frame_) + " frame"));
     std::ostream& err = *err_;
     const bool quiet = quiet_;
     Impl& im = *impl_;
@@ -85,12 +89,15 @@ Result<void> FrameEvaluator::evaluate(double frame) {
     // A bar for a run with more than a second of frames left to simulate.
     if (im.terminal && !im.bar && total > static_cast<std::uint64_t>(before) + 30) im.bar.emplace(err, total, true, "mmdkit: physics");
     const std::uint32_t every = im.bar ? 10 : 1000;
-    auto r = im.physics.evaluate(f, [&](std::uint32_t done, std::uint32_t todo) {
+    const auto report = [&](std::uint32_t done, std::uint32_t todo) {
       if (im.bar)
         im.bar->update(static_cast<std::uint64_t>(before) + done);
       else if (!quiet)
         err << "mmdkit: physics: frame " << done << " of " << todo << "\n";
-    }, every);
+    };
+    auto r = samples_per_frame_ == 1
+                 ? im.physics.evaluate(f, report, every)
+                 : im.physics.evaluate_sample(static_cast<std::uint64_t>(sample), samples_per_frame_, report, every);
     if (im.bar) {
       im.bar->update(std::min<std::uint64_t>(f + 1, total));
       if (f + 1 >= total) {

@@ -18,6 +18,9 @@ namespace mmdkit::cli {
 struct PhysicsArgs {
   bool on = false;         ///< --physics
   std::uint32_t fps = 60;  ///< --physics-fps: fixed steps per second (60, 120 or 240)
+  /// Samples per 30 fps frame the frames are evaluated at (not an option: `render --fps 60` sets
+  /// 2, so that physics advances by half frames; CharacterPhysics::evaluate_sample). 1 or 2.
+  std::uint32_t samples_per_frame = 1;
 };
 
 /// Declares --physics and --physics-fps on `sub`.
@@ -37,11 +40,12 @@ class FrameEvaluator {
   FrameEvaluator(const FrameEvaluator&) = delete;
   FrameEvaluator& operator=(const FrameEvaluator&) = delete;
 
-  /// Evaluates `frame`. With physics the frame must be whole (invalid_argument otherwise): it is
-  /// the frame of a simulation run from frame 0. Progress of the simulation on `err` (unless
-  /// quiet): when `err` is std::cerr on a terminal, a bar (cli/progress.hpp) of the frames
-  /// simulated out of the run's length (set_run_length, else the frame asked); otherwise a line
-  /// every 1000 frames of a catch-up longer than that.
+  /// Evaluates `frame`. With physics the frame must be a multiple of 1 / samples_per_frame (whole
+  /// frames, or halves at 2; invalid_argument otherwise): it is that sample of a simulation run
+  /// from frame 0 at that rate. Progress of the simulation on `err` (unless quiet): when `err` is
+  /// std::cerr on a terminal, a bar (cli/progress.hpp) of the frames simulated out of the run's
+  /// length (set_run_length, else the frame asked); otherwise a line every 1000 frames of a
+  /// catch-up longer than that.
   Result<void> evaluate(double frame);
   /// The last frame the caller will ask (the length of the progress bar; default: each call's frame).
   void set_run_length(std::uint32_t last_frame) noexcept { run_last_ = last_frame; }
@@ -53,6 +57,7 @@ class FrameEvaluator {
   std::ostream* err_;
   bool quiet_;
   std::unique_ptr<Impl> impl_;
+  std::uint32_t samples_per_frame_ = 1;
   std::size_t warnings_shown_ = 0;
   std::int64_t run_last_ = -1;
 };

@@ -22,7 +22,10 @@ void CharacterStage::reset(const anim::Skeleton&, anim::PoseWorkspace& pose, dou
 
 void CharacterStage::simulate(double frame, const anim::Skeleton&, anim::PoseWorkspace& pose) {
   targets(frame, pose);
-  world_->step_frame();
+  if (substeps_ == 0)
+    world_->step_frame();
+  else
+    world_->step_substeps(substeps_);
   model_->write_bones(pose);
 }
 

@@ -358,8 +358,11 @@ void World::reset() {
   w.check_bodies();
 }
 
-void World::step_frame() {
+void World::step_frame() { step_substeps(impl_->substeps); }
+
+void World::step_substeps(std::uint32_t substeps) {
   Impl& w = *impl_;
+  if (substeps == 0) return;
   if (!w.world) {
     reset();
   }
@@ -374,8 +377,8 @@ void World::step_frame() {
       }
     }
   }
-  const btScalar n = static_cast<btScalar>(w.substeps);
-  for (std::uint32_t s = 1; s <= w.substeps; ++s) {
+  const btScalar n = static_cast<btScalar>(substeps);
+  for (std::uint32_t s = 1; s <= substeps; ++s) {
     const btScalar f = static_cast<btScalar>(s) / n;
     for (auto& mp : w.models) {
       ModelPhysics::Impl& m = *mp->impl_;
@@ -383,7 +386,7 @@ void World::step_frame() {
         if (!m.kinematic[i]) continue;
         const detail::Target& a = m.previous[i];
         const detail::Target& b = m.target[i];
-        const btTransform t = s == w.substeps ? btTransform(b.rotation, b.position)
+        const btTransform t = s == substeps ? btTransform(b.rotation, b.position)
                                               : btTransform(slerp(a.rotation, b.rotation, f), lerp(a.position, b.position, f));
         m.bodies[i]->setWorldTransform(t);
       }

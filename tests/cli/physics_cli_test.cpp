@@ -151,9 +151,10 @@ TEST_F(PhysicsCli, RenderWithPhysics) {
   auto ok = go("render m.pmd a.vmd --physics --frame 20 --size 64x48 -o r.png");
   ASSERT_EQ(ok.code, 0) << ok.err;
   EXPECT_TRUE(std::filesystem::exists(dir / "r.png"));
+  // --fps 60 steps the simulation by half frames (render_cli_test checks the frames).
   auto fps = go("render m.pmd a.vmd --physics --frames 0-4 --fps 60 --size 64x48 -o r.mp4");
-  EXPECT_EQ(fps.code, 2);
-  EXPECT_NE(fps.err.find("--fps 30"), std::string::npos) << fps.err;
+  EXPECT_EQ(fps.code, 0) << fps.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "r.mp4"));
   // --quiet silences warnings (here: a --camera motion without camera keys).
   ASSERT_EQ(go("generate vmd --camera-keys 0 -o nocam.vmd").code, 0);
   auto loud = go("render m.pmd --camera nocam.vmd --frame 0 --size 64x48 -o l.png");

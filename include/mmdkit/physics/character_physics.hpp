@@ -10,7 +10,8 @@
 // frames were asked before (same bytes as one run from 0 to F).
 //
 // Frames: whole 30 fps frames (the world steps one frame at a time: Settings::steps_per_second /
-// 30 fixed steps). Units and space: docs/CONVENTIONS.md.
+// 30 fixed steps), or with evaluate_sample() a fixed number of samples per frame (the half frames
+// of 60 fps output: half as many fixed steps per sample). Units and space: docs/CONVENTIONS.md.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +44,22 @@ class CharacterPhysics {
   /// character's outputs then hold that frame. Errors: Character::evaluate's.
   Result<void> evaluate(std::uint32_t frame, const Progress& progress = {}, std::uint32_t progress_every = 1000);
 
-  /// The last frame evaluated, −1 before the first.
+  /// Evaluates sample `index` of a run at `per_frame` samples per 30 fps frame, i.e. frame
+  /// index / per_frame (per_frame 2: the half frames of 60 fps output). Each sample after frame 0
+  /// steps World::substeps_per_frame() / per_frame fixed steps, the kinematic bodies moving to the
+  /// bones evaluated at that sample; evaluate(F) is evaluate_sample(F, 1). Same restart rule as
+  /// evaluate (first call, an earlier or the same sample, or a rate other than the last call's:
+  /// start again from frame 0), so the result is sample `index` of one run from frame 0 at that
+  /// rate. Whole frames of a per_frame 2 run equal those of a 30 fps run when the kinematic bodies
+  /// move linearly between whole frames (at rest, or linear translation curves), since the 30 fps
+  /// run interpolates their targets linearly between frames; otherwise they differ by what the
+  /// curves add at the half frames (docs/PHYSICS.md). Errors: invalid_argument when per_frame is 0
+  /// or does not divide substeps_per_frame() (60 steps / s: 1 or 2; 120: 1, 2 or 4); Character::evaluate's.
+  Result<void> evaluate_sample(std::uint64_t index, std::uint32_t per_frame, const Progress& progress = {},
+                               std::uint32_t progress_every = 1000);
+
+  /// The last sample evaluated (a whole frame after evaluate(); an index at the rate of the last
+  /// evaluate_sample() call), −1 before the first.
   std::int64_t last_frame() const noexcept { return last_; }
   /// Number of rigid bodies simulated (0: the model has none, and physics changes nothing).
   std::size_t body_count() const noexcept;
@@ -56,6 +72,7 @@ class CharacterPhysics {
   ModelPhysics* model_ = nullptr;
   std::unique_ptr<CharacterStage> stage_;
   std::int64_t last_ = -1;
+  std::uint32_t per_frame_ = 1;  ///< rate of the samples evaluated since the last restart
 };
 
 }  // namespace mmdkit::physics

@@ -23,6 +23,9 @@ class CharacterStage final : public anim::PhysicsStage {
   CharacterStage(World& world, ModelPhysics& model, const anim::BoundMotion* motion, std::size_t bone_count);
   void reset(const anim::Skeleton& skeleton, anim::PoseWorkspace& pose, double frame) override;
   void simulate(double frame, const anim::Skeleton& skeleton, anim::PoseWorkspace& pose) override;
+  /// Fixed steps per simulate() call: 0 (default) = one whole 30 fps frame (World::step_frame);
+  /// n = World::step_substeps(n), for evaluating fractions of a frame (CharacterPhysics at 60 fps).
+  void set_substeps(std::uint32_t substeps) noexcept { substeps_ = substeps; }
 
  private:
   void targets(double frame, const anim::PoseWorkspace& pose);
@@ -30,6 +33,7 @@ class CharacterStage final : public anim::PhysicsStage {
   ModelPhysics* model_;
   const anim::BoundMotion* motion_;
   std::vector<std::uint8_t> off_;
+  std::uint32_t substeps_ = 0;
 };
 
 }  // namespace mmdkit::physics

@@ -142,6 +142,12 @@ class World {
   /// non-finite or fly beyond Settings::max_distance are put back (one warning per body). Never
   /// allocates after reset() (except that first warning of a body).
   void step_frame();
+  /// Simulates `substeps` fixed steps (1 / steps_per_second s each) the way step_frame() does:
+  /// kinematic bodies interpolated from their previous to their new targets over these steps,
+  /// reset() first when it never ran, bodies put back as above. step_frame() is
+  /// step_substeps(substeps_per_frame()); a half frame of 60 fps output at 60 steps / s is
+  /// step_substeps(1). 0 does nothing.
+  void step_substeps(std::uint32_t substeps);
   /// Number of fixed steps run since the last reset (warm-up excluded).
   std::uint64_t steps() const noexcept;
 

@@ -13,7 +13,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -26,11 +25,13 @@
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/core/file.hpp"
+#include "mmdkit/core/interrupt.hpp"
 #include "mmdkit/core/thread_pool.hpp"
 #include "mmdkit/render/context.hpp"
 #include "mmdkit/render/image.hpp"
 #include "mmdkit/render/renderer.hpp"
 #include "mmdkit/render/video.hpp"
+#include "mmdkit/version.hpp"
 
 namespace mmdkit::cli {
 
@@ -52,8 +53,8 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_flag("--no-shadow", a.no_shadow, "do not draw the ground shadow and self-shadow");
   s->add_option("--audio", a.audio, "audio file muxed into the video (AAC in MP4, Opus in WebM; cut at the video's end)");
   s->add_option("--toon-dir", a.toon_dir, "folder with MMD's shared toon01.bmp .. toon10.bmp (default: the model's folder, then generated ramps)");
-  s->add_flag("--physics", a.physics, "simulate the rigid bodies and joints from frame 0 (whole frames, --fps 30; docs/PHYSICS.md)");
-  s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies");
+  s->add_flag("--physics", a.physics, "simulate the rigid bodies and joints from frame 0 (the default when the model has rigid bodies, as in MMD; half-frame steps at --fps 60; docs/PHYSICS.md)");
+  s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies (bodies follow their bones)");
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, tracks that match nothing, textures)");
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
@@ -128,11 +129,17 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   if (last < 0) last = (video || kind == OutKind::pattern) ? double(last_key) : 0.0;
   const double step = a.fps == 60 ? 0.5 : 1.0;
   const auto count = static_cast<std::uint64_t>(std::floor((last - first) / step + 1e-9)) + 1;
+  // Physics: on by default when the model has rigid bodies (MMD simulates them unless switched
+  // off), --physics / --no-physics decide otherwise. The simulation advances by the output's
+  // frame step: whole frames at --fps 30, half frames at --fps 60 (or when the first frame is a
+  // half), each step a run from frame 0 at that rate (CharacterPhysics::evaluate_sample).
   PhysicsArgs physics_args;
-  physics_args.on = a.physics && !a.no_physics;
+  physics_args.on = !a.no_physics && (a.physics || (MMDKIT_HAS_PHYSICS && !mdl.rigid_bodies.empty()));
   if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage(err, p);
-  if (physics_args.on && (a.fps != 30 || first != std::floor(first)))
-    return usage(err, "--physics renders whole frames at --fps 30 (the simulation steps whole 30 fps frames)");
+  physics_args.samples_per_frame = (a.fps == 60 || first != std::floor(first)) ? 2 : 1;
+  if (physics_args.on && first * 2 != std::floor(first * 2))
+    return usage(err, "with physics (on by default for a model with rigid bodies) frames must be whole or halves "
+                      "(the simulation advances by half frames at most); --no-physics renders any fraction");
   FrameEvaluator evaluator(character, physics_args, err, a.quiet);
 
   // GL.
@@ -153,7 +160,6 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
     for (const Warning& w : warnings) err << "mmdkit: warning: " << a.model << ": " << w.message << "\n";
   if (!renderer) return fail(err, renderer.error(), a.model);
 
-  StopSignals signals;
   ThreadPool pool(0);
   std::optional<TempOutput> temp;
   std::optional<render::VideoWriter> writer;
@@ -179,7 +185,6 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   double t_eval = 0, t_draw = 0, t_out = 0;
   const WriteOptions wo{inputs, a.force};
   for (std::uint64_t i = 0; i < count; ++i) {
-    if (g_stop) break;
     const double frame = first + double(i) * step;
     const auto t0 = clock::now();
     if (auto r = evaluator.evaluate(frame); !r) return fail(err, r.error(), a.model);
@@ -214,11 +219,6 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
     progress.update(i + 1);
   }
   progress.clear();
-  if (g_stop) {
-    err << "mmdkit: render interrupted by " << (g_stop == SIGINT ? "SIGINT" : "SIGTERM")
-        << (video ? "; the unfinished video was removed\n" : "; frames written so far are kept\n");
-    return kExitBadInput;
-  }
   if (writer) {
     const auto t0 = clock::now();
     if (auto r = writer->finish(); !r) return fail(err, r.error(), a.output);
@@ -230,10 +230,11 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   const double sum = std::max(1e-9, t_eval + t_draw + t_out);
   char line[320];
   std::snprintf(line, sizeof line,
-                "mmdkit render: %llu frame%s %dx%d in %.2f s (%.1f frames/s): evaluation %.0f%%, drawing + read-back "
+                "mmdkit render: %llu frame%s %dx%d in %.2f s (%.1f frames/s): evaluation%s %.0f%%, drawing + read-back "
                 "%.0f%%, %s %.0f%% -> %s\n",
                 static_cast<unsigned long long>(count), count == 1 ? "" : "s", width, height, total,
-                double(count) / std::max(total, 1e-9), 100 * t_eval / sum, 100 * t_draw / sum,
+                double(count) / std::max(total, 1e-9), evaluator.physics() ? " + physics" : "", 100 * t_eval / sum,
+                100 * t_draw / sum,
                 video ? "encoding" : "PNG", 100 * t_out / sum, a.output.c_str());
   err << line;
   return kExitOk;

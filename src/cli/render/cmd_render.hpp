@@ -13,8 +13,11 @@
 // motions and camera). Frames stream to the encoder (memory does not grow with their count).
 // Progress on stderr: a bar with frames/s and ETA on a terminal, a plain line every 5 s
 // otherwise; a one-line summary at the end with where the time went (evaluation, drawing and
-// read-back, encoding). Files are written to a temporary file renamed at the end; SIGINT and
-// SIGTERM stop the render and remove the temporary file (exit 1).
+// read-back, encoding). Physics: on when the model has rigid bodies (as in MMD; --no-physics
+// turns it off, --physics forces it), simulated from frame 0, in half-frame steps at --fps 60.
+// Files are written to a temporary file renamed at the end; SIGINT, SIGTERM and SIGHUP remove the
+// temporary file through the interrupt registry (core/interrupt.hpp) and end the process by that
+// signal.
 #pragma once
 
 #include "cli/command.hpp"
@@ -46,7 +49,7 @@ struct RenderArgs {
   bool no_shadow = false;
   std::string audio;
   std::string toon_dir;
-  bool physics = false, no_physics = false;
+  bool physics = false, no_physics = false;  ///< neither: physics when the model has rigid bodies
   bool quiet = false;  ///< -q: no warnings
   bool force = false;
   SceneArgs scene;  ///< --scene, --stage, --accessory (render/scene_render.hpp)
@@ -58,7 +61,8 @@ void declare_render(CLI::App& sub, RenderArgs& args);
 /// The `render` entry of the command table (command_table.cpp, under MMDKIT_HAS_RENDER).
 extern const Command kRenderCommand;
 
-/// Runs `render`. Exit codes: 0 ok, 1 bad input / failed output / interrupted / no GL, 2 usage.
+/// Runs `render`. Exit codes: 0 ok, 1 bad input / failed output / no GL, 2 usage (interrupted:
+/// ended by the signal, core/interrupt.hpp).
 int run_render(const RenderArgs& args, std::ostream& out, std::ostream& err);
 
 }  // namespace mmdkit::cli

@@ -17,6 +17,7 @@
 
 #include "cli/render/cmd_render.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/interrupt.hpp"
 
 namespace mmdkit::cli {
 
@@ -48,18 +49,22 @@ class StopSignals {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-// A temporary file beside the target, removed unless committed (renamed onto the target).
+// A temporary file beside the target (written by the video encoder, which needs a path it can
+// seek in), removed unless committed (renamed onto the target). It is registered with the one
+// interrupt registry (core/interrupt.hpp), so SIGINT / SIGTERM / SIGHUP remove it too.
 class TempOutput {
  public:
   explicit TempOutput(const fs::path& target) : target_(target) {
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     tmp_ = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()));
+    slot_ = register_temp_file(tmp_.c_str());
   }
   ~TempOutput() {
     if (!committed_) {
       std::error_code ec;
       fs::remove(tmp_, ec);
     }
+    unregister_temp_file(slot_);
   }
   TempOutput(const TempOutput&) = delete;
   TempOutput& operator=(const TempOutput&) = delete;
@@ -74,6 +79,7 @@ class TempOutput {
 
  private:
   fs::path target_, tmp_;
+  int slot_ = -1;
   bool committed_ = false;
 };
 

@@ -131,7 +131,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     }
   }
 
-  StopSignals signals;
+  // Stop signals: the temporary output is in core/interrupt.hpp's registry (removed, then the
+  // process ends by the signal), as for a single model.
   ThreadPool pool(0);
   std::optional<TempOutput> temp;
   std::optional<render::VideoWriter> writer;
