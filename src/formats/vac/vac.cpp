@@ -82,6 +82,8 @@ Result<Accessory> read(ByteSpan bytes) {
   if (xf.empty()) return std::unexpected(line_error(ErrorCode::invalid_value, "line 2 (the .x file) is empty", 2, lines[1].offset));
   a.x_file_raw.assign(xf.begin(), xf.end());
   a.x_file = decode(xf);
+  if (a.x_file.empty())  // bytes that decode to nothing (e.g. a lone CP932 lead byte): no file name
+    return std::unexpected(line_error(ErrorCode::invalid_value, "line 2 (the .x file) decodes to no text", 2, lines[1].offset));
   if (!parse_number(lines[2].text, a.scale))
     return std::unexpected(line_error(ErrorCode::invalid_value, "line 3 (scale) '" + decode(lines[2].text) + "' is not a number", 3,
                                       lines[2].offset));
