@@ -2,7 +2,10 @@
 #include "mmdkit/physics/bake.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
+#include <numbers>
 
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/pose.hpp"
@@ -19,6 +22,15 @@ using anim::Vec3;
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3 scaled(const Vec3& a, float s) { return {a[0] * s, a[1] * s, a[2] * s}; }
+
+/// A fixed-axis bone's key farther than this from its axis (degrees) is reported as not keyable.
+constexpr double kFixedAxisTolerance = 0.01;
+
+/// Frames on which a fixed-axis bone's key leaves its axis, and by how much at most (degrees).
+struct AxisLoss {
+  std::uint32_t frames = 0;
+  double worst = 0;
+};
 
 /// The first motion with the others' names and keys appended.
 vmd::Motion merge(std::span<const vmd::Motion* const> motions) {
@@ -71,36 +83,46 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
   Replay replay(world, mp, *sk);
   const std::size_t nb = sk->bone_count();
 
-  // Bones keyed: those physics writes, then appenders of keyed bones (compensated), in order.
-  std::vector<std::uint8_t> driven(nb, 0), keyed(nb, 0);
-  for (std::uint32_t b : mp.driven_bones()) driven[b] = keyed[b] = 1;
-  // IK solvers through baked bones: off over the range.
-  std::vector<std::uint32_t> ik_off;
-  for (std::size_t s = 0; s < sk->ik_count(); ++s) {
-    const anim::IkSolver& sv = sk->solvers()[s];
-    bool touches = driven[sv.effector] != 0;
-    for (std::uint32_t l = sv.link_begin; l < sv.link_end; ++l) touches = touches || driven[sk->ik_links()[l].bone];
-    if (touches) ik_off.push_back(static_cast<std::uint32_t>(s));
-  }
-  out.switched_ik = ik_off.size();
-
-  // Links of those solvers that physics does not move keep their IK rotation as keys.
-  for (std::uint32_t sv : ik_off) {
-    const anim::IkSolver& solver = sk->solvers()[sv];
-    for (std::uint32_t l = solver.link_begin; l < solver.link_end; ++l) {
-      const std::uint32_t b = sk->ik_links()[l].bone;
-      const anim::BoneDesc& d = sk->desc(b);
-      if (!(d.append_rotation || d.append_translation)) keyed[b] = 1;
-    }
-  }
+  // Bones keyed and IK solvers switched off (docs/PHYSICS.md "Bake"), grown to a fixed point:
+  //  - the bones physics writes;
+  //  - every IK solver whose IK bone (goal), effector or link is moved (written by physics or a
+  //    descendant of such a bone: the solver saw its place before physics, a playback would see
+  //    it after) or keyed: switched off, and all its links keyed with the rotation IK gave them;
+  //  - appenders of a keyed source; "local" appenders (PMX 0x80, model-space source) of a moved
+  //    source.
+  const auto parents = sk->parents();
+  std::vector<std::uint8_t> driven(nb, 0), keyed(nb, 0), moved(nb, 0);
+  for (std::uint32_t b : mp.driven_bones()) driven[b] = keyed[b] = moved[b] = 1;
   for (bool grew = true; grew;) {
     grew = false;
+    for (std::size_t b = 0; b < nb; ++b)
+      if (!moved[b] && parents[b] >= 0 && moved[static_cast<std::size_t>(parents[b])]) moved[b] = grew = true;
+  }
+  std::vector<std::uint8_t> solver_off(sk->ik_count(), 0);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t s = 0; s < sk->ik_count(); ++s) {
+      if (solver_off[s]) continue;
+      const anim::IkSolver& sv = sk->solvers()[s];
+      auto touched = [&](std::uint32_t b) { return moved[b] || keyed[b]; };
+      bool touches = touched(sv.bone) || touched(sv.effector);
+      for (std::uint32_t l = sv.link_begin; l < sv.link_end; ++l) touches = touches || touched(sk->ik_links()[l].bone);
+      if (!touches) continue;
+      solver_off[s] = 1;
+      grew = true;
+      for (std::uint32_t l = sv.link_begin; l < sv.link_end; ++l) keyed[sk->ik_links()[l].bone] = 1;
+    }
     for (std::size_t b = 0; b < nb; ++b) {
       const anim::BoneDesc& d = sk->desc(b);
-      if (keyed[b] || d.append_source < 0 || d.append_local || !(d.append_rotation || d.append_translation)) continue;
-      if (keyed[static_cast<std::size_t>(d.append_source)]) keyed[b] = grew = 1;
+      if (keyed[b] || d.append_source < 0 || !(d.append_rotation || d.append_translation)) continue;
+      const auto src = static_cast<std::size_t>(d.append_source);
+      if (d.append_local ? moved[src] || keyed[src] : keyed[src]) keyed[b] = grew = true;
     }
   }
+  std::vector<std::uint32_t> ik_off;
+  for (std::size_t s = 0; s < sk->ik_count(); ++s)
+    if (solver_off[s]) ik_off.push_back(static_cast<std::uint32_t>(s));
+  out.switched_ik = ik_off.size();
   std::vector<std::uint32_t> bones;  // keyed and keyable
   for (std::size_t b = 0; b < nb; ++b) {
     if (!keyed[b]) continue;
@@ -150,8 +172,12 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
   };
   const auto interpolation = vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve,
                                                             vmd::kLinearCurve, true);
-  std::vector<Quat> value_rot(nb, anim::kIdentityQuat);  // what an appender reads of a keyed source
+  // The local transform each keyed bone gets in the playback (valued: keyed and keyable).
+  std::vector<Quat> value_rot(nb, anim::kIdentityQuat);
   std::vector<Vec3> value_pos(nb, Vec3{});
+  std::vector<std::uint8_t> valued(nb, 0);
+  for (std::uint32_t b : bones) valued[b] = 1;
+  std::map<std::uint32_t, AxisLoss> axis_loss;
   const auto offsets = sk->bind_offsets();
   const std::uint32_t total = last + 1;
   for (std::uint32_t f = 0; f <= last; ++f) {
@@ -161,35 +187,66 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
     if (f < options.first) continue;
     const auto mr = ws.model_rotations();
     const auto mpos = ws.model_positions();
+    const auto lr = ws.local_rotations();
+    const auto lt = ws.local_translations();
+    // What an appender reads of a (non-local) source in the playback: the source's local
+    // rotation and offset (IK off), which are the run's for every bone.
+    auto source_rot = [&](std::size_t b) { return valued[b] ? value_rot[b] : lr[b]; };
+    auto source_pos = [&](std::size_t b) { return valued[b] ? value_pos[b] : sub(lt[b], offsets[b]); };
     for (std::uint32_t b : order) {
       const anim::BoneDesc& d = sk->desc(b);
-      Quat key_rot;
-      Vec3 key_pos;
+      // The local transform the playback must give the bone: the run's (for a bone physics
+      // wrote, relative to its parent's result).
+      Quat want_rot = lr[b];
+      Vec3 want_pos = sub(lt[b], offsets[b]);
       if (driven[b]) {
-        const std::int32_t p = sk->parents()[b];
+        const std::int32_t p = parents[b];
         if (p >= 0) {
           const Quat inv = anim::quat_conjugate(mr[static_cast<std::size_t>(p)]);
-          key_rot = anim::quat_multiply(inv, mr[b]);
-          key_pos = sub(anim::quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
+          want_rot = anim::quat_multiply(inv, mr[b]);
+          want_pos = sub(anim::quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
         } else {
-          key_rot = mr[b];
-          key_pos = sub(mpos[b], offsets[b]);
+          want_rot = mr[b];
+          want_pos = sub(mpos[b], offsets[b]);
         }
-        value_rot[b] = key_rot;
-        value_pos[b] = key_pos;
-      } else {
-        // An appender of a keyed source: local = key · slerp(I, source value, ratio) must stay the
-        // physics run's local rotation (IK identity while baked).
+      }
+      value_rot[b] = want_rot;
+      value_pos[b] = want_pos;
+      // The playback composes local = key · append (pose.cpp): the key compensates for the
+      // append the playback will add (the source's value there is the run's final one).
+      Quat key_rot = want_rot;
+      Vec3 key_pos = want_pos;
+      if (d.append_source >= 0 && (d.append_rotation || d.append_translation)) {
         const auto s = static_cast<std::size_t>(d.append_source);
-        const Quat lr = ws.local_rotations()[b];
-        const Vec3 lp = sub(ws.local_translations()[b], offsets[b]);
-        key_rot = lr;
-        key_pos = lp;
-        if (d.append_rotation)
-          key_rot = anim::quat_multiply(lr, anim::quat_conjugate(anim::quat_slerp(anim::kIdentityQuat, value_rot[s], d.append_ratio)));
-        if (d.append_translation) key_pos = sub(lp, scaled(value_pos[s], d.append_ratio));
-        value_rot[b] = lr;
-        value_pos[b] = lp;
+        if (d.append_rotation) {
+          Quat a = d.append_local ? mr[s] : source_rot(s);
+          if (d.append_ratio != 1.0f) a = anim::quat_slerp(anim::kIdentityQuat, a, d.append_ratio);
+          key_rot = anim::quat_multiply(want_rot, anim::quat_conjugate(a));
+        }
+        if (d.append_translation) {
+          Vec3 t = d.append_local ? sub(mpos[s], sk->bind_positions()[s]) : source_pos(s);
+          if (d.append_ratio != 1.0f) t = scaled(t, d.append_ratio);
+          key_pos = sub(want_pos, t);
+        }
+      }
+      // A fixed-axis bone's key is projected onto its axis when played back: what leaves the
+      // axis cannot be keyed.
+      if (d.has_fixed_axis) {
+        const Quat q = anim::quat_normalize(key_rot);
+        const Quat pq = anim::project_to_axis(q, d.fixed_axis);
+        // Angle between the two rotations from ‖q − ±pq‖ = 2·sin(θ/4) (well conditioned near 0).
+        const double sign = q[0] * pq[0] + q[1] * pq[1] + q[2] * pq[2] + q[3] * pq[3] < 0 ? -1.0 : 1.0;
+        double d2 = 0;
+        for (std::size_t c = 0; c < 4; ++c) {
+          const double e = static_cast<double>(q[c]) - sign * static_cast<double>(pq[c]);
+          d2 += e * e;
+        }
+        const double deg = 4.0 * std::asin(std::min(1.0, std::sqrt(d2) / 2.0)) * 180.0 / std::numbers::pi;
+        if (deg > kFixedAxisTolerance) {
+          AxisLoss& loss = axis_loss[b];
+          ++loss.frames;
+          loss.worst = std::max(loss.worst, deg);
+        }
       }
       vmd::BoneKey k;
       k.name = name_of[b];
@@ -243,6 +300,16 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
     if (last < sampler->last_frame()) out.motion.property_keys.push_back(std::move(after));
   }
   out.warnings.assign(world.warnings().begin(), world.warnings().end());
+  for (const auto& [b, loss] : axis_loss) {
+    char worst[32];
+    std::snprintf(worst, sizeof worst, "%.3g", loss.worst);
+    out.fixed_axis_loss.push_back(sk->names()[b]);
+    out.warnings.push_back({0, "bake", static_cast<std::int64_t>(b), sk->names()[b],
+                            "fixed axis: the baked rotation leaves the bone's axis on " + std::to_string(loss.frames) +
+                                " frames (up to " + worst +
+                                " degrees); a VMD key of this bone is projected onto the axis when played back, so "
+                                "the baked motion keeps only the rotation about the axis there"});
+  }
   return out;
 }
 

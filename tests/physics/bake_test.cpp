@@ -155,6 +155,108 @@ TEST(Bake, GeneratedChainWithAnAppenderReplaysExactly) {
   EXPECT_GT(std::abs(plain[45][2][13] - expected[45][2][13]), 0.5f);
 }
 
+/// generated() plus the bones the first bakes left out or got wrong:
+///  - "local" (5): a "local" appender (PMX 0x80) of hair1, rotation and translation, ratio 0.5,
+///    with a child "local_tip";
+///  - a two-link IK chain leg → knee → foot whose IK bone "goal" (10) hangs under hair2, so
+///    physics moves the goal after IK solved the chain (a playback with IK on would solve it again);
+///  - "knee_twin" (11): appends knee's rotation (an appender that is an IK link's follower).
+Generated generated_hard() {
+  Generated g = generated();
+  const auto local = test::add_bone(g.m, "local", 0, {0, 23, 0});
+  g.m.bones[static_cast<std::size_t>(local)].append_rotation = true;
+  g.m.bones[static_cast<std::size_t>(local)].append_translation = true;
+  g.m.bones[static_cast<std::size_t>(local)].append_local = true;
+  g.m.bones[static_cast<std::size_t>(local)].append_parent = 1;
+  g.m.bones[static_cast<std::size_t>(local)].append_ratio = 0.5f;
+  test::add_bone(g.m, "local_tip", local, {0, 25, 0});
+  const auto leg = test::add_bone(g.m, "leg", 0, {0, 10, 0});
+  const auto knee = test::add_bone(g.m, "knee", leg, {0, 5, 0});
+  const auto foot = test::add_bone(g.m, "foot", knee, {0, 0, 0});
+  const auto goal = test::add_bone(g.m, "goal", 2, {3, 4, 0});
+  model::IkChain chain;
+  chain.ik_bone = goal;
+  chain.effector = foot;
+  chain.iterations = 20;
+  chain.unit_angle = 1.0f;
+  chain.links = {model::IkLink{knee, false, {}, {}}, model::IkLink{leg, false, {}, {}}};
+  g.m.bones[static_cast<std::size_t>(goal)].is_ik = true;
+  g.m.bones[static_cast<std::size_t>(goal)].ik_chain = 0;
+  g.m.ik_chains.push_back(chain);
+  const auto twin = test::add_bone(g.m, "knee_twin", 0, {1, 5, 0});
+  g.m.bones[static_cast<std::size_t>(twin)].append_rotation = true;
+  g.m.bones[static_cast<std::size_t>(twin)].append_parent = knee;
+  g.m.bones[static_cast<std::size_t>(twin)].append_ratio = 1.0f;
+  return g;
+}
+
+// Local appenders of physics bones, IK chains whose goal physics moves and followers of their
+// links replay exactly (the first bake left the local appender and the chain to the playback:
+// both moved by up to several units).
+TEST(Bake, LocalAppendAndIkGoalUnderPhysicsReplayExactly) {
+  Generated g = generated_hard();
+  test::Rig rig(g.m);
+  ASSERT_EQ(rig.skeleton.ik_count(), 1u);
+  const std::uint32_t last = 90;
+  const Frames expected = physics_run(g.m, rig.skeleton, g.motion, last);
+  BakeOptions options;
+  options.last = last;
+  const vmd::Motion* list[] = {&g.motion};
+  auto baked = bake(g.m, list, options);
+  ASSERT_TRUE(baked) << baked.error().to_string();
+  // hair1, hair2, follow, local, knee, leg, knee_twin; the goal needs no key (IK is off).
+  EXPECT_EQ(baked->baked_bones, 7u);
+  EXPECT_EQ(baked->switched_ik, 1u);
+  EXPECT_TRUE(baked->fixed_axis_loss.empty());
+  const Frames got = plain_run(rig.skeleton, baked->motion, last);
+  expect_same(expected, got, rig.skeleton, 0);
+  // The cases are real: without the local appender's keys, or with the IK solver left on, the
+  // playback of the baked motion leaves the physics run (the first bake did both).
+  auto worst_at = [&](const Frames& a, std::size_t bone) {
+    double worst = 0;
+    for (std::uint32_t f = 0; f <= last; ++f)
+      worst = std::max(worst, static_cast<double>(std::hypot(a[f][bone][12] - expected[f][bone][12], a[f][bone][13] - expected[f][bone][13],
+                                                            a[f][bone][14] - expected[f][bone][14])));
+    return worst;
+  };
+  vmd::Motion no_local = baked->motion;
+  std::erase_if(no_local.bone_keys, [&](const vmd::BoneKey& k) { return no_local.bone_names[k.name].text == "local"; });
+  EXPECT_GT(worst_at(plain_run(rig.skeleton, no_local, last), 6), 0.1);  // local_tip
+  vmd::Motion ik_on = baked->motion;
+  ik_on.property_keys.clear();
+  EXPECT_GT(worst_at(plain_run(rig.skeleton, ik_on, last), 9), 0.1);  // foot
+}
+
+// A physics bone with a fixed axis that physics turns about another axis: a VMD key of it is
+// projected onto its axis when played back, so the bake reports it (one warning) instead of
+// claiming an exact replay; about its own axis it replays exactly.
+TEST(Bake, FixedAxisBonesAreExactOnTheirAxisAndReportedOffIt) {
+  for (const bool on_axis : {true, false}) {
+    Generated g = generated();
+    // The root moves in the XY plane only, so the hinges turn hair1 / hair2 about Z alone.
+    g.motion.bone_keys[1].rotation = {0, 0, 0, 1};
+    g.m.bones[2].has_fixed_axis = true;
+    g.m.bones[2].fixed_axis = on_axis ? Vec3{0, 0, 2} : Vec3{1, 0, 0};
+    test::Rig rig(g.m);
+    const std::uint32_t last = 90;
+    BakeOptions options;
+    options.last = last;
+    const vmd::Motion* list[] = {&g.motion};
+    auto baked = bake(g.m, list, options);
+    ASSERT_TRUE(baked) << baked.error().to_string();
+    if (on_axis) {
+      EXPECT_TRUE(baked->fixed_axis_loss.empty());
+      expect_same(physics_run(g.m, rig.skeleton, g.motion, last), plain_run(rig.skeleton, baked->motion, last), rig.skeleton, 0);
+    } else {
+      EXPECT_EQ(baked->fixed_axis_loss, (std::vector<std::string>{"hair2"}));
+      std::size_t n = 0;
+      for (const Warning& w : baked->warnings)
+        if (w.section == "bake" && w.record == 2 && w.message.find("fixed axis") != std::string::npos) ++n;
+      EXPECT_EQ(n, 1u);
+    }
+  }
+}
+
 TEST(Bake, LongNamesCannotBeKeyedAndAreListed) {
   model::Model m;
   test::add_bone(m, "root", -1, {0, 20, 0});

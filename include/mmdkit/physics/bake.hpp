@@ -7,8 +7,13 @@
 // nanoem's bake (hkrn/nanoem#663) bones are not transformed twice:
 //  - a bone that appends (付与) from a baked bone is keyed too, its key compensating for the
 //    source's new key, so its result is the one of the physics run;
-//  - an IK solver with a baked bone among its links or as its effector is switched off over the
-//    range by property keys (and switched back to the input's state after it).
+//  - a "local" appender (PMX 0x80) of a bone physics moves is keyed the same way (its source's
+//    model-space transform differs before and after physics);
+//  - an IK solver whose IK bone (goal), effector or a link is moved by physics (written, or a
+//    descendant of a written bone) or keyed is switched off over the range by property keys (and
+//    switched back to the input's state after it); its links are keyed with IK's rotation.
+// A fixed-axis bone whose baked rotation leaves its axis cannot be keyed exactly (a VMD key is
+// projected onto the axis): it is keyed and listed in BakeResult::fixed_axis_loss, with a warning.
 // Bone morphs are not applied (as `mmdkit sample`). Bones whose name is longer than 15 bytes in
 // CP932 cannot be keyed in VMD: they are listed in BakeResult::unkeyable and left out.
 #pragma once
@@ -44,7 +49,12 @@ struct BakeResult {
   /// as when they are bound together), the baked keys and the IK property keys.
   vmd::Motion motion;
   std::vector<std::string> unkeyable;     ///< UTF-8 names of physics bones that cannot be keyed
-  std::vector<Warning> warnings;          ///< the physics warnings (model records, simulation)
+  /// UTF-8 names of keyed bones with a fixed axis whose baked rotation leaves the axis by more
+  /// than 0.01° on some frame: a VMD key of such a bone is projected onto the axis when played
+  /// back (anim::project_to_axis), so the playback differs from the physics run there. One
+  /// warning each (section "bake", record = bone index) tells the frames and the worst angle.
+  std::vector<std::string> fixed_axis_loss;
+  std::vector<Warning> warnings;          ///< the physics warnings (model records, simulation) and the bake's
   std::size_t baked_bones = 0;            ///< bones keyed on every frame
   std::size_t switched_ik = 0;            ///< IK solvers switched off over the range
 };
