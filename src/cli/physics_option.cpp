@@ -45,8 +45,8 @@ std::string physics_usage_problem(const PhysicsArgs& a) {
 #if MMDKIT_HAS_PHYSICS
 struct FrameEvaluator::Impl {
   physics::CharacterPhysics physics;
-  bool terminal = false;
-  std::optional<Progress> bar;  ///< on a terminal, while frames remain to simulate
+  ProgressMode mode = ProgressMode::off;
+  std::optional<Progress> bar;  ///< while frames remain to simulate (progress.hpp's rule)
   Impl(anim::Character& c, const physics::Settings& s) : physics(c, s) {}
 };
 #else
@@ -60,7 +60,7 @@ FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a,
     physics::Settings settings;
     settings.steps_per_second = a.fps;
     impl_ = std::make_unique<Impl>(character, settings);
-    impl_->terminal = !quiet && &err == &std::cerr && stderr_is_terminal();
+    impl_->mode = progress_mode(err, quiet);
   }
 #else
   (void)a;
@@ -80,20 +80,18 @@ Result<void> FrameEvaluator::evaluate(double frame) {
                             (samples_per_frame_ == 1 ? std::string("whole frames (30 fps)")
                                                      : "multiples of 1/" + std::to_string(samples_per_frame_) + " frame"));
     std::ostream& err = *err_;
-    const bool quiet = quiet_;
     Impl& im = *impl_;
     const auto f = static_cast<std::uint32_t>(frame);
     // Frames simulated so far of the run (frame F is frame F + 1 of a run from 0).
     const std::uint64_t total = std::max<std::int64_t>(run_last_, f) + 1;
     const std::int64_t before = im.physics.last_frame() < f ? im.physics.last_frame() + 1 : 0;
-    // A bar for a run with more than a second of frames left to simulate.
-    if (im.terminal && !im.bar && total > static_cast<std::uint64_t>(before) + 30) im.bar.emplace(err, total, true, "mmdkit: physics");
-    const std::uint32_t every = im.bar ? 10 : 1000;
-    const auto report = [&](std::uint32_t done, std::uint32_t todo) {
-      if (im.bar)
-        im.bar->update(static_cast<std::uint64_t>(before) + done);
-      else if (!quiet)
-        err << "mmdkit: physics: frame " << done << " of " << todo << "\n";
+    // Progress (progress.hpp: a bar on a terminal after 2 s, a line every 5 s otherwise, nothing
+    // when quiet) for a run with more than a second of frames left to simulate.
+    if (im.mode != ProgressMode::off && !im.bar && total > static_cast<std::uint64_t>(before) + 30)
+      im.bar.emplace(err, total, im.mode, "mmdkit physics", "frames");
+    const std::uint32_t every = 10;
+    const auto report = [&](std::uint32_t done, std::uint32_t) {
+      if (im.bar) im.bar->update(static_cast<std::uint64_t>(before) + done);
     };
     auto r = samples_per_frame_ == 1
                  ? im.physics.evaluate(f, report, every)

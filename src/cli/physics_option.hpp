@@ -42,10 +42,10 @@ class FrameEvaluator {
 
   /// Evaluates `frame`. With physics the frame must be a multiple of 1 / samples_per_frame (whole
   /// frames, or halves at 2; invalid_argument otherwise): it is that sample of a simulation run
-  /// from frame 0 at that rate. Progress of the simulation on `err` (unless quiet): when `err` is
-  /// std::cerr on a terminal, a bar (cli/progress.hpp) of the frames simulated out of the run's
-  /// length (set_run_length, else the frame asked); otherwise a line every 1000 frames of a
-  /// catch-up longer than that.
+  /// from frame 0 at that rate. Progress of the simulation on `err` (unless quiet), by
+  /// cli/progress.hpp's rule (a bar on a terminal after 2 s, else a line every 5 s): the frames
+  /// simulated out of the run's length (set_run_length, else the frame asked), for a run with more
+  /// than 30 frames left to simulate.
   Result<void> evaluate(double frame);
   /// The last frame the caller will ask (the length of the progress bar; default: each call's frame).
   void set_run_length(std::uint32_t last_frame) noexcept { run_last_ = last_frame; }

@@ -6,11 +6,13 @@
 #include "cli/scene_input.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PHYSICS
 #include "mmdkit/physics/scene_physics.hpp"
@@ -146,11 +148,13 @@ Result<void> SceneEvaluator::evaluate(double frame) {
   if (impl_) {
     if (!std::isfinite(frame) || frame < 0 || frame != std::floor(frame) || frame > 4294967295.0)
       return make_error(ErrorCode::invalid_argument, "with --physics frames must be whole frames (30 fps)");
-    std::ostream& err = *err_;
-    const bool quiet = quiet_;
-    auto r = impl_->physics->evaluate(static_cast<std::uint32_t>(frame), [&err, quiet](std::uint32_t done, std::uint32_t total) {
-      if (!quiet) err << "mmdkit: physics: frame " << done << " of " << total << "\n";
-    });
+    // A long catch-up shows progress (cli/progress.hpp's rule).
+    std::optional<Progress> progress;
+    auto r = impl_->physics->evaluate(static_cast<std::uint32_t>(frame), [&](std::uint32_t done, std::uint32_t total) {
+      if (!progress) progress.emplace(*err_, total, progress_mode(*err_, quiet_), "mmdkit physics", "frames");
+      progress->update(done);
+    }, 10);
+    if (progress) progress->clear();
     const auto warnings = impl_->physics->warnings();
     for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
       if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";

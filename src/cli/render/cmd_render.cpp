@@ -55,7 +55,8 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_option("--toon-dir", a.toon_dir, "folder with MMD's shared toon01.bmp .. toon10.bmp (default: the model's folder, then generated ramps)");
   s->add_flag("--physics", a.physics, "simulate the rigid bodies and joints from frame 0 (the default when the model has rigid bodies, as in MMD; half-frame steps at --fps 60; docs/PHYSICS.md)");
   s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies (bodies follow their bones)");
-  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, tracks that match nothing, textures)");
+  s->add_flag("-q,--quiet", a.quiet,
+              "do not print warnings (reader warnings, tracks that match nothing, textures), progress or the summary line");
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
 }
@@ -180,7 +181,7 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   render::Image image;
   render::ModelFrame mf;
   render::SceneFrame scene;
-  Progress progress(err, count, stderr_is_terminal() && &err == &std::cerr, "mmdkit render");
+  Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   using clock = std::chrono::steady_clock;
   double t_eval = 0, t_draw = 0, t_out = 0;
   const WriteOptions wo{inputs, a.force};
@@ -236,7 +237,7 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
                 double(count) / std::max(total, 1e-9), evaluator.physics() ? " + physics" : "", 100 * t_eval / sum,
                 100 * t_draw / sum,
                 video ? "encoding" : "PNG", 100 * t_out / sum, a.output.c_str());
-  err << line;
+  if (!a.quiet) err << line;
   return kExitOk;
 }
 

@@ -152,7 +152,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
 
   render::Image image;
   render::SceneFrame sf;
-  Progress progress(err, count, stderr_is_terminal() && &err == &std::cerr, "mmdkit render");
+  Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   const WriteOptions wo{inputs, a.force};
   const std::size_t nc = s.character_count();
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -216,7 +216,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
                 nc, nc == 1 ? "" : "s", accessory_of.size(), accessory_of.size() == 1 ? "y" : "ies",
                 static_cast<unsigned long long>(count), count == 1 ? "" : "s", pl.width, pl.height, total,
                 a.output.c_str());
-  err << line;
+  if (!a.quiet) err << line;
   return kExitOk;
 }
 
