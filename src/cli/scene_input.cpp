@@ -104,6 +104,7 @@ std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bo
     for (std::size_t i = 0; i < d.models.size(); ++i) {
       std::vector<std::string> inputs;
       for (const fs::path& p : d.models[i].motions) inputs.push_back(p.string());
+      err << model_check_warning(s->character(i).data().model(), d.models[i].file.string());
       err << binding_warning(s->character(i).data().report(), inputs);
     }
   return std::move(*s);
