@@ -1,5 +1,6 @@
 // VMD parse / summarize / write throughput next to memcpy of the same bytes, on the corpus
-// wavefile_v2.vmd (1.6 MB, 14,160 bone keys) and on a generated 1,000,000-key motion (111 MB).
+// wavefile_v2.vmd (1.6 MB, 14,160 bone keys) and on a generated 1,000,000-key motion (111 MB);
+// the generator making that motion, and the JSON text both ways on wavefile_v2.
 // Corpus folder: $MMDKIT_CORPUS, else the CMake value MMDKIT_DEFAULT_CORPUS_DIR.
 #include <benchmark/benchmark.h>
 
@@ -10,6 +11,7 @@
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
+#include "mmdkit/formats/vmd_json.hpp"
 
 namespace {
 
@@ -87,11 +89,49 @@ void BM_Memcpy(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 
+// `mmdkit generate`'s motion of 1,000,000 bone keys, made and written.
+void BM_GenerateOneMillionKeys(benchmark::State& state) {
+  mmdkit::vmd::GenerateOptions o;
+  o.bone_keys = 1'000'000;
+  o.morph_keys = 0;
+  for (auto _ : state) {
+    auto w = mmdkit::vmd::write(mmdkit::vmd::generate(o));
+    benchmark::DoNotOptimize(w);
+  }
+}
+
+void BM_ToJson(benchmark::State& state) {
+  const auto& b = wavefile();
+  if (!ready(state, b)) return;
+  Motion m = mmdkit::vmd::read(b)->motion;
+  std::size_t n = 0;
+  for (auto _ : state) {
+    std::string j = mmdkit::vmd::to_json(m);
+    n = j.size();
+    benchmark::DoNotOptimize(j);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n));  // JSON bytes
+}
+
+void BM_FromJson(benchmark::State& state) {
+  const auto& b = wavefile();
+  if (!ready(state, b)) return;
+  const std::string j = mmdkit::vmd::to_json(mmdkit::vmd::read(b)->motion);
+  for (auto _ : state) {
+    auto m = mmdkit::vmd::from_json(j);
+    benchmark::DoNotOptimize(m);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * j.size()));  // JSON bytes
+}
+
 // Arg 0 = wavefile_v2.vmd, 1 = generated 1M keys.
 BENCHMARK(BM_Parse)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Summarize)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Write)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Memcpy)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GenerateOneMillionKeys)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ToJson)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FromJson)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -2,7 +2,8 @@
 # Installs what is missing, builds everything and runs the whole test suite, then the safety net:
 #   1. default preset (g++ RelWithDebInfo): build everything, ctest, then the Python module's
 #      pytest suite (tests/python) against the build tree; then scripts/test-package.sh: install +
-#      consumer project, the Debian packages, a plain Release build (no preset) + consumer;
+#      consumer project, the Debian packages, a plain Release configure (no preset: no -Werror, the
+#      core layer at -O3; the whole plain Release build is `test-package.sh --release-full`);
 #   2. asan preset (g++ ASan + UBSan): build everything, the same ctest under the sanitizers;
 #   3. fuzz preset (clang 16 libFuzzer): every fuzz target for MMDKIT_CI_FUZZ_SECONDS (default 20)
 #      seconds on generated + corpus seeds; a finding fails the run (inputs kept in
@@ -32,8 +33,8 @@ if grep -q '^MMDKIT_WITH_PYTHON:BOOL=ON' build/default/CMakeCache.txt; then
   [ "$rc" = 0 ] || exit "$rc"
 fi
 
-stage "packaging: install + consumer, Debian packages, plain Release build + consumer"
-# MMDKIT_CI_SKIP_RELEASE=1 skips the plain Release build (local use only; CI runs it).
+stage "packaging: install + consumer, Debian packages, plain Release configure"
+# MMDKIT_CI_SKIP_RELEASE=1 skips the plain Release check (local use only; CI runs it).
 if [ "${MMDKIT_CI_SKIP_RELEASE:-0}" != 1 ]; then
   sh scripts/test-package.sh --release build/default
 else

@@ -105,7 +105,10 @@ int bvh_to_vmd(const std::string& input, const std::string& output, bool force, 
   o.leg_ik = !a.no_leg_ik;
   motion::BvhImportReport report;
   auto vmd = motion::bvh_to_vmd(*bvh, shared, map, o, &report);
-  if (!vmd) return report_error(s.err, vmd.error(), input_label(input));
+  if (!vmd) {  // a map error is the map file's (with its line) when the map came from one
+    const bool of_map = !a.map.empty() && vmd.error().section == "map" && vmd.error().line > 0;
+    return report_error(s.err, vmd.error(), of_map ? a.map : input_label(input));
+  }
   if (std::abs(bvh->frame_time - 1.0 / 30.0) > 1e-6)
     s.err << "mmdkit: warning: " << input_label(input) << ": frame time " << bvh->frame_time
           << " s is not 1/30 s: BVH frame i becomes VMD frame i (not resampled)\n";

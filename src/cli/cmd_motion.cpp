@@ -240,6 +240,9 @@ int run(const MotionArgs& a, const Streams& s) {
     in.push_back(std::move(*m->motion));
   }
   Result<vmd::Motion> out = make_error(ErrorCode::invalid_argument, "no operation");
+  // What the operation did is reported once the output is written (not when the write is refused).
+  std::vector<std::string> report;
+  auto later = [&](std::string line) { report.push_back(std::move(line)); };
   switch (op) {
     case 0: {
       const auto range = parse_range(a.frames);
@@ -248,7 +251,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::TrimReport r;
       out = motion::trim(in[0], {(*range)[0], (*range)[1], a.exact}, &r);
       if (out)
-        say(fmt::format("trim {}: keys {} -> {}; {} curves split, max curve error {:.3g} (weight); max change inside: "
+        later(fmt::format("trim {}: keys {} -> {}; {} curves split, max curve error {:.3g} (weight); max change inside: "
                         "{:.3g} units, {:.3g} deg (whole frames: {:.3g} units, {:.3g} deg); view angle rounding {:.3g} deg",
                         a.frames, r.keys_in, r.keys_out, r.split_curves, r.max_curve_error, r.max_translation_error,
                         r.max_rotation_error_deg, r.max_translation_error_whole, r.max_rotation_error_deg_whole,
@@ -257,25 +260,25 @@ int run(const MotionArgs& a, const Streams& s) {
     }
     case 1:
       out = motion::shift(in[0], {a.by, a.clamp});
-      if (out) say(fmt::format("shift by {}: {} keys", a.by, keys(*out)));
+      if (out) later(fmt::format("shift by {}: {} keys", a.by, keys(*out)));
       break;
     case 2: {
       motion::MergeReport r;
       out = motion::merge(in[0], in[1], &r);
       if (out)
-        say(fmt::format("merge: {} keys ({} of A replaced by B at equal frames; {} bone and {} morph tracks only in B)",
+        later(fmt::format("merge: {} keys ({} of A replaced by B at equal frames; {} bone and {} morph tracks only in B)",
                         keys(*out), r.replaced, r.new_bone_tracks, r.new_morph_tracks));
       break;
     }
     case 3:
       out = motion::mirror(in[0], {a.morph_names});
-      if (out) say(fmt::format("mirror: {} keys", keys(*out)));
+      if (out) later(fmt::format("mirror: {} keys", keys(*out)));
       break;
     case 4:
       if (!(std::isfinite(a.fps) && a.fps > 0)) return usage_error(s.err, name, "--fps must be a number > 0");
       if (a.every == 0) return usage_error(s.err, name, "--every must be at least 1");
       out = motion::resample(in[0], {a.fps, a.every});
-      if (out) say(fmt::format("resample (input at {} fps, a key every {} frames at 30 fps): keys {} -> {}", a.fps, a.every, keys(in[0]), keys(*out)));
+      if (out) later(fmt::format("resample (input at {} fps, a key every {} frames at 30 fps): keys {} -> {}", a.fps, a.every, keys(in[0]), keys(*out)));
       break;
     case 5: {
       for (double t : {a.tol.tol_units, a.tol.tol_deg, a.tol.tol_weight})
@@ -283,7 +286,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::ReduceReport r;
       out = motion::reduce(in[0], a.tol, &r);
       if (out)
-        say(fmt::format("reduce: bone keys {} -> {}, morph keys {} -> {}; max error on every whole frame: {:.4g} units "
+        later(fmt::format("reduce: bone keys {} -> {}, morph keys {} -> {}; max error on every whole frame: {:.4g} units "
                         "(tol {}), {:.4g} deg (tol {}), {:.4g} weight (tol {})",
                         r.bone_keys_in, r.bone_keys_out, r.morph_keys_in, r.morph_keys_out, r.max_translation_error,
                         a.tol.tol_units, r.max_rotation_error_deg, a.tol.tol_deg, r.max_weight_error, a.tol.tol_weight));
@@ -297,7 +300,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::RenameReport r;
       out = motion::rename(in[0], *map, &r);
       if (!out) return fail(s, out.error(), a.map);
-      say(fmt::format("rename: {} bone, {} morph and {} IK names renamed", r.bone_names, r.morph_names, r.ik_names));
+      later(fmt::format("rename: {} bone, {} morph and {} IK names renamed", r.bone_names, r.morph_names, r.ik_names));
       if (!a.quiet)
         for (const auto& u : r.unused) s.err << "mmdkit: warning: " << a.map << ": '" << u << "' matches no name of the motion\n";
       break;
@@ -315,7 +318,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::FilterReport r;
       out = motion::filter(in[0], fo, &r);
       if (out) {
-        say(fmt::format("filter: {} bone and {} morph tracks kept, {} keys dropped", r.bone_tracks, r.morph_tracks, r.keys_dropped));
+        later(fmt::format("filter: {} bone and {} morph tracks kept, {} keys dropped", r.bone_tracks, r.morph_tracks, r.keys_dropped));
         if (!a.quiet)
           for (const auto& u : r.unmatched) s.err << "mmdkit: warning: '" << u << "' is not a track of the motion\n";
       }
@@ -329,7 +332,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::FitReport r;
       out = motion::fit(in[0], *from, *to, {!a.no_legs, !a.no_arms}, &r);
       if (out) {
-        say(fmt::format("fit: leg ratio xz {:.6g}, y {:.6g}; {} tracks scaled, {} arm tracks corrected", r.xz_ratio,
+        later(fmt::format("fit: leg ratio xz {:.6g}, y {:.6g}; {} tracks scaled, {} arm tracks corrected", r.xz_ratio,
                         r.y_ratio, r.scaled.size(), r.arm_corrected.size()));
         if (!a.quiet)
           for (const auto& n : r.notes) s.err << "mmdkit: warning: " << n << "\n";
@@ -340,7 +343,9 @@ int run(const MotionArgs& a, const Streams& s) {
       break;
   }
   if (!out) return fail(s, out.error(), input_label(a.inputs[0]));
-  return write_vmd(a, s, *out);
+  if (int c = write_vmd(a, s, *out); c) return c;
+  for (const std::string& line : report) say(line);
+  return kExitOk;
 }
 
 }  // namespace

@@ -42,11 +42,35 @@ std::string physics_usage_problem(const PhysicsArgs& a) {
   return {};
 }
 
+CatchUpProgress::CatchUpProgress(std::ostream& err, bool quiet) : err_(&err), mode_(progress_mode(err, quiet)) {}
+
+std::uint32_t CatchUpProgress::begin(std::int64_t before, std::uint64_t total) {
+  before_ = before;
+  // Progress (progress.hpp's rule) for a run with more than a second of frames left to simulate.
+  if (mode_ != ProgressMode::off && !bar_ && total > static_cast<std::uint64_t>(before) + 30)
+    bar_.emplace(*err_, total, mode_, "mmdkit physics", "frames");
+  return 10;
+}
+
+void CatchUpProgress::report(std::uint32_t done, std::uint32_t todo) {
+  (void)todo;
+  if (bar_) bar_->update(static_cast<std::uint64_t>(before_) + done);
+}
+
+void CatchUpProgress::end(std::uint32_t frame, std::uint64_t total, std::size_t warnings) {
+  if (!bar_) return;
+  bar_->update(std::min<std::uint64_t>(std::uint64_t{frame} + 1, total));
+  if (std::uint64_t{frame} + 1 >= total) {
+    bar_->clear();
+    bar_.reset();
+  } else if (warnings > 0) {
+    bar_->clear();
+  }
+}
+
 #if MMDKIT_HAS_PHYSICS
 struct FrameEvaluator::Impl {
   physics::CharacterPhysics physics;
-  ProgressMode mode = ProgressMode::off;
-  std::optional<Progress> bar;  ///< while frames remain to simulate (progress.hpp's rule)
   Impl(anim::Character& c, const physics::Settings& s) : physics(c, s) {}
 };
 #else
@@ -54,13 +78,16 @@ struct FrameEvaluator::Impl {};
 #endif
 
 FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet)
-    : character_(&character), err_(&err), quiet_(quiet), samples_per_frame_(std::max<std::uint32_t>(1, a.samples_per_frame)) {
+    : character_(&character),
+      err_(&err),
+      quiet_(quiet),
+      progress_(err, quiet),
+      samples_per_frame_(std::max<std::uint32_t>(1, a.samples_per_frame)) {
 #if MMDKIT_HAS_PHYSICS
   if (a.on) {
     physics::Settings settings;
     settings.steps_per_second = a.fps;
     impl_ = std::make_unique<Impl>(character, settings);
-    impl_->mode = progress_mode(err, quiet);
   }
 #else
   (void)a;
@@ -79,32 +106,18 @@ Result<void> FrameEvaluator::evaluate(double frame) {
                         "frame " + format_double(frame) + ": with --physics frames must be " +
                             (samples_per_frame_ == 1 ? std::string("whole frames (30 fps)")
                                                      : "multiples of 1/" + std::to_string(samples_per_frame_) + " frame"));
-    std::ostream& err = *err_;
     Impl& im = *impl_;
     const auto f = static_cast<std::uint32_t>(frame);
     // Frames simulated so far of the run (frame F is frame F + 1 of a run from 0).
     const std::uint64_t total = std::max<std::int64_t>(run_last_, f) + 1;
     const std::int64_t before = im.physics.last_frame() < f ? im.physics.last_frame() + 1 : 0;
-    // Progress (progress.hpp: a bar on a terminal after 2 s, a line every 5 s otherwise, nothing
-    // when quiet) for a run with more than a second of frames left to simulate.
-    if (im.mode != ProgressMode::off && !im.bar && total > static_cast<std::uint64_t>(before) + 30)
-      im.bar.emplace(err, total, im.mode, "mmdkit physics", "frames");
-    const std::uint32_t every = 10;
-    const auto report = [&](std::uint32_t done, std::uint32_t) {
-      if (im.bar) im.bar->update(static_cast<std::uint64_t>(before) + done);
-    };
+    const std::uint32_t every = progress_.begin(before, total);
+    const auto report = [this](std::uint32_t done, std::uint32_t todo) { progress_.report(done, todo); };
     auto r = samples_per_frame_ == 1
                  ? im.physics.evaluate(f, report, every)
                  : im.physics.evaluate_sample(static_cast<std::uint64_t>(sample), samples_per_frame_, report, every);
-    if (im.bar) {
-      im.bar->update(std::min<std::uint64_t>(f + 1, total));
-      if (f + 1 >= total) {
-        im.bar->clear();
-        im.bar.reset();
-      }
-    }
     const auto warnings = impl_->physics.warnings();
-    if (warnings_shown_ < warnings.size() && im.bar) im.bar->clear();
+    progress_.end(f, total, warnings.size() - warnings_shown_);
     for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
       if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
     return r;

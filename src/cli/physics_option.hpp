@@ -8,8 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
+#include <span>
 
+#include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/error.hpp"
 
@@ -29,6 +32,28 @@ void declare_physics_options(CLI::App& sub, PhysicsArgs& a);
 /// A usage problem of the physics options ("" if none): fps not 60/120/240, or --physics in a
 /// build without the physics layer.
 std::string physics_usage_problem(const PhysicsArgs& a);
+
+/// The progress of a physics catch-up (the frames simulated before the one asked) on `err`, for
+/// FrameEvaluator and the scene's evaluator (scene_input.hpp), by cli/progress.hpp's rule (a bar
+/// on a terminal once the run has lasted 2 s, a line every 5 s otherwise, nothing when quiet) of
+/// the frames simulated out of the run's length, for a run with more than 30 frames to simulate.
+class CatchUpProgress {
+ public:
+  CatchUpProgress(std::ostream& err, bool quiet);
+  /// Before a run that continues after `before` frames already simulated (0 after a restart), of
+  /// a run `total` frames long. Returns how often (in samples) to call report.
+  std::uint32_t begin(std::int64_t before, std::uint64_t total);
+  /// `done` of `todo` samples of this catch-up simulated (the physics classes' Progress).
+  void report(std::uint32_t done, std::uint32_t todo);
+  /// After the run; `warnings` new warnings are about to be printed (the bar is cleared first).
+  void end(std::uint32_t frame, std::uint64_t total, std::size_t warnings);
+
+ private:
+  std::ostream* err_;
+  ProgressMode mode_;
+  std::int64_t before_ = 0;
+  std::optional<Progress> bar_;
+};
 
 /// Evaluates frames of one character, with physics when asked.
 class FrameEvaluator {
@@ -57,6 +82,7 @@ class FrameEvaluator {
   std::ostream* err_;
   bool quiet_;
   std::unique_ptr<Impl> impl_;
+  CatchUpProgress progress_;
   std::uint32_t samples_per_frame_ = 1;
   std::size_t warnings_shown_ = 0;
   std::int64_t run_last_ = -1;

@@ -5,6 +5,7 @@
 
 #include "cli/scene_input.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -21,6 +22,20 @@
 namespace mmdkit::cli {
 
 namespace fs = std::filesystem;
+
+Error short_form_error(Error e) {
+  // The short form's fields by option.
+  const std::string& msg = e.message;
+  const std::string field = msg.substr(0, msg.find(':'));
+  const std::string name = field == "models[0].file" ? "MODEL"
+                           : field.rfind("models[0].motions[", 0) == 0 ? "MOTION"
+                           : field == "models[0]" ? "MODEL"
+                           : field == "stage.file" || field == "stage" ? "--stage"
+                           : field.rfind("accessories[", 0) == 0 ? "--accessory"
+                           : field == "camera" ? "--camera" : field == "audio" ? "--audio" : field;
+  e.message = name + msg.substr(field.size());
+  return e;
+}
 
 void declare_scene_options(CLI::App& sub, SceneArgs& a) {
   sub.add_option("--scene", a.scene, "scene file (JSON, docs/SCENE.md): models, motions, stage, accessories, camera, light, audio");
@@ -72,24 +87,14 @@ std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a
   for (const std::string& p : {in.model, a.stage, in.camera})
     if (is_std_stream(p)) return usage(std::string(in.command) + " reads files only, not the standard input ('-')");
   if (auto r = scene::check_scene_files(d); !r) {
-    // The short form's fields by option.
-    Error e = r.error();
-    const std::string& msg = e.message;
-    std::string field = msg.substr(0, msg.find(':'));
-    std::string name = field == "models[0].file" ? "MODEL"
-                       : field.rfind("models[0].motions[", 0) == 0 ? "MOTION"
-                       : field == "stage.file" ? "--stage"
-                       : field.rfind("accessories[", 0) == 0 ? "--accessory"
-                       : field == "camera" ? "--camera" : field == "audio" ? "--audio" : field;
-    e.message = name + msg.substr(field.size());
-    err << "mmdkit: error: " << e.to_string() << "\n";
+    err << "mmdkit: error: " << short_form_error(r.error()).to_string() << "\n";
     return std::unexpected(kExitBadInput);
   }
   return d;
 }
 
 std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bool geometry, bool quiet,
-                                            std::ostream& err) {
+                                            std::ostream& err, bool short_form) {
   std::vector<Warning> warnings;
   scene::LoadOptions o;
   o.geometry = geometry;
@@ -97,8 +102,10 @@ std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bo
   if (!quiet)
     for (const Warning& w : warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
   if (!s) {
-    err << "mmdkit: error: " << s.error().to_string() << "\n";
-    return std::unexpected(kExitBadInput);
+    // The short form's own usage problems (a second VPD pose among the MOTIONs): exit 2.
+    const bool usage = short_form && s.error().code == ErrorCode::invalid_argument;
+    err << "mmdkit: error: " << (short_form ? short_form_error(s.error()) : s.error()).to_string() << "\n";
+    return std::unexpected(usage ? kExitUsage : kExitBadInput);
   }
   if (!quiet)
     for (std::size_t i = 0; i < d.models.size(); ++i) {
@@ -126,7 +133,7 @@ struct SceneEvaluator::Impl {};
 #endif
 
 SceneEvaluator::SceneEvaluator(scene::Scene& scene, std::ostream& err, bool quiet)
-    : scene_(&scene), err_(&err), quiet_(quiet) {}
+    : scene_(&scene), err_(&err), quiet_(quiet), progress_(err, quiet) {}
 SceneEvaluator::~SceneEvaluator() = default;
 
 Result<void> SceneEvaluator::set_physics(const PhysicsArgs& a) {
@@ -138,6 +145,7 @@ Result<void> SceneEvaluator::set_physics(const PhysicsArgs& a) {
   if (!p) return std::unexpected(p.error());
   impl_ = std::make_unique<Impl>();
   impl_->physics = std::move(*p);
+  samples_per_frame_ = std::max<std::uint32_t>(1, a.samples_per_frame);
   return {};
 #else
   return make_error(ErrorCode::invalid_argument, "this mmdkit was built without the physics layer");
@@ -147,16 +155,21 @@ Result<void> SceneEvaluator::set_physics(const PhysicsArgs& a) {
 Result<void> SceneEvaluator::evaluate(double frame) {
 #if MMDKIT_HAS_PHYSICS
   if (impl_) {
-    if (!std::isfinite(frame) || frame < 0 || frame != std::floor(frame) || frame > 4294967295.0)
-      return make_error(ErrorCode::invalid_argument, "with --physics frames must be whole frames (30 fps)");
-    // A long catch-up shows progress (cli/progress.hpp's rule).
-    std::optional<Progress> progress;
-    auto r = impl_->physics->evaluate(static_cast<std::uint32_t>(frame), [&](std::uint32_t done, std::uint32_t total) {
-      if (!progress) progress.emplace(*err_, total, progress_mode(*err_, quiet_), "mmdkit physics", "frames");
-      progress->update(done);
-    }, 10);
-    if (progress) progress->clear();
-    const auto warnings = impl_->physics->warnings();
+    const double sample = frame * static_cast<double>(samples_per_frame_);
+    if (!std::isfinite(frame) || frame < 0 || sample != std::floor(sample) || frame > 4294967295.0)
+      return make_error(ErrorCode::invalid_argument,
+                        samples_per_frame_ == 1 ? std::string("with --physics frames must be whole frames (30 fps)")
+                                                : "with --physics frames must be multiples of 1/" +
+                                                      std::to_string(samples_per_frame_) + " frame");
+    physics::ScenePhysics& ph = *impl_->physics;
+    const auto f = static_cast<std::uint32_t>(frame);
+    const std::uint64_t total = std::uint64_t{f} + 1;
+    const std::int64_t before = ph.last_frame() < f ? ph.last_frame() + 1 : 0;
+    const std::uint32_t every = progress_.begin(before, total);
+    const auto report = [this](std::uint32_t done, std::uint32_t todo) { progress_.report(done, todo); };
+    auto r = ph.evaluate_sample(static_cast<std::uint64_t>(sample), samples_per_frame_, report, every);
+    const auto warnings = ph.warnings();
+    progress_.end(f, total, warnings.size() - warnings_shown_);
     for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
       if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
     return r;

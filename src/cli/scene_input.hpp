@@ -46,9 +46,16 @@ std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a
                                                               std::ostream& err);
 
 /// Loads the scene (geometry for pose / render), printing readers' warnings and tracks that match
-/// nothing unless `quiet`. Errors are printed; the exit code is returned (1).
+/// nothing unless `quiet`. Errors are printed; the exit code is returned (1; 2 for a usage problem
+/// of the short form, such as a second VPD pose). `short_form`: the scene came from the command
+/// line (not --scene): errors name the options (MODEL, MOTION, --stage, --accessory, --camera)
+/// instead of the scene file's fields.
 std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bool geometry, bool quiet,
-                                            std::ostream& err);
+                                            std::ostream& err, bool short_form = false);
+
+/// `e` with its leading field path ("models[0].motions[1]: ...") replaced by the short form's
+/// option ("MOTION: ...").
+Error short_form_error(Error e);
 
 /// Every input file of the scene (the --force rule protects them) and the scene file itself.
 std::vector<std::filesystem::path> scene_inputs(const scene::SceneDescription& d, const SceneArgs& a);
@@ -60,10 +67,14 @@ class SceneEvaluator {
   ~SceneEvaluator();
   SceneEvaluator(const SceneEvaluator&) = delete;
   SceneEvaluator& operator=(const SceneEvaluator&) = delete;
-  /// Switches physics on (a.on); errors (printed by the caller): ScenePhysics::create's.
+  /// Switches physics on (a.on), advancing a.samples_per_frame samples per frame (2: half frames,
+  /// render --fps 60); errors (printed by the caller): ScenePhysics::create's.
   Result<void> set_physics(const PhysicsArgs& a);
-  /// Evaluates `frame` (whole frames with physics: the frame of a run from frame 0).
+  /// Evaluates `frame`. With physics the frame must be a multiple of 1 / samples_per_frame (whole
+  /// frames, or halves at 2; invalid_argument otherwise): that sample of a run from frame 0 at
+  /// that rate (ScenePhysics::evaluate_sample); progress of a catch-up as FrameEvaluator's.
   Result<void> evaluate(double frame);
+  bool physics() const noexcept { return impl_ != nullptr; }
 
  private:
   struct Impl;
@@ -71,6 +82,8 @@ class SceneEvaluator {
   std::ostream* err_;
   bool quiet_;
   std::unique_ptr<Impl> impl_;
+  CatchUpProgress progress_;
+  std::uint32_t samples_per_frame_ = 1;
   std::size_t warnings_shown_ = 0;
 };
 

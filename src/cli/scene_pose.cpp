@@ -101,7 +101,7 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   const fs::path mtl_path = folder_of(out_path) / (obj_safe_file_name(out_path.stem().string()) + ".mtl");
   for (const fs::path& o : {out_path, mtl_path})
     if (auto r = check_output(o, inputs, a.force); !r) return fail(err, r.error(), o.string());
-  auto sc = load_scene(*desc, true, a.quiet, err);
+  auto sc = load_scene(*desc, true, a.quiet, err, a.scene.scene.empty());
   if (!sc) return sc.error();
   scene::Scene& s = *sc;
   for (std::size_t i = 0; i < s.character_count(); ++i) s.character(i).set_ik(!a.no_ik);

@@ -59,7 +59,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   if (!a.output.empty() && !is_std_stream(a.output))
     if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
-  auto sc = load_scene(*desc, false, a.quiet, err);
+  auto sc = load_scene(*desc, false, a.quiet, err, a.scene.scene.empty());
   if (!sc) return sc.error();
   scene::Scene& s = *sc;
   for (std::size_t i = 0; i < s.character_count(); ++i) s.character(i).set_ik(!a.no_ik);

@@ -132,6 +132,7 @@ Result<BvhBoneMap> read_bvh_bone_map(std::string_view text) {
     if (!joints.insert(joint).second) return fail("BVH joint '" + joint + "' is mapped twice");
     if (!bones.insert(bone).second) return fail("MMD bone '" + bone + "' is mapped twice");
     map.pairs.emplace_back(std::move(joint), std::move(bone));
+    map.lines.push_back(line);
     if (e == text.size()) break;
   }
   if (map.pairs.empty()) {

@@ -46,9 +46,14 @@ Result<vmd::Motion> bvh_to_vmd(const Bvh& bvh, std::shared_ptr<const model::Mode
   std::map<std::string, std::int32_t> joint_index;
   for (std::size_t j = 0; j < bvh.joints.size(); ++j) joint_index.emplace(bvh.joints[j].name, static_cast<std::int32_t>(j));
   std::vector<std::int32_t> joint_of(n, -1), ik_joint_of(n, -1);
-  for (const auto& [jn, bn] : map.pairs) {
+  for (std::size_t pi = 0; pi < map.pairs.size(); ++pi) {
+    const auto& [jn, bn] = map.pairs[pi];
     const std::int32_t b = bone_named(m, bn);
-    if (b < 0) return make_error(ErrorCode::invalid_value, "the map names bone '" + bn + "', which the model does not have", "map");
+    if (b < 0) {
+      Error e{ErrorCode::invalid_value, "the map names bone '" + bn + "', which the model does not have", "map", -1, -1, {}};
+      if (pi < map.lines.size()) e.line = map.lines[pi];
+      return std::unexpected(std::move(e));
+    }
     auto it = joint_index.find(jn);
     if (it == joint_index.end()) {
       rep.unmatched_joints.push_back(jn);

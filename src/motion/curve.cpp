@@ -22,15 +22,28 @@ double bez(double p1, double p2, double s) {
   return 3 * u * u * s * p1 + 3 * u * s * s * p2 + s * s * s;
 }
 
-// s in [0, 1] with x(s) = x (x(s) is monotone for control x in [0, 1]).
+double bez_d(double p1, double p2, double s) {
+  const double u = 1 - s;
+  return 3 * u * u * p1 + 6 * u * s * (p2 - p1) + 3 * s * s * (1 - p2);
+}
+
+// s in [0, 1] with x(s) = x (x(s) is monotone for control x in [0, 1]): Newton's method kept inside
+// a shrinking bracket (bisection when a step leaves it), to the last bits of a double.
 double solve_s(double x1, double x2, double x) {
-  double lo = 0, hi = 1;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (bez(x1, x2, mid) < x)
-      lo = mid;
+  double lo = 0, hi = 1, s = x;
+  for (int i = 0; i < 100; ++i) {
+    const double f = bez(x1, x2, s) - x;
+    if (f == 0) return s;
+    if (f < 0)
+      lo = s;
     else
-      hi = mid;
+      hi = s;
+    if (hi - lo <= 1e-16) break;
+    const double d = bez_d(x1, x2, s);
+    double next = d > 1e-300 ? s - f / d : lo - 1;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - s) <= 1e-17) return next;
+    s = next;
   }
   return 0.5 * (lo + hi);
 }
@@ -112,7 +125,7 @@ QuantizedCurve quantize_curve(const ExactCurve& exact) noexcept {
   best.max_error = 1e300;
   for (int m = 0; m < 16; ++m) {
     const vmd::Curve c{opts[0][m & 1], opts[1][(m >> 1) & 1], opts[2][(m >> 2) & 1], opts[3][(m >> 3) & 1]};
-    const double e = max_error_against(c, xs, ws);
+    const double e = max_error_against(c, xs, ws, best.max_error);
     if (e < best.max_error) best = {c, e};
   }
   return best;

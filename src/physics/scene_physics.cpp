@@ -2,6 +2,8 @@
 #include "mmdkit/physics/scene_physics.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "mmdkit/model/model.hpp"
 
@@ -57,9 +59,8 @@ const ModelPhysics* ScenePhysics::character_physics(std::size_t i) const noexcep
 
 std::span<const Warning> ScenePhysics::warnings() const noexcept { return world_->warnings(); }
 
-Result<void> ScenePhysics::step(std::uint32_t frame, bool reset) {
+Result<void> ScenePhysics::step(double f, bool reset, std::uint32_t substeps) {
   scene::Scene& s = *scene_;
-  const double f = static_cast<double>(frame);
   auto failed = [&](std::size_t i, Error e) {
     e.message = s.character_field(i) + ": " + e.message;
     return std::unexpected(e);
@@ -78,8 +79,10 @@ Result<void> ScenePhysics::step(std::uint32_t frame, bool reset) {
   }
   if (reset)
     world_->reset();
-  else
+  else if (substeps == 0)
     world_->step_frame();
+  else
+    world_->step_substeps(substeps);
   for (std::size_t i = 0; i < s.character_count(); ++i) {
     anim::Character& c = s.character(i);
     if (models_[i]) {
@@ -99,17 +102,32 @@ Result<void> ScenePhysics::step(std::uint32_t frame, bool reset) {
 }
 
 Result<void> ScenePhysics::evaluate(std::uint32_t frame, const Progress& progress, std::uint32_t progress_every) {
-  if (last_ < 0 || static_cast<std::int64_t>(frame) <= last_) last_ = -1;
-  const std::uint32_t first = static_cast<std::uint32_t>(last_ + 1);
-  const std::uint32_t total = frame - first + 1;
-  for (std::uint32_t f = first; f <= frame; ++f) {
-    if (auto r = step(f, f == 0 || last_ < 0); !r) {
+  return evaluate_sample(frame, 1, progress, progress_every);
+}
+
+Result<void> ScenePhysics::evaluate_sample(std::uint64_t index, std::uint32_t per_frame, const Progress& progress,
+                                           std::uint32_t progress_every) {
+  const std::uint32_t substeps = world_->substeps_per_frame();
+  if (per_frame == 0 || substeps % per_frame != 0)
+    return make_error(ErrorCode::invalid_argument, std::to_string(per_frame) + " samples per frame: the world steps " +
+                                                       std::to_string(substeps) +
+                                                       " fixed steps per frame, which must be a multiple of it");
+  if (last_ < 0 || per_frame != per_frame_ || static_cast<std::int64_t>(index) <= last_) last_ = -1;
+  per_frame_ = per_frame;
+  const std::uint32_t sub = per_frame == 1 ? 0 : substeps / per_frame;  // 0: World::step_frame, as always
+  const std::uint64_t first = static_cast<std::uint64_t>(last_ + 1);
+  const std::uint64_t total = index - first + 1;
+  for (std::uint64_t i = first; i <= index; ++i) {
+    const double frame = per_frame == 1 ? static_cast<double>(i) : static_cast<double>(i) / per_frame;
+    if (auto r = step(frame, last_ < 0, sub); !r) {
       last_ = -1;
       return r;
     }
-    last_ = f;
-    const std::uint32_t done = f - first + 1;
-    if (progress && total > progress_every && done % progress_every == 0) progress(done, total);
+    last_ = static_cast<std::int64_t>(i);
+    const std::uint64_t done = i - first + 1;
+    if (progress && total > progress_every && done % progress_every == 0)
+      progress(static_cast<std::uint32_t>(std::min<std::uint64_t>(done, UINT32_MAX)),
+               static_cast<std::uint32_t>(std::min<std::uint64_t>(total, UINT32_MAX)));
   }
   return {};
 }

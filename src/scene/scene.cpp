@@ -165,7 +165,8 @@ Result<Scene> Scene::load(const SceneDescription& d, const LoadOptions& options,
   const std::size_t nm = d.models.size();
   for (std::size_t i = 0; i < nm; ++i) {
     const anim::CharacterData& cd = s.characters[i]->data();
-    if (s.camera_track.empty() && s.camera_from < 0 && !cd.camera_track().empty()) s.camera_from = std::int64_t(i);
+    // A camera VMD given is the camera, even without camera keys (MMD's default camera then).
+    if (d.camera.empty() && s.camera_from < 0 && !cd.camera_track().empty()) s.camera_from = std::int64_t(i);
     if (!s.fixed_light && s.light_track.empty() && s.light_from < 0 && !cd.light_track().empty())
       s.light_from = std::int64_t(i);
     if (s.self_shadow_track.empty() && s.self_shadow_from < 0 && !cd.self_shadow_track().empty())
@@ -196,6 +197,10 @@ const AccessoryModel& Scene::accessory(std::size_t i) const noexcept { return im
 std::int32_t Scene::accessory_bone(std::size_t i) const noexcept { return impl_->accessory_bones[i]; }
 const Mat4& Scene::accessory_transform(std::size_t i) const noexcept { return impl_->accessory_world[i]; }
 const anim::CameraState& Scene::camera() const noexcept { return impl_->camera; }
+CameraSource Scene::camera_source() const noexcept {
+  if (impl_->camera_from >= 0) return CameraSource::model_motion;
+  return impl_->camera_track.empty() ? CameraSource::mmd_default : CameraSource::camera_file;
+}
 const anim::LightState& Scene::light() const noexcept { return impl_->light; }
 const anim::SelfShadowState& Scene::self_shadow() const noexcept { return impl_->self_shadow; }
 std::uint32_t Scene::last_frame() const noexcept { return impl_->last_frame; }

@@ -1,54 +1,16 @@
-// Evaluation allocates nothing per frame: global operator new is replaced in this test executable
-// to count allocations (forwarding to malloc), and a frame of sampling + evaluation must not add
-// to the count. (One replacement per executable: other anim tests must not replace it again.
-// Valgrind substitutes its own operator new and then reports our free() as mismatched: run this
-// executable under ASan (the asan preset), not memcheck; the other tests are memcheck-clean.)
-// GCC 12 sees free() inside the replaced operator delete and, after inlining std::allocator,
-// wrongly reports a new/free mismatch (the replaced new uses malloc): silence that one warning here.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+// Evaluation allocates nothing per frame: this executable counts global operator new
+// (support/counting_new.hpp), and frames of sampling + evaluation must not add to the count.
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <numbers>
 
+#include "support/counting_new.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/formats/vmd.hpp"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-// The nothrow forms too (std::stable_sort's temporary buffer uses them): every allocation must
-// pair with the free() above, or AddressSanitizer reports an alloc-dealloc mismatch.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace mmdkit::anim {
 namespace {
@@ -97,7 +59,7 @@ TEST(PoseAllocation, SamplingAndEvaluationAllocateNothingPerFrame) {
   std::vector<std::uint8_t> ik(s->ik_count());
   std::vector<BoneMorphOffset> morph(s->bone_count());
 
-  const long before = g_allocations.load();
+  const long before = ::mmdkit::test::allocation_count();
   double checksum = 0;
   for (int f = 0; f <= 100; ++f) {
     sampler->sample(f * 1.0 + 0.25, local, ik);
@@ -106,12 +68,12 @@ TEST(PoseAllocation, SamplingAndEvaluationAllocateNothingPerFrame) {
     evaluate_after_physics(*s, {local, morph, ik}, ws);
     checksum += static_cast<double>(ws.model_positions()[2][1]);
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(::mmdkit::test::allocation_count() - before, 0);
   EXPECT_TRUE(std::isfinite(checksum));
   // The counter works: a vector allocates.
-  const long c0 = g_allocations.load();
+  const long c0 = ::mmdkit::test::allocation_count();
   std::vector<int> probe(10);
-  EXPECT_GT(g_allocations.load(), c0);
+  EXPECT_GT(::mmdkit::test::allocation_count(), c0);
 }
 
 }  // namespace

@@ -168,6 +168,34 @@ TEST_F(SceneCli, SceneFileAndShortFormGiveTheSameSampleBytesAndPixels) {
 }
 
 #if MMDKIT_HAS_RENDER
+// `render MODEL MOTION` is a one-model scene drawn by the same loop: the same pixels as a scene
+// file naming that model and motion, and the same as the PNG pattern's frame (three frames).
+TEST_F(SceneCli, OneModelRenderIsTheOneModelScene) {
+  const fs::path scene = scene::test::write_text(dir / "one.json", R"({"models": [{"file": "dancer.pmx", "motions": ["dance.vmd"]}]})");
+  // No --quiet: it silences the summary line checked here (cli/progress.hpp).
+  const std::vector<std::string> look{"--frames", "4-6", "--size", "96x64", "--msaa", "1"};
+  fs::create_directories(dir / "a");
+  fs::create_directories(dir / "b");
+  std::vector<std::string> args{"render", dancer.string(), dance.string(), "-o", (dir / "a" / "%d.png").string()};
+  args.insert(args.end(), look.begin(), look.end());
+  auto ra = mmdkit_run(args);
+  ASSERT_EQ(ra.code, 0) << ra.err;
+  EXPECT_NE(ra.err.find("mmdkit render: 3 frames 96x64"), std::string::npos) << ra.err;
+  args = {"render", "--scene", scene.string(), "-o", (dir / "b" / "%d.png").string()};
+  args.insert(args.end(), look.begin(), look.end());
+  auto rb = mmdkit_run(args);
+  ASSERT_EQ(rb.code, 0) << rb.err;
+  EXPECT_NE(rb.err.find("mmdkit render: scene of 1 model and 0 accessories, 3 frames 96x64"), std::string::npos) << rb.err;
+  for (const char* f : {"0.png", "1.png", "2.png"}) {
+    auto ia = decode_image(mmdkit::test::read_bytes(dir / "a" / f), f);
+    auto ib = decode_image(mmdkit::test::read_bytes(dir / "b" / f), f);
+    ASSERT_TRUE(ia && ib) << f;
+    EXPECT_EQ(ia->rgba, ib->rgba) << f;
+  }
+}
+#endif
+
+#if MMDKIT_HAS_RENDER
 TEST_F(SceneCli, TwoModelsStageAndAccessoryRenderToMp4AndWhereTheCameraPutsThem) {
   // Markers (a black quad at their センター, (0, 10, 0) in their own space): dancers at x = ∓6, the
   // stage raised by 4 (its quad at (0, 14)), the accessory on dancer 1's センター lowered by 14

@@ -1,16 +1,11 @@
-// Morphs and skinning allocate nothing per frame: global operator new is replaced in this test
-// executable (mmdkit_test_export; the anim executable already replaces it for the bone pipeline)
-// to count allocations, and frames of apply_morphs + evaluate + skin (one thread and the pool)
-// must not add to the count.
-// GCC 12 wrongly reports a new/free mismatch once std::allocator is inlined: silence that here.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+// Morphs and skinning allocate nothing per frame: this executable counts global operator new
+// (support/counting_new.hpp), and frames of apply_morphs + evaluate + skin (one thread and the
+// pool) must not add to the count.
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
+#include "support/counting_new.hpp"
 #include "mmdkit/anim/morph.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
@@ -19,36 +14,6 @@
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/model/model.hpp"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-// The nothrow forms too (std::stable_sort's temporary buffer uses them): every allocation must
-// pair with the free() above, or AddressSanitizer reports an alloc-dealloc mismatch.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace mmdkit::anim {
 namespace {
@@ -92,9 +57,9 @@ TEST(SkinAllocation, MorphsPoseAndSkinningAllocateNothingPerFrame) {
       skin_parallel(pool, *sd, {pws.skinning_matrices(), pws.model_rotations()}, sws, mws.vertex_offsets(), pos, nrm);
   };
   frame(0);  // warm-up
-  const long before = g_allocations.load();
+  const long before = ::mmdkit::test::allocation_count();
   for (int f = 1; f < 40; ++f) frame(f);
-  EXPECT_EQ(g_allocations.load(), before);
+  EXPECT_EQ(::mmdkit::test::allocation_count(), before);
   // The frames did work: some morph touched vertices, and positions moved off the bind pose.
   EXPECT_FALSE(mws.touched_vertices().empty());
   std::size_t moved = 0;

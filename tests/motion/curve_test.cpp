@@ -10,6 +10,18 @@
 namespace mmdkit::motion {
 namespace {
 
+// x1 = 1/3, x2 = 2/3 make x(s) = s, and y1 = 0, y2 = 1 make y(s) = 3s^2 - 2s^3 (smoothstep): the
+// weight is known in closed form.
+TEST(Curve, WeightSolvesTheParameterToTheLastBits) {
+  const ExactCurve c{1.0 / 3, 0, 2.0 / 3, 1};
+  for (double x : {1e-9, 0.001, 0.1, 0.25, 0.5, 0.7, 0.999, 1 - 1e-9})
+    EXPECT_NEAR(curve_weight(c, x), 3 * x * x - 2 * x * x * x, 1e-14) << x;
+  // x1 = 1, x2 = 0: x'(s) = 3 (1 - 2s)^2 is 0 at s = 1/2, where x = y = 1/2. In doubles x(s) is flat
+  // there over |s - 1/2| ~ (1e-16)^(1/3), so the weight is known to about 1e-5.
+  const ExactCurve flat{1, 0, 0, 1};
+  EXPECT_NEAR(curve_weight(flat, 0.5), 0.5, 2e-5);
+}
+
 TEST(Curve, SubCurveOfLinearIsLinearOnTheGrid) {
   const ExactCurve e = sub_curve(vmd::kLinearCurve, 0.25, 0.75);
   // The line y = x stays the line: any control points on it; quantised it evaluates as y = x.

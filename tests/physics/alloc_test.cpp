@@ -1,11 +1,8 @@
-// Evaluation + physics allocate nothing per frame after set-up: global operator new is replaced in
-// this test executable (mmdkit_test_physics; one replacement per executable) and Bullet's own
-// allocator (btAlignedAllocSetCustom: Bullet's objects and arrays do not use operator new) is
-// routed through a counter too; frames of CharacterPhysics::evaluate (motion sampling, morphs,
+// Evaluation + physics allocate nothing per frame after set-up: this executable counts global
+// operator new (support/counting_new.hpp), and Bullet's own allocator (btAlignedAllocSetCustom:
+// Bullet's objects and arrays do not use operator new) is routed through a counter too; frames of CharacterPhysics::evaluate (motion sampling, morphs,
 // bones, physics-off flags, kinematic targets, Bullet substeps, write-back, bones after physics)
 // after the first must not add to either count.
-// GCC 12 wrongly reports a new/free mismatch once std::allocator is inlined: silence that here.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 #include <LinearMath/btAlignedAllocator.h>
 #include <gtest/gtest.h>
@@ -22,10 +19,10 @@
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/physics/character_physics.hpp"
 #include "physics/physics_test_util.hpp"
+#include "support/counting_new.hpp"
 #include "support/corpus.hpp"
 
 namespace {
-std::atomic<long> g_allocations{0};
 std::atomic<long> g_bullet_allocations{0};
 
 void* bullet_alloc(std::size_t n) {
@@ -43,32 +40,6 @@ void bullet_free(void* p) { std::free(p); }
 }();
 }  // namespace
 
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-// The nothrow forms too (std::stable_sort's temporary buffer uses them): every allocation must
-// pair with the free() above, or AddressSanitizer reports an alloc-dealloc mismatch.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace mmdkit::physics {
 namespace {
@@ -79,7 +50,7 @@ using model::RigidBodyShape;
 struct Counts {
   long news = 0, bullet = 0;
 };
-Counts counts() { return {g_allocations.load(), g_bullet_allocations.load()}; }
+Counts counts() { return {::mmdkit::test::allocation_count(), g_bullet_allocations.load()}; }
 
 vmd::BoneKey key(std::uint32_t name, std::uint32_t frame, std::array<float, 3> pos, std::array<float, 4> rot, bool off = false) {
   vmd::BoneKey k;

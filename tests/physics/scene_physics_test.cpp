@@ -113,6 +113,43 @@ TEST(ScenePhysics, OneModelSceneGivesTheBytesOfCharacterPhysicsAndAnyOrderOfFram
   }
 }
 
+// Half frames (render --fps 60): sample k at 2 per frame of a one-model scene is CharacterPhysics'
+// sample k at that rate, byte for byte, in any order; a rate that does not divide the world's
+// substeps is refused.
+TEST(ScenePhysics, OneModelSceneHalfFramesGiveTheBytesOfCharacterPhysics) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_physics_half");
+  const fs::path model = scene::test::write_model(dir, "m.pmx", 3, 200);
+  const fs::path motion = scene::test::write_motion(dir, "m.vmd", 4, 20, 200);
+  scene::SceneDescription d;
+  d.models.push_back({model, {motion}, {}});
+  std::vector<mmdkit::Warning> w;
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value());
+  auto sp = ScenePhysics::create(*s);
+  ASSERT_TRUE(sp.has_value());
+  ASSERT_GT((*sp)->body_count(), 0u);
+  const fs::path motions[] = {motion};
+  auto loaded = anim::load_character(model, motions, {});
+  ASSERT_TRUE(loaded.has_value());
+  anim::Character ch(loaded->data);
+  CharacterPhysics cp(ch);
+  for (std::uint64_t k : {0u, 1u, 7u, 8u, 3u, 25u, 25u}) {
+    ASSERT_TRUE((*sp)->evaluate_sample(k, 2).has_value());
+    ASSERT_TRUE(cp.evaluate_sample(k, 2).has_value());
+    EXPECT_EQ((*sp)->last_frame(), static_cast<std::int64_t>(k));
+    const auto a = s->character(0).pose().model_matrices(), b = ch.pose().model_matrices();
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size_bytes()), 0) << "sample " << k;
+  }
+  // A half frame differs from both whole neighbours (the simulation moved in between).
+  ASSERT_TRUE((*sp)->evaluate_sample(13, 2).has_value());
+  const std::vector<Mat4> half(s->character(0).pose().model_matrices().begin(), s->character(0).pose().model_matrices().end());
+  ASSERT_TRUE((*sp)->evaluate(6).has_value());
+  EXPECT_NE(std::memcmp(half.data(), s->character(0).pose().model_matrices().data(), half.size() * sizeof(Mat4)), 0);
+  const auto bad = (*sp)->evaluate_sample(3, 7);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code, ErrorCode::invalid_argument);
+}
+
 TEST(ScenePhysics, PlacedModelSimulatesLikeTheModelAtTheOrigin) {
   const fs::path dir = mmdkit::test::temp_dir("scene_physics_placed");
   const fs::path model = scene::test::write_model(dir, "m.pmx", 3, 200);

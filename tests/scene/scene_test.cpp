@@ -185,6 +185,33 @@ TEST_F(SceneFiles, CameraMotionDrivesTheCamera) {
   EXPECT_EQ(s->camera().distance, track.front().distance);
 }
 
+// A camera VMD is the camera even without camera keys (MMD's default camera then, as when MMD loads
+// such a file onto its camera); without a camera VMD the first model motion with camera keys is.
+TEST_F(SceneFiles, ACameraVmdWithoutCameraKeysGivesMmdsDefaultCamera) {
+  const fs::path with_camera = write_motion(dir, "dance_cam.vmd", 6, 60, 50, 8);
+  const fs::path no_camera = write_motion(dir, "nocam.vmd", 7, 30, 20, 0);
+  SceneDescription d;
+  d.models.push_back({dancer, {with_camera}, {}});
+  std::vector<Warning> w;
+  auto s = Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  EXPECT_EQ(s->camera_source(), CameraSource::model_motion);
+  auto m = vmd::read(test::read_bytes_of(with_camera));
+  ASSERT_TRUE(m.has_value());
+  const auto track = anim::build_camera_track(m->motion.camera_keys);
+  ASSERT_FALSE(track.empty());
+  ASSERT_TRUE(s->evaluate(track.front().frame).has_value());
+  EXPECT_EQ(s->camera().target, track.front().target);
+  d.camera = no_camera;
+  auto s2 = Scene::load(d, {}, w);
+  ASSERT_TRUE(s2.has_value()) << s2.error().to_string();
+  EXPECT_EQ(s2->camera_source(), CameraSource::mmd_default);
+  ASSERT_TRUE(s2->evaluate(track.front().frame).has_value());
+  EXPECT_EQ(s2->camera().target, (Vec3{0, 10, 0}));
+  EXPECT_EQ(s2->camera().distance, -45.0f);
+  EXPECT_EQ(s2->camera().fov_degrees, 30.0f);
+}
+
 TEST_F(SceneFiles, LoadErrorsNameTheField) {
   SceneDescription d;
   d.models.push_back({dancer, {dance}, {}});

@@ -151,6 +151,8 @@ Result<Bvh> bvh_from_character(std::shared_ptr<const anim::CharacterData> data, 
 /// BVH joint name → MMD bone name pairs (several joints may not share a bone).
 struct BvhBoneMap {
   std::vector<std::pair<std::string, std::string>> pairs;
+  /// 1-based line of each pair in its map file (read_bvh_bone_map); empty for the built-in maps.
+  std::vector<std::int64_t> lines;
   std::string source = "map file";  ///< "identity", "mixamo", "cmu", "smpl", or "map file"
 };
 
@@ -206,8 +208,8 @@ struct BvhImportReport {
 /// bone per frame, linear curves, then the reduction (BvhImportOptions::reduce); BVH frame i →
 /// VMD frame first_frame + i (the BVH's frame time
 /// is not resampled; a warning says when it is not 1/30 s).
-/// Errors: invalid_value when the map names a bone the model lacks (the line of the pair in the
-/// message) or no pair remains; the evaluation's errors.
+/// Errors: invalid_value when the map names a bone the model lacks (Error::line: the pair's line in the
+/// map file) or no pair remains; the evaluation's errors.
 Result<vmd::Motion> bvh_to_vmd(const Bvh& bvh, std::shared_ptr<const model::Model> model, const BvhBoneMap& map,
                                const BvhImportOptions& options, BvhImportReport* report = nullptr);
 

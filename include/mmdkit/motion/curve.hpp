@@ -22,7 +22,8 @@ struct ExactCurve {
 };
 
 /// The weight of an exact curve at normalized time x (clamped to [0, 1]): x(s) = x solved in
-/// double precision by bisection (60 halvings: |Δs| < 1e-18), then y(s).
+/// double precision by Newton's method kept inside a bisection bracket (to |Δs| ≤ 1e-16, or an
+/// exact zero of x(s) − x), then y(s).
 double curve_weight(const ExactCurve& c, double x) noexcept;
 
 /// The exact curve of the part of `curve` between normalized times x0 < x1 (both in [0, 1]),

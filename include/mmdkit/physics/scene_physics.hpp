@@ -13,7 +13,8 @@
 //   Scene::update_attachments(F) (accessories follow the simulated bones).
 // evaluate(F) gives frame F of a run from frame 0 whatever was asked before (the rule of
 // CharacterPhysics): a later frame continues, an earlier one or the same one starts again from 0.
-// Whole 30 fps frames. A placement other than identity sends the bones through the placement and
+// Whole 30 fps frames, or with evaluate_sample() a fixed number of samples per frame (the half
+// frames of 60 fps output), as CharacterPhysics::evaluate_sample. A placement other than identity sends the bones through the placement and
 // back (rotation and translation only: rounding of about 1e-6 MMD units); identity placements
 // leave them untouched, so a one-model scene gives the bytes of CharacterPhysics.
 #pragma once
@@ -46,6 +47,19 @@ class ScenePhysics {
   /// characters' evaluation errors, with the character's field.
   Result<void> evaluate(std::uint32_t frame, const Progress& progress = {}, std::uint32_t progress_every = 1000);
 
+  /// Evaluates sample `index` of a run at `per_frame` samples per 30 fps frame, i.e. frame
+  /// index / per_frame (2: the half frames of `render --fps 60`): each sample after the first
+  /// steps World::substeps_per_frame() / per_frame fixed steps, the kinematic bodies moving to the
+  /// bones evaluated at that sample, exactly as CharacterPhysics::evaluate_sample (so a one-model
+  /// scene gives its bytes). evaluate(F) is evaluate_sample(F, 1). Restart rule: the first call, an
+  /// earlier or the same sample, or another rate than the last call's start again from frame 0.
+  /// Errors: invalid_argument when per_frame is 0 or does not divide substeps_per_frame(); the
+  /// characters' evaluation errors, with the character's field.
+  Result<void> evaluate_sample(std::uint64_t index, std::uint32_t per_frame, const Progress& progress = {},
+                               std::uint32_t progress_every = 1000);
+
+  /// The last sample evaluated (a whole frame after evaluate(); an index at the rate of the last
+  /// evaluate_sample() call), −1 before the first.
   std::int64_t last_frame() const noexcept { return last_; }
   /// Rigid bodies in the world (all characters).
   std::size_t body_count() const noexcept;
@@ -56,12 +70,13 @@ class ScenePhysics {
 
  private:
   ScenePhysics() = default;
-  Result<void> step(std::uint32_t frame, bool reset);
+  Result<void> step(double frame, bool reset, std::uint32_t substeps);
   scene::Scene* scene_ = nullptr;
   std::unique_ptr<World> world_;
   std::vector<ModelPhysics*> models_;     // per character; null = no bodies
   std::vector<std::vector<std::uint8_t>> off_;  // physics-off flags per character
   std::int64_t last_ = -1;
+  std::uint32_t per_frame_ = 1;
 };
 
 }  // namespace mmdkit::physics

@@ -10,8 +10,9 @@
 //   2. update_attachments(frame): accessory world transforms (attached: model placement · bone
 //      model matrix · accessory placement · S(unit scale), exactly, from this frame's bones; in the
 //      world: placement · S(unit scale)), then camera, light and self-shadow.
-// Camera: the camera VMD's keys, else the first model whose motions have camera keys, else MMD's
-// default camera. Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
+// Camera: the camera VMD's keys (a camera VMD without camera keys: MMD's default camera, as when
+// MMD loads such a file onto its camera), else (no camera VMD) the first model whose motions have
+// camera keys, else MMD's default camera. Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
 // the first model's motions with light keys, else MMD's default (anim/light.hpp). Self-shadow: the
 // camera VMD's keys, else the light VMD's, else the first model's motions with such keys, else
 // MMD's default (anim/self_shadow.hpp).
@@ -44,6 +45,13 @@ struct LoadOptions {
   bool geometry = true;
   std::optional<Encoding> encoding;  ///< legacy text encoding of PMD / VMD names (nullopt = detect)
   AccessoryLoader accessory_loader;  ///< empty = load_accessory
+};
+
+/// Where the scene's camera comes from (file comment).
+enum class CameraSource : std::uint8_t {
+  camera_file,   ///< the camera VMD's camera keys
+  model_motion,  ///< the camera keys of the first model's motions that have some (no camera VMD)
+  mmd_default,   ///< MMD's default camera: no keys anywhere, or a camera VMD without camera keys
 };
 
 /// A loaded scene (see the file comment). Movable, not copyable.
@@ -85,6 +93,7 @@ class Scene {
   const Mat4& accessory_transform(std::size_t i) const noexcept;
 
   const anim::CameraState& camera() const noexcept;
+  CameraSource camera_source() const noexcept;
   const anim::LightState& light() const noexcept;
   const anim::SelfShadowState& self_shadow() const noexcept;
 

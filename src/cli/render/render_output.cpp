@@ -15,11 +15,6 @@
 
 namespace mmdkit::cli {
 
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int sig) { g_stop = sig; }
-
-namespace fs = std::filesystem;
-
 namespace {
 int usage(std::ostream& err, const std::string& msg) { return usage_error(err, "render", msg); }
 }  // namespace

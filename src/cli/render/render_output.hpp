@@ -1,12 +1,12 @@
 // mmdkit CLI — what `render` and `render --scene` share: the output plan parsed from the options
-// (kind of output, size, background, frames), the stop signals and the temporary output file.
+// (kind of output, size, background, frames) and the temporary output file (registered with the
+// one interrupt registry, core/interrupt.hpp, which is how a render is stopped).
 #pragma once
 
 #include <unistd.h>
 
 #include <array>
 #include <cctype>
-#include <csignal>
 #include <cstdio>
 #include <expected>
 #include <filesystem>
@@ -22,32 +22,6 @@
 namespace mmdkit::cli {
 
 namespace fs = std::filesystem;
-
-/// Set by SIGINT / SIGTERM while a StopSignals is alive (the signal number).
-extern volatile std::sig_atomic_t g_stop;
-extern "C" void on_stop_signal(int sig);
-
-// SIGINT / SIGTERM set g_stop while alive; previous handlers restored after.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
 
 // A temporary file beside the target (written by the video encoder, which needs a path it can
 // seek in), removed unless committed (renamed onto the target). It is registered with the one

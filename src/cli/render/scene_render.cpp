@@ -1,10 +1,11 @@
-// mmdkit CLI — `render` of a scene (scene_render.hpp).
+// mmdkit CLI — the one render loop (scene_render.hpp): a single model is a one-character scene.
 
 // GCC 12 false positive inside CLI11 / libstdc++ strings (see cmd_sample.cpp).
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
 #include "cli/render/scene_render.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -22,6 +23,7 @@
 #include "mmdkit/render/renderer.hpp"
 #include "mmdkit/render/video.hpp"
 #include "mmdkit/scene/placement.hpp"
+#include "mmdkit/version.hpp"
 
 namespace mmdkit::cli {
 
@@ -66,7 +68,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
   const std::string audio = desc->audio.string();
   if (!audio.empty() && !pl.video) return usage(err, "the scene's audio needs a video output (.mp4 or .webm)");
-  auto sc = load_scene(*desc, true, a.quiet, err);
+  auto sc = load_scene(*desc, true, a.quiet, err, a.scene.scene.empty());
   if (!sc) return sc.error();
   scene::Scene& s = *sc;
   const scene::SceneDescription& d = s.description();
@@ -76,13 +78,28 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   if (last < 0) last = (pl.video || pl.kind == OutKind::pattern) ? double(s.last_frame()) : 0.0;
   const double step = a.fps == 60 ? 0.5 : 1.0;
   const auto count = static_cast<std::uint64_t>(std::floor((last - first) / step + 1e-9)) + 1;
+  if (!a.quiet && !d.camera.empty() && s.camera_source() == scene::CameraSource::mmd_default)
+    err << "mmdkit: warning: " << d.camera.string() << ": no camera keys; MMD's default camera is used\n";
+  // Physics: on by default when a model (or the stage) has rigid bodies (MMD simulates them unless
+  // switched off), --physics / --no-physics decide otherwise. Every character in one world
+  // (physics/scene_physics.hpp); the simulation advances by the output's frame step: whole frames
+  // at --fps 30, half frames at --fps 60 (or when the first frame is a half), each sample one of a
+  // run from frame 0 at that rate.
+  bool bodies = false;
+  for (std::size_t i = 0; i < s.character_count(); ++i) bodies = bodies || !s.character(i).data().model().rigid_bodies.empty();
   PhysicsArgs physics_args;
-  physics_args.on = a.physics && !a.no_physics;
+  physics_args.on = !a.no_physics && (a.physics || (MMDKIT_HAS_PHYSICS && bodies));
   if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage(err, p);
-  if (physics_args.on && (a.fps != 30 || first != std::floor(first)))
-    return usage(err, "--physics renders whole frames at --fps 30 (the simulation steps whole 30 fps frames)");
+  physics_args.samples_per_frame = (a.fps == 60 || first != std::floor(first)) ? 2 : 1;
+  if (physics_args.on && first * 2 != std::floor(first * 2))
+    return usage(err, "with physics (on by default for a model with rigid bodies) frames must be whole or halves "
+                      "(the simulation advances by half frames at most); --no-physics renders any fraction");
   SceneEvaluator evaluator(s, err, a.quiet);
-  if (auto r = evaluator.set_physics(physics_args); !r) return fail(err, r.error(), a.scene.scene);
+  if (auto r = evaluator.set_physics(physics_args); !r) {
+    if (!a.physics && r.error().code == ErrorCode::invalid_argument)  // on by default: say how to turn it off
+      return usage(err, r.error().message + "; physics is on by default for models with rigid bodies: --no-physics renders without it");
+    return fail(err, r.error(), a.scene.scene);
+  }
 
   // GL: one renderer per character and visible accessory; the first owns the picture.
   auto ctx = render::Context::create();
@@ -132,7 +149,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   }
 
   // Stop signals: the temporary output is in core/interrupt.hpp's registry (removed, then the
-  // process ends by the signal), as for a single model.
+  // process ends by the signal); a PNG's temporary file too (write_file_atomic).
   ThreadPool pool(0);
   std::optional<TempOutput> temp;
   std::optional<render::VideoWriter> writer;
@@ -153,15 +170,18 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   render::Image image;
   render::SceneFrame sf;
   Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
+  using clock = std::chrono::steady_clock;
+  double t_eval = 0, t_draw = 0, t_out = 0;
   const WriteOptions wo{inputs, a.force};
   const std::size_t nc = s.character_count();
+  const std::string input_name = a.scene.scene.empty() ? a.model : a.scene.scene;  // errors without a file of their own
   for (std::uint64_t i = 0; i < count; ++i) {
-    if (g_stop) break;
     const double frame = first + double(i) * step;
-    if (auto r = evaluator.evaluate(frame); !r) return fail(err, r.error(), a.scene.scene);
+    const auto t0 = clock::now();
+    if (auto r = evaluator.evaluate(frame); !r) return fail(err, r.error(), input_name);
     for (std::size_t c = 0; c < nc; ++c) {
       anim::Character& ch = s.character(c);
-      if (auto r = ch.skin(&pool); !r) return fail(err, r.error(), "");
+      if (auto r = ch.skin(&pool); !r) return fail(err, r.error(), input_name);
       render::ModelFrame& mf = frames[c];
       if (s.character_placement_values(c).is_identity()) {
         mf.positions = ch.positions();
@@ -186,8 +206,10 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     sf.camera = s.camera();
     sf.light = s.light();
     sf.self_shadow = s.self_shadow();
-    if (auto r = render::Renderer::draw_scene(drawn, frames, sf); !r) return fail(err, r.error(), "");
+    const auto t1 = clock::now();
+    if (auto r = render::Renderer::draw_scene(drawn, frames, sf); !r) return fail(err, r.error(), input_name);
     renderers.front().read(image);
+    const auto t2 = clock::now();
     if (writer) {
       if (auto r = writer->write(image); !r) return fail(err, r.error(), a.output);
     } else {
@@ -197,25 +219,38 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
       if (auto r = check_output(name, inputs, a.force); !r) return fail(err, r.error(), name);
       if (auto r = write_file_atomic(name, ByteSpan(png->data(), png->size()), wo); !r) return fail(err, r.error(), name);
     }
+    const auto t3 = clock::now();
+    t_eval += std::chrono::duration<double>(t1 - t0).count();
+    t_draw += std::chrono::duration<double>(t2 - t1).count();
+    t_out += std::chrono::duration<double>(t3 - t2).count();
     progress.update(i + 1);
   }
   progress.clear();
-  if (g_stop) {
-    err << "mmdkit: render interrupted by " << (g_stop == SIGINT ? "SIGINT" : "SIGTERM")
-        << (pl.video ? "; the unfinished video was removed\n" : "; frames written so far are kept\n");
-    return kExitBadInput;
-  }
   if (writer) {
+    const auto t0 = clock::now();
     if (auto r = writer->finish(); !r) return fail(err, r.error(), a.output);
     writer.reset();
     if (auto r = temp->commit(); !r) return fail(err, r.error(), a.output);
+    t_out += std::chrono::duration<double>(clock::now() - t0).count();
   }
+  // One line: what was drawn (a scene: its models and accessories), frames, size, time and where
+  // the time went.
   const double total = progress.elapsed();
-  char line[320];
-  std::snprintf(line, sizeof line, "mmdkit render: scene of %zu model%s and %zu accessor%s, %llu frame%s %dx%d in %.2f s -> %s\n",
-                nc, nc == 1 ? "" : "s", accessory_of.size(), accessory_of.size() == 1 ? "y" : "ies",
-                static_cast<unsigned long long>(count), count == 1 ? "" : "s", pl.width, pl.height, total,
-                a.output.c_str());
+  const double sum = std::max(1e-9, t_eval + t_draw + t_out);
+  std::string what;
+  if (!a.scene.scene.empty() || nc > 1 || !accessory_of.empty()) {
+    char head[96];
+    std::snprintf(head, sizeof head, "scene of %zu model%s and %zu accessor%s, ", nc, nc == 1 ? "" : "s",
+                  accessory_of.size(), accessory_of.size() == 1 ? "y" : "ies");
+    what = head;
+  }
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "mmdkit render: %s%llu frame%s %dx%d in %.2f s (%.1f frames/s): evaluation%s %.0f%%, drawing + read-back "
+                "%.0f%%, %s %.0f%% -> %s\n",
+                what.c_str(), static_cast<unsigned long long>(count), count == 1 ? "" : "s", pl.width, pl.height, total,
+                double(count) / std::max(total, 1e-9), evaluator.physics() ? " + physics" : "", 100 * t_eval / sum,
+                100 * t_draw / sum, pl.video ? "encoding" : "PNG", 100 * t_out / sum, a.output.c_str());
   if (!a.quiet) err << line;
   return kExitOk;
 }

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <array>
 #include <map>
 #include <set>
+#include <span>
 
 #include "core/try.hpp"
 #include "formats/x/source.hpp"
@@ -331,11 +333,7 @@ class Parser {
       auto name = open(depth + 1);
       if (!name) return std::unexpected(name.error());
       Frame& f = d_.frames[static_cast<std::size_t>(frame)];
-      for (int i = 0; i < 16; ++i) {
-        auto v = s_.read_float("FrameTransformMatrix element");
-        if (!v) return std::unexpected(v.error());
-        f.transform[static_cast<std::size_t>(i)] = *v;
-      }
+      MMDKIT_TRY(read_floats(f.transform, "FrameTransformMatrix element"));
       f.has_transform = true;
       return close("FrameTransformMatrix");
     }
@@ -391,18 +389,29 @@ class Parser {
     return n;
   }
 
-  Result<void> read_vec3s(std::vector<Vec3>& out, std::uint32_t n, std::string_view what) {
+  // out.size() floats in a row (a vector's components, a matrix's elements).
+  Result<void> read_floats(std::span<float> out, std::string_view what) {
+    for (float& c : out) {
+      auto f = s_.read_float(what);
+      if (!f) return std::unexpected(f.error());
+      c = *f;
+    }
+    return {};
+  }
+
+  template <std::size_t N>
+  Result<void> read_vectors(std::vector<std::array<float, N>>& out, std::uint32_t n, std::string_view what) {
     out.reserve(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      Vec3 v{};
-      for (float& c : v) {
-        auto f = s_.read_float(what);
-        if (!f) return std::unexpected(f.error());
-        c = *f;
-      }
+      std::array<float, N> v{};
+      MMDKIT_TRY(read_floats(v, what));
       out.push_back(v);
     }
     return {};
+  }
+
+  Result<void> read_vec3s(std::vector<Vec3>& out, std::uint32_t n, std::string_view what) {
+    return read_vectors(out, n, what);
   }
 
   Result<void> read_faces(std::vector<std::uint32_t>& sizes, std::vector<std::uint32_t>& indices, std::string_view what) {
@@ -504,16 +513,7 @@ class Parser {
     m.uvs.clear();
     auto n = count("texture coordinate count", 2);
     if (!n) return std::unexpected(n.error());
-    m.uvs.reserve(*n);
-    for (std::uint32_t i = 0; i < *n; ++i) {
-      Vec2 uv{};
-      for (float& c : uv) {
-        auto f = s_.read_float("texture coordinate");
-        if (!f) return std::unexpected(f.error());
-        c = *f;
-      }
-      m.uvs.push_back(uv);
-    }
+    MMDKIT_TRY(read_vectors(m.uvs, *n, "texture coordinate"));
     return close("MeshTextureCoords");
   }
 
@@ -530,11 +530,7 @@ class Parser {
       auto v = s_.read_uint("vertex colour index");
       if (!v) return std::unexpected(v.error());
       c.vertex = *v;
-      for (float& x : c.color) {
-        auto f = s_.read_float("vertex colour");
-        if (!f) return std::unexpected(f.error());
-        x = *f;
-      }
+      MMDKIT_TRY(read_floats(c.color, "vertex colour"));
       m.vertex_colors.push_back(c);
     }
     return close("MeshVertexColors");

@@ -1,7 +1,6 @@
 // vmd::generate: deterministic, counts and value ranges as documented, round trip through bytes.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <set>
 
@@ -144,17 +143,15 @@ TEST(VmdGenerate, CameraOnlyMotionAndWideSpans) {
   EXPECT_EQ(bytes->size(), 40u + 6 * 4 + 40 * 32 * 111);
 }
 
-TEST(VmdGenerate, OneMillionKeysQuickly) {
+// Its speed is measured in bench/ (no wall-clock bound in a test).
+TEST(VmdGenerate, OneMillionKeys) {
   GenerateOptions o;
   o.bone_keys = 1'000'000;
   o.morph_keys = 0;
-  auto t0 = std::chrono::steady_clock::now();
   Motion m = generate(o);
   auto bytes = write(m);
-  auto s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(bytes);
   EXPECT_EQ(bytes->size(), 50u + 6 * 4 + 111'000'000u);
-  EXPECT_LT(s, 10.0);  // typically ~0.3 s; generous for a loaded 2-core machine
   auto sum = summarize(*bytes);
   ASSERT_TRUE(sum);
   EXPECT_EQ(sum->counts[0], 1'000'000u);

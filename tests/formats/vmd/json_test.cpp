@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -479,7 +478,7 @@ TEST(VmdJson, EulerOptionWritesUiAngles) {
   EXPECT_NEAR(e[2], 0, 1e-4);
 }
 
-TEST(VmdJson, GeneratedMotionRoundTripsAndIsFast) {
+TEST(VmdJson, GeneratedMotionRoundTrips) {
   GenerateOptions g;
   g.seed = 3;
   g.bone_keys = 14000;  // ~1.55 MB of bone keys, the size of a long dance motion
@@ -492,24 +491,14 @@ TEST(VmdJson, GeneratedMotionRoundTripsAndIsFast) {
   auto bin = write(m);
   ASSERT_TRUE(bin);
   EXPECT_GT(bin->size(), 1'500'000u);
-  auto t0 = std::chrono::steady_clock::now();
   std::string j = to_json(m);
-  auto t1 = std::chrono::steady_clock::now();
   auto back = from_json(j);
-  auto t2 = std::chrono::steady_clock::now();
   ASSERT_TRUE(back) << back.error().to_string();
   expect_motion_eq(m, *back);
   auto w = write(*back);
   ASSERT_TRUE(w);
   EXPECT_EQ(*w, *bin);
-  double ms_write = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  double ms_read = std::chrono::duration<double, std::milli>(t2 - t1).count();
-  RecordProperty("to_json_ms", std::to_string(ms_write));
-  RecordProperty("from_json_ms", std::to_string(ms_read));
-  std::printf("to_json %.1f ms, from_json %.1f ms for %zu JSON bytes\n", ms_write, ms_read, j.size());
-  // Generous bounds (shared 2-core machine); they catch accidental quadratic behaviour only.
-  EXPECT_LT(ms_write, 1000.0);
-  EXPECT_LT(ms_read, 3000.0);
+  // JSON speed is measured in bench/ (no wall-clock bound in a test).
 }
 
 // ---- errors --------------------------------------------------------------------------------
