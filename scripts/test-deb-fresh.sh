@@ -15,6 +15,15 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
   rm -rf "$root"
   debootstrap --variant=minbase bookworm "$root" "$mirror"
 fi
+# The packages' versioned dependencies come from the build machine's Debian 12, point releases
+# and security updates included: the fresh root gets the same suites, and the host's resolver.
+cat >"$root/etc/apt/sources.list" <<EOF
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb ${MMDKIT_DEBIAN_SECURITY:-http://deb.debian.org/debian-security} bookworm-security main
+EOF
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+rm -rf "$root/tmp/mmdkit"
 mkdir -p "$root/tmp/mmdkit"
 cp $debs "$root/tmp/mmdkit/"
 cp -r tests/install/consumer "$root/tmp/mmdkit/consumer"

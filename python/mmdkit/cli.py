@@ -53,8 +53,10 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     sel = p.add_mutually_exclusive_group()
     sel.add_argument("--joints", help="joint set: smpl24")
     sel.add_argument("--bones", help="comma-separated bone names (default: every bone)")
-    p.add_argument("--fps", type=float, default=30.0, help="samples per second (default 30 = every MMD frame)")
-    p.add_argument("--frames", help="frames for every motion: 0,15,30 or 0-300:1 (default: 0 .. last key at --fps)")
+    p.add_argument("--fps", type=float, default=None,
+                   help="samples per second (default 30 = every MMD frame); not with --frames")
+    p.add_argument("--frames", help="frames for every motion: 0,15,30 or 0-300:1 (default: 0 .. last key at --fps); "
+                                    "MMD frames (30 fps), so not with --fps")
     p.add_argument("--units", choices=["mmd", "m"], default="mmd",
                    help="mmd: MMD units, left-handed (default); m: metres, right-handed Y-up")
     p.add_argument("--scale", type=float, default=0.08, help="metres per MMD unit with --units m (default 0.08)")
@@ -71,9 +73,14 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
         frames = _frames(a.frames) if a.frames else None
     except ValueError:
         p.error(f"bad --frames '{a.frames}' (use e.g. 0,15,30 or 0-300:10)")
+    if a.frames and a.fps is not None:
+        # --frames lists MMD frames (30 fps) itself: an --fps beside it would be ignored.
+        p.error("--fps and --frames exclude each other (--frames lists MMD frames at 30 fps; "
+                "e.g. --frames 0-300:2 samples at 15 fps)")
+    fps = 30.0 if a.fps is None else a.fps
     if a.workers < 0:
         p.error("--workers must be >= 0")
-    kw = dict(frames=frames, fps=a.fps, joints=a.joints, bones=a.bones.split(",") if a.bones else None,
+    kw = dict(frames=frames, fps=fps, joints=a.joints, bones=a.bones.split(",") if a.bones else None,
               units=a.units, scale=a.scale, morphs=a.morphs, ik=not a.no_ik)
     try:
         if a.workers or a.scheduler:

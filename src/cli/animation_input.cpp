@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "cli/io.hpp"
 #include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/model/check.hpp"
 
 namespace mmdkit::cli {
 
@@ -34,6 +35,15 @@ std::string binding_warning(const anim::BindingReport& report, const std::vector
   return out;
 }
 
+std::string model_check_warning(const model::Model& m, const std::string& path) {
+  std::size_t errors = model::count(m.findings, model::Severity::error);
+  errors += model::count(model::check_view(m), model::Severity::error);
+  if (errors == 0) return {};
+  return "mmdkit: warning: " + path + ": the model fails 'mmdkit check' with " + std::to_string(errors) +
+         (errors == 1 ? " error" : " errors") + " (repaired or ignored here; MMD may show it differently; run 'mmdkit check " +
+         path + "' for the list)\n";
+}
+
 std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& req,
                                                                               std::ostream& err) {
   auto refuse_stdin = [&](const std::string& p) {
@@ -56,6 +66,7 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(co
   }
   if (!req.quiet) {
     for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+    err << model_check_warning(loaded->data->model(), req.model);
     // The VPD pose (if any) is input motions.size(): name it by its path too.
     err << binding_warning(loaded->data->report(), req.motions);
   }

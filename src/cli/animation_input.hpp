@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mmdkit/anim/character.hpp"
+#include "mmdkit/model/model.hpp"
 
 namespace mmdkit::cli {
 
@@ -29,11 +30,17 @@ struct AnimationRequest {
 };
 
 /// Loads and binds everything. Warnings go to `err` ("mmdkit: warning: FILE: ..."), among them
+/// model_check_warning and
 /// how many bone / morph tracks of the motions match nothing in the model, with a few names
 /// (binding_warning). On failure the message is printed to `err` and the exit code is returned
 /// (1 bad input, 2 usage: "-" as a path, a second VPD pose).
 std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& request,
                                                                               std::ostream& err);
+
+/// The warning line for a model that `mmdkit check` fails ("" when it has no errors): the
+/// number of errors (the view builder's repairs and check_view's findings, model/check.hpp), so a
+/// model MMD might show differently is not used without a word. `path` names the model.
+std::string model_check_warning(const model::Model& model, const std::string& path);
 
 /// The warning line(s) for a binding report (empty when everything matched): counts of unmatched
 /// bone and morph tracks and up to `names` of their names per kind, with the input file.

@@ -16,7 +16,9 @@
 #include <optional>
 
 #include "cli/app.hpp"
+#include "cli/animation_input.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/export/gltf.hpp"
@@ -28,6 +30,13 @@ namespace mmdkit::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::string format_number(double v) {
+  std::string t = std::to_string(v);
+  t.erase(t.find_last_not_of('0') + 1);
+  if (!t.empty() && t.back() == '.') t.pop_back();
+  return t;
+}
 
 // "A-B" (30-fps frames, inclusive; fractions allowed) → [A, B].
 bool parse_range(const std::string& text, double& first, double& last) {
@@ -78,12 +87,31 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   // The camera VMD goes first: the pipeline takes the camera of the first motion with camera keys,
   // and a later motion wins where bone keys coincide (camera VMDs have none).
   std::vector<fs::path> motions;
-  if (!a.camera.empty()) motions.emplace_back(a.camera);
+  if (!a.camera.empty()) {
+    // A camera file without camera keys would animate nothing (and its bone keys would silently
+    // drive the model): refused.
+    std::vector<Warning> cw;
+    auto cam = anim::read_motion_file(a.camera, {}, cw);
+    if (!cam) return report_error(err, cam.error(), a.camera);
+    if (!cam->motion)
+      return usage_error(err, "export", "--camera needs a VMD motion with camera keys, not a VPD pose: " + a.camera);
+    if (cam->motion->camera_keys.empty()) {
+      err << "mmdkit: error: " << a.camera << ": --camera: the motion has no camera keys"
+          << (cam->motion->bone_keys.empty() && cam->motion->morph_keys.empty()
+                  ? ""
+                  : " (it has bone or morph keys: give it as a MOTION)")
+          << "\n";
+      return kExitBadInput;
+    }
+    motions.emplace_back(a.camera);
+  }
   for (const std::string& m : a.motions) motions.emplace_back(m);
   auto loaded = anim::load_character(fs::path(a.model), motions, anim::InputOptions{});
   if (!loaded) return report_error(err, loaded.error(), a.model);
-  if (!a.quiet)
+  if (!a.quiet) {
     for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+    err << model_check_warning(loaded->data->model(), a.model);
+  }
   const anim::CharacterData& data = *loaded->data;
 
   std::optional<exporter::GltfAnimation> animation;
@@ -98,7 +126,13 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     smp.last_frame = last;
     smp.fps = a.fps;
     smp.camera = !a.camera.empty();
+    std::optional<Progress> progress;
+    smp.progress = [&](std::size_t done, std::size_t total) {
+      if (!progress) progress.emplace(err, total, progress_mode(err, a.quiet), "mmdkit export", "frames");
+      progress->update(done);
+    };
     auto an = exporter::sample_animation(character, smp);
+    if (progress) progress->clear();
     if (!an) return report_error(err, an.error(), a.model);
     animation = std::move(*an);
     animation->name = fs::path(a.motions.empty() ? a.camera : a.motions.front()).stem().string();
@@ -126,6 +160,15 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   inputs.insert(inputs.end(), motions.begin(), motions.end());
   if (auto w = write_output(a.output, ByteSpan(r->bytes.data(), r->bytes.size()), inputs, a.force, out); !w)
     return report_error(err, w.error(), a.output);
+  const model::Model& mdl = data.model();
+  std::string text = "wrote " + a.output + " (" + std::to_string(mdl.vertices.size()) + " vertices, " +
+                     std::to_string(mdl.faces.size() / 3) + " triangles, " + std::to_string(mdl.materials.size()) +
+                     " materials, " + std::to_string(mdl.bones.size()) + " bones";
+  if (animation)
+    text += ", " + std::to_string(animation->sample_count) + (animation->sample_count == 1 ? " sample" : " samples") +
+            " at " + format_number(a.fps) + " fps" + (a.camera.empty() ? "" : " with the camera");
+  text += ", " + std::to_string(r->bytes.size()) + " bytes)";
+  summary(err, a.quiet, "export", text);
   return kExitOk;
 }
 
@@ -139,7 +182,7 @@ const Command kExportCommand{
       s.add_option("--frames", a->frames, "frame range A-B (30 fps frames, inclusive; default 0 to the last key)");
       s.add_option("--fps", a->fps, "samples per second of the animation: 30 or 60 (default 30)");
       s.add_flag("--physics", a->physics, "bake rigid-body physics into the bones (simulated from the first exported frame; --fps 30)");
-      s.add_flag("-q,--quiet", a->quiet, "do not print warnings");
+      s.add_flag("-q,--quiet", a->quiet, "do not print warnings, progress or the summary line");
       s.add_option("--scale", a->scale, "metres per MMD unit (default 0.08)");
       s.add_option("--reduce", a->reduce,
                    "keep only the keys needed to stay within TOL MMD units, TOL degrees and TOL/100 morph weight");

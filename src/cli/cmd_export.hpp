@@ -31,7 +31,7 @@ struct ExportArgs {
   bool unlit = false;
   bool no_ik = false;
   bool force = false;
-  bool quiet = false;  ///< -q: no warnings
+  bool quiet = false;  ///< -q: no warnings, progress or summary line
 };
 
 /// The `export` entry of the command table (command.hpp).

@@ -18,6 +18,8 @@
 #include "cli/scene_commands.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/obj_materials.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/export/obj.hpp"
@@ -38,10 +40,13 @@ void declare_pose_options(CLI::App& sub, PoseArgs& a) {
   s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
   s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it; not stdout)")->required();
   s->add_flag("--right-handed", a.right_handed, "negate Z and reverse the winding (default: MMD coordinates)");
-  s->add_flag("--copy-textures", a.copy_textures, "copy the textures into <stem>_textures/ next to the OBJ");
+  s->add_flag("--copy-textures", a.copy_textures,
+              "copy the textures into <stem>_textures/ next to the OBJ (blanks in names become '_')");
+  s->add_option("--scale", a.scale, "multiply positions by this (default 1 = MMD units; 0.08 = metres, e.g. for Blender)");
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_flag("--force", a.force, "allow the outputs (OBJ, MTL, copied textures) to replace existing files, inputs included");
-  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
+  s->add_flag("-q,--quiet", a.quiet,
+              "do not print warnings (reader warnings, motion tracks that match nothing), progress or the summary line");
   declare_physics_options(sub, a.physics);
   declare_scene_options(sub, a.scene);
 }
@@ -69,11 +74,6 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
   return kExitBadInput;
 }
 
-std::string generic(const fs::path& p) {
-  std::string s = p.generic_string();
-  return s;
-}
-
 }  // namespace
 
 int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
@@ -97,6 +97,10 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
            "files; give an .obj path\n";
     return kExitUsage;
   }
+  if (!(a.scale > 0) || !std::isfinite(a.scale) || a.scale > 1e6) {
+    err << "mmdkit: error: --scale must be a number > 0 and <= 1e6 (0.08 = metres)\nrun 'mmdkit pose --help' for usage\n";
+    return kExitUsage;
+  }
   if (lower_ext(a.output) != ".obj") {
     err << "mmdkit: error: the output must end in .obj\n";
     return kExitUsage;
@@ -116,51 +120,27 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   for (std::size_t v = 0; v < uvs.size(); ++v)
     uvs[v] = {mdl.vertices[v].uv[0] + mws.uv_offsets()[v][0], mdl.vertices[v].uv[1] + mws.uv_offsets()[v][1]};
 
-  // Materials and textures.
+  // Materials and textures (obj_materials.hpp: one warning per texture file, names without spaces).
   const fs::path out_path(a.output);
   const fs::path out_dir = out_path.has_parent_path() ? out_path.parent_path() : fs::path(".");
   const fs::path model_dir = fs::path(a.model).has_parent_path() ? fs::path(a.model).parent_path() : fs::path(".");
-  const std::string stem = out_path.stem().string();
+  const std::string stem = obj_safe_file_name(out_path.stem().string());
   std::vector<fs::path> inputs{fs::path(a.model)};
   for (const auto& m : a.motions) inputs.emplace_back(m);
-  std::vector<exporter::ObjMaterial> mats;
+  ObjMaterialPlan plan =
+      plan_obj_materials(mdl, mws.materials(), model_dir, out_dir, a.copy_textures ? stem + "_textures" : std::string());
+  if (!a.quiet)
+    for (const std::string& w : plan.warnings) err << "mmdkit: warning: " << a.model << ": " << w << "\n";
+  const std::vector<exporter::ObjMaterial>& mats = plan.materials;
+  const auto& copies = plan.copies;
   std::vector<std::array<std::uint32_t, 2>> ranges;
-  std::vector<std::pair<fs::path, fs::path>> copies;  // from, to
-  for (std::size_t i = 0; i < mdl.materials.size(); ++i) {
-    const model::Material& m = mdl.materials[i];
-    exporter::ObjMaterial o;
-    o.name = exporter::obj_material_name(i, m.name);
-    o.comment = m.name;
-    o.values = mws.materials()[i];
-    if (!m.texture.empty()) {
-      const model::TextureLookup t = model::resolve_texture(model_dir, m.texture);
-      const std::string norm = model::normalize_texture_path(m.texture);
-      if (t.status == model::TextureStatus::escapes) {
-        err << "mmdkit: warning: material " << i << ": texture '" << m.texture << "' refused: " << t.message << "\n";
-      } else if (a.copy_textures) {
-        if (t.status == model::TextureStatus::found) {
-          const fs::path rel = fs::path(norm);
-          o.texture = generic(fs::path(stem + "_textures") / rel);
-          copies.emplace_back(t.path, out_dir / (stem + "_textures") / rel);
-        } else {
-          err << "mmdkit: warning: material " << i << ": texture '" << m.texture << "' not found, not copied\n";
-        }
-      } else {
-        const fs::path target = t.status == model::TextureStatus::found ? t.path : model_dir / norm;
-        std::error_code ec;
-        const fs::path rel = fs::relative(fs::absolute(target, ec), fs::absolute(out_dir, ec), ec);
-        o.texture = generic(ec || rel.empty() ? fs::absolute(target, ec) : rel);
-        if (t.status == model::TextureStatus::missing)
-          err << "mmdkit: warning: material " << i << ": texture '" << m.texture << "' not found (kept as a reference)\n";
-      }
-    }
-    mats.push_back(std::move(o));
-    ranges.push_back({m.first_index, m.index_count});
-  }
+  for (const model::Material& m : mdl.materials) ranges.push_back({m.first_index, m.index_count});
 
-  const fs::path mtl_path = fs::path(out_path).replace_extension(".mtl");
+  // The MTL beside the OBJ, named after it with blanks as '_' (mtllib names have no spaces).
+  const fs::path mtl_path = out_dir / (stem + ".mtl");
   exporter::ObjOptions oo;
   oo.right_handed = a.right_handed;
+  oo.scale = static_cast<float>(a.scale);
   oo.mtl_file = mtl_path.filename().string();
   oo.comment = "model: " + a.model + "\nframe: " + std::to_string(a.frame);
   for (const auto& m : a.motions) oo.comment += "\nmotion: " + m;
@@ -184,6 +164,13 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     if (auto r = write_file_atomic(to, ByteSpan(bytes->data(), bytes->size()), wo); !r)
       return fail(err, r.error(), to.string());
   }
+  std::string text = "wrote " + a.output + " (" + std::to_string(positions.size()) + " vertices, " +
+                     std::to_string(mdl.faces.size() / 3) + " triangles, " + std::to_string(mats.size()) +
+                     " materials) and " + mtl_path.string();
+  if (a.copy_textures)
+    text += ", " + std::to_string(copies.size()) + (copies.size() == 1 ? " texture" : " textures") + " copied into " +
+            (out_dir / (stem + "_textures")).string();
+  summary(err, a.quiet, "pose", text);
   return kExitOk;
 }
 

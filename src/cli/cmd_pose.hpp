@@ -2,7 +2,7 @@
 // skinning applied, written as Wavefront OBJ + MTL.
 //
 //   mmdkit pose MODEL.pmx|.pmd [MOTION.vmd ...] [POSE.vpd] [--frame F] -o posed.obj
-//               [--right-handed] [--copy-textures] [--no-ik] [--force] [--quiet]
+//               [--right-handed] [--copy-textures] [--scale S] [--no-ik] [--force] [--quiet]
 //
 // Evaluation: the library's pipeline (anim/character.hpp, the same as `sample`): VMD bone /
 // morph tracks of all motions merged (the later motion wins at equal frames) and sampled at F
@@ -10,12 +10,15 @@
 // morphs → bone morph offsets → bones with append and IK (and, with --physics, rigid bodies simulated from frame 0) → skinning with the morph
 // vertex offsets; UV morphs move the texture coordinates; material morphs change the MTL colours.
 // Inputs are told apart by content, binary or mmdkit JSON (anim/input_files.hpp).
-// Output: OBJ in MMD coordinates (left-handed, Y up, MMD units; the OBJ header says so) or, with
-// --right-handed, Z negated and winding reversed; MTL next to it (same stem, .mtl). Textures: the
-// model's references resolved inside the model's folder (model/textures.hpp; references that
-// escape the folder are refused with a warning) and written relative to the OBJ's folder, or with
-// --copy-textures copied into "<stem>_textures/" next to the OBJ. Files are written atomically
-// and never replace an input unless --force.
+// Output: OBJ in MMD coordinates (left-handed, Y up, MMD units × --scale; the OBJ header says so)
+// or, with --right-handed, Z negated and winding reversed; MTL next to it (the OBJ's stem with
+// blanks as '_', .mtl: mtllib names hold no spaces). Textures and sphere maps (`refl -type
+// sphere`; obj_materials.hpp): the model's references resolved inside the model's folder
+// (model/textures.hpp; references that escape the folder are refused with a warning), one warning
+// per missing file naming the folder searched, written relative to the OBJ's folder, or with
+// --copy-textures copied into "<stem>_textures/" next to the OBJ (blanks as '_'). Files are
+// written atomically and never replace an input unless --force. On success one summary line on
+// stderr (progress.hpp; --quiet silences it).
 #pragma once
 
 #include "cli/physics_option.hpp"
@@ -37,9 +40,10 @@ struct PoseArgs {
   std::string output;                ///< .obj path (required)
   bool right_handed = false;
   bool copy_textures = false;
+  double scale = 1;  ///< --scale: positions × scale (1 = MMD units, 0.08 = metres)
   bool no_ik = false;
   bool force = false;
-  bool quiet = false;  ///< no warnings
+  bool quiet = false;  ///< no warnings, progress or summary
   PhysicsArgs physics;  ///< --physics, --physics-fps
   SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
 };

@@ -23,6 +23,7 @@
 #include "cli/scene_commands.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "core/json.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
@@ -57,7 +58,8 @@ void declare_sample_options(CLI::App& sub, SampleArgs& a) {
   s->add_flag("--no-ik", a.no_ik, "switch every IK solver off");
   s->add_option("--format", a.format, "json (default) or binary (float32 layout, see docs/EVALUATION-BONES.md)");
   s->add_flag("--force", a.force, "allow the output to replace an existing file, an input included");
-  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, motion tracks that match nothing)");
+  s->add_flag("-q,--quiet", a.quiet,
+              "do not print warnings (reader warnings, motion tracks that match nothing), progress or the summary line");
   declare_physics_options(sub, a.physics);
   declare_scene_options(sub, a.scene);
 }
@@ -234,7 +236,9 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   constexpr std::size_t kFlushBytes = std::size_t{1} << 18;
   std::string s;
   s.reserve(kFlushBytes * 2);
+  std::uint64_t written = 0;
   auto flush = [&]() -> bool {
+    written += s.size();
     auto r = sink->write(s);
     s.clear();
     if (!r) fail(err, r.error(), a.output);
@@ -278,7 +282,9 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     s += "\"frames\":[";
   }
 
+  Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
+    progress.update(fi);
     if (s.size() >= kFlushBytes && !flush()) return kExitBadInput;
     const double f = frames[fi];
     if (auto r = frames_eval.evaluate(f); !r) return fail(err, r.error(), a.model);
@@ -347,8 +353,17 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     s += '}';
   }
   if (!binary) s += "]}\n";
+  progress.update(frames.size());
+  progress.clear();
   if (!flush()) return kExitBadInput;
   if (auto r = sink->commit(); !r) return fail(err, r.error(), a.output);
+  const bool to_stdout = a.output.empty() || is_std_stream(a.output);
+  summary(err, a.quiet, "sample",
+          "wrote " + (to_stdout ? std::string("the standard output") : a.output) + " (" +
+              std::to_string(frames.size()) + (frames.size() == 1 ? " frame" : " frames") + " x " +
+              std::to_string(bones.size()) + (bones.size() == 1 ? " bone" : " bones") +
+              (nm ? ", " + std::to_string(nm) + (nm == 1 ? " morph" : " morphs") : std::string()) +
+              (a.camera ? ", camera" : "") + ", " + a.format + ", " + std::to_string(written) + " bytes)");
   return kExitOk;
 }
 

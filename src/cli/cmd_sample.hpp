@@ -65,7 +65,7 @@ struct SampleArgs {
   bool camera = false;
   bool no_ik = false;
   bool force = false;
-  bool quiet = false;  ///< no warnings
+  bool quiet = false;  ///< no warnings, progress or summary line
   PhysicsArgs physics;  ///< --physics, --physics-fps
   SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
 };

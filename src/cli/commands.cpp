@@ -136,6 +136,69 @@ int write_output(const std::string& output, ByteSpan bytes, const std::string& i
   return kExitOk;
 }
 
+// Files written beside a model (generated textures, copied textures), planned before anything
+// is written: each path must stay inside `folder` (no "..", not absolute, no sub-folder that is a
+// link out of it); the --force rule for each, where a file that already holds exactly the bytes
+// (an earlier model written into the same folder) is left as it is.
+struct CompanionPlan {
+  std::vector<fs::path> targets;
+  std::vector<std::uint8_t> keep;  // 1 = already there with these bytes
+};
+
+int plan_companions(const fs::path& folder, const std::vector<CompanionFile>& files, bool force, std::ostream& err,
+                    CompanionPlan& plan) {
+  for (const CompanionFile& c : files) {
+    const fs::path rel = fs::path(c.path).lexically_normal();
+    if (rel.empty() || rel.has_root_path() || *rel.begin() == "..") {
+      err << "mmdkit: error: " << c.path << ": refused: a file written beside the model must stay inside the output's folder\n";
+      return kExitBadInput;
+    }
+    plan.targets.push_back(folder / rel);
+  }
+  plan.keep.assign(plan.targets.size(), 0);
+  for (std::size_t i = 0; i < plan.targets.size(); ++i) {
+    std::error_code xe;
+    if (!fs::exists(plan.targets[i], xe)) continue;
+    const auto size = fs::file_size(plan.targets[i], xe);
+    auto existing = !xe && size == files[i].bytes.size() ? read_file(plan.targets[i]) : Result<std::vector<std::uint8_t>>{};
+    if (!xe && existing && *existing == files[i].bytes) {
+      plan.keep[i] = 1;
+    } else if (!force) {
+      err << "mmdkit: error: " << plan.targets[i].string() << ": exists with other contents (use --force to replace it)\n";
+      return kExitBadInput;
+    }
+  }
+  // A sub-folder (e.g. tex/) that is a link out of the folder is refused before anything is
+  // written. (A missing output folder is reported by the model's write.)
+  std::error_code ec;
+  const fs::path real_folder = fs::canonical(folder, ec);
+  for (std::size_t i = 0; i < plan.targets.size() && !ec; ++i) {
+    const fs::path rel = fs::weakly_canonical(plan.targets[i].parent_path(), ec).lexically_relative(real_folder);
+    if (!ec && (rel.empty() || *rel.begin() == "..")) {
+      err << "mmdkit: error: " << plan.targets[i].parent_path().string() << ": refused: leads outside the output's folder "
+          << folder.string() << "\n";
+      return kExitBadInput;
+    }
+  }
+  return kExitOk;
+}
+
+// Writes the planned files, each atomically (sub-folders created).
+int write_companions(const CompanionPlan& plan, const std::vector<CompanionFile>& files, const std::string& input,
+                     bool force, std::ostream& out, std::ostream& err) {
+  for (std::size_t i = 0; i < plan.targets.size(); ++i) {
+    std::error_code ec;
+    fs::create_directories(plan.targets[i].parent_path(), ec);
+    if (ec) {
+      err << "mmdkit: error: " << plan.targets[i].parent_path().string() << ": io_error: " << ec.message() << "\n";
+      return kExitBadInput;
+    }
+    if (plan.keep[i]) continue;
+    if (int rc = write_output(plan.targets[i].string(), files[i].bytes, input, force, out, err); rc != kExitOk) return rc;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 namespace {
@@ -201,7 +264,8 @@ int cmd_dump(const InputArgs& a, const OutputArgs& o, const Streams& s) {
   return dump_loaded(*in, a, o, s.out, s.err);
 }
 
-int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& output_format, const Streams& s) {
+int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& output_format, bool copy_textures,
+                const Streams& s) {
   std::ostream& out = s.out;
   std::ostream& err = s.err;
   const std::string label = input_label(a.path);
@@ -238,6 +302,10 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   if (!to_json && is_terminal_stdout(o.path, out))
     return usage_error(err, "convert", "refusing to write binary " + std::string(to->name) +
                                            " data to a terminal; redirect it or give a file");
+  const bool model_out = !to_json && (to->name == "pmd" || to->name == "pmx");
+  if (copy_textures && (!model_out || is_std_stream(a.path) || is_std_stream(o.path) || is_device_output(o.path)))
+    return usage_error(err, "convert",
+                       "--copy-textures needs a model (.pmd or .pmx) read from a file and written to a file");
   if (int rc = precheck_output(a, o, err); rc != kExitOk) return rc;
   auto in = load(a, s.in);
   if (!in) return print_error(err, in.error(), label), kExitBadInput;
@@ -255,14 +323,29 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
     result = std::move(*r);
   } else {
     err << "mmdkit: error: cannot convert " << in->format->name << " to " << to->name
-        << " (supported: the same format, .json, and .pmd -> .pmx)\n";
+        << " (supported: the same format, .json, and .pmd <-> .pmx)\n";
     return kExitUsage;
   }
-  const int rc = write_output(o.path, result, a.path, o.force, out, err);
+  // --copy-textures: the textures the written model refers to, copied from the input's folder to
+  // the same relative paths beside the output (model_ops.hpp), planned before anything is written.
+  std::vector<CompanionFile> textures;
+  CompanionPlan plan;
+  if (copy_textures) {
+    std::vector<Warning> tw;
+    auto files = texture_files_for_output(result, fs::absolute(fs::path(a.path)).parent_path(),
+                                          fs::absolute(fs::path(o.path)).parent_path(), tw);
+    if (!files) return print_error(err, files.error(), label), kExitBadInput;
+    textures = std::move(*files);
+    print_warnings(err, tw, label);
+    if (int rc = plan_companions(fs::absolute(fs::path(o.path)).parent_path(), textures, o.force, err, plan);
+        rc != kExitOk)
+      return rc;
+  }
+  int rc = write_output(o.path, result, a.path, o.force, out, err);
+  if (rc == kExitOk && copy_textures) rc = write_companions(plan, textures, a.path, o.force, out, err);
   // Texture references are relative to the model file: say which ones a model written to another
   // folder loses (model_ops.hpp). Not for the standard streams (no folder on one side).
-  if (rc == kExitOk && (to->name == "pmd" || to->name == "pmx") && !is_std_stream(a.path) &&
-      !is_std_stream(o.path))
+  if (rc == kExitOk && !copy_textures && model_out && !is_std_stream(a.path) && !is_std_stream(o.path))
     print_warnings(err,
                    texture_warnings_for_output(result, fs::absolute(fs::path(a.path)).parent_path(),
                                                fs::absolute(fs::path(o.path)).parent_path()),
@@ -313,60 +396,15 @@ int cmd_generate(const std::string& format, const GenerateFlags& gen, const Outp
   // The files the model refers to (its textures) go beside it, inside the output's folder only.
   auto companions = generated_companions(f->name);
   if (!companions) return print_error(err, companions.error(), o.path), kExitBadInput;
-  const fs::path folder = fs::absolute(fs::path(o.path)).parent_path();
-  std::vector<fs::path> targets;
-  for (const CompanionFile& c : *companions) {
-    const fs::path rel = fs::path(c.path).lexically_normal();
-    if (rel.empty() || rel.has_root_path() || *rel.begin() == "..") {
-      err << "mmdkit: error: " << c.path << ": refused: a generated file must stay inside the output's folder\n";
-      return kExitBadInput;
-    }
-    targets.push_back(folder / rel);
-  }
-  // --force rule for every file: without it nothing that exists is replaced, and nothing is
-  // written when one of them would be. A texture that already has exactly the bytes to write (an
-  // earlier model generated into the same folder) is left as it is.
   if (!o.force && fs::exists(o.path)) {
     err << "mmdkit: error: " << o.path << ": exists (use --force to replace it)\n";
     return kExitBadInput;
   }
-  std::vector<std::uint8_t> keep(targets.size(), 0);
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    std::error_code xe;
-    if (!fs::exists(targets[i], xe)) continue;
-    const auto size = fs::file_size(targets[i], xe);
-    auto existing = !xe && size == (*companions)[i].bytes.size() ? read_file(targets[i]) : Result<std::vector<std::uint8_t>>{};
-    if (!xe && existing && *existing == (*companions)[i].bytes) {
-      keep[i] = 1;
-    } else if (!o.force) {
-      err << "mmdkit: error: " << targets[i].string() << ": exists with other contents (use --force to replace it)\n";
-      return kExitBadInput;
-    }
-  }
-  // A sub-folder (e.g. tex/) that is a link out of the folder is refused before anything is
-  // written. (A missing output folder is reported by the model's write below.)
-  std::error_code ec;
-  const fs::path real_folder = fs::canonical(folder, ec);
-  for (std::size_t i = 0; i < targets.size() && !ec; ++i) {
-    const fs::path rel = fs::weakly_canonical(targets[i].parent_path(), ec).lexically_relative(real_folder);
-    if (!ec && (rel.empty() || *rel.begin() == "..")) {
-      err << "mmdkit: error: " << targets[i].parent_path().string() << ": refused: leads outside the output's folder "
-          << folder.string() << "\n";
-      return kExitBadInput;
-    }
-  }
+  const fs::path folder = fs::absolute(fs::path(o.path)).parent_path();
+  CompanionPlan plan;
+  if (int rc = plan_companions(folder, *companions, o.force, err, plan); rc != kExitOk) return rc;
   if (int rc = write_output(o.path, *bytes, {}, o.force, out, err); rc != kExitOk) return rc;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    fs::create_directories(targets[i].parent_path(), ec);
-    if (ec) {
-      err << "mmdkit: error: " << targets[i].parent_path().string() << ": io_error: " << ec.message() << "\n";
-      return kExitBadInput;
-    }
-    if (keep[i]) continue;
-    if (int rc = write_output(targets[i].string(), (*companions)[i].bytes, {}, o.force, out, err); rc != kExitOk)
-      return rc;
-  }
-  return kExitOk;
+  return write_companions(plan, *companions, {}, o.force, out, err);
 }
 
 int cmd_check(const InputArgs& a, const Streams& s) {
@@ -403,7 +441,13 @@ int cmd_check(const InputArgs& a, const Streams& s) {
       out << (first ? "\n  " : ",\n  ") << "{\"severity\": \"" << (f.severity_error ? "error" : "warning")
           << "\", \"code\": \"" << error_code_name(f.where.code) << "\", \"section\": " << json::string(f.where.section)
           << ", \"record\": " << f.where.record << ", \"offset\": " << f.where.offset
-          << ", \"message\": " << json::string(f.where.message) << "}";
+          << ", \"message\": " << json::string(f.where.message);
+      if (f.keys) {  // a motion's duplicate keys, one finding per track
+        out << ", \"track\": " << json::string(f.track) << ", \"keys\": " << f.keys << ", \"frames\": [";
+        for (std::size_t k = 0; k < f.frames.size(); ++k) out << (k ? ", " : "") << f.frames[k];
+        out << "]";
+      }
+      out << "}";
       first = false;
     }
     out << (first ? "]" : "\n]");
@@ -500,13 +544,14 @@ const Command kDumpCommand{"dump", "lossless JSON text of a file (to stdout or -
                            }};
 
 const Command kConvertCommand{
-    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd -> .pmx, .vmd <-> .bvh",
+    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd <-> .pmx (PMX to PMD when it fits), .vmd <-> .bvh",
     [](CLI::App& sub) -> Runner {
       struct V {
         InputArgs input;
         OutputArgs output;
         std::string to;
         BvhConvertArgs bvh;
+        bool copy_textures = false;
       };
       auto v = std::make_shared<V>();
       add_input_options(sub, v->input, "INPUT", "input file, - = stdin");
@@ -514,14 +559,19 @@ const Command kConvertCommand{
           ->required();
       sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
       sub.add_flag("--euler", v->input.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
+      sub.add_flag("--copy-textures", v->copy_textures,
+                   "models: copy the textures the model refers to into the output's folder (same relative paths)");
       add_force_flag(sub, v->output.force);
       add_bvh_convert_options(sub, v->bvh);  // .bvh in or out: cmd_convert_bvh.cpp
       CLI::App* app = &sub;
       return runner(v, "convert", [app](V& x, const Streams& s) {
-        if (is_bvh_conversion(x.input.path, x.output.path))
+        if (is_bvh_conversion(x.input.path, x.output.path)) {
+          if (x.copy_textures)
+            return usage_error(s.err, "convert", "--copy-textures applies to models (.pmd or .pmx), not to BVH conversions");
           return run_bvh_conversion(x.input.path, x.output.path, x.output.force, x.bvh, s);
+        }
         if (int rc = refuse_bvh_options(*app, s); rc != kExitOk) return rc;
-        return cmd_convert(x.input, x.output, x.to, s);
+        return cmd_convert(x.input, x.output, x.to, x.copy_textures, s);
       });
     }};
 

@@ -47,6 +47,12 @@ struct Finding {
   /// > 0: not a finding itself but a note that this many more findings of this severity (of the
   /// kind `where.message` names) were left out of the list; they count in the summary.
   std::size_t omitted = 0;
+  /// Motions' duplicate keys (vmd::CheckFinding): one finding per track with its name (empty for
+  /// sections without tracks), the number of keys that repeat a frame and the first few frames.
+  /// `keys` 0 = not such a finding.
+  std::string track{};
+  std::size_t keys = 0;
+  std::vector<std::uint32_t> frames{};
 };
 
 struct FormatOps {

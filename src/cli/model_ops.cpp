@@ -4,6 +4,7 @@
 #include <set>
 #include <system_error>
 
+#include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_generate.hpp"
 #include "mmdkit/formats/pmx.hpp"
@@ -157,6 +158,50 @@ std::vector<Warning> texture_warnings_for_output(ByteSpan output_bytes, const st
     one(i, pmd ? "texture" : "sphere_texture", x.sphere);
     if (x.shared_toon < 0 && model::shared_toon_index(x.toon) < 0) one(i, pmd ? "toon_index" : "toon", x.toon);
   }
+  return out;
+}
+
+Result<std::vector<CompanionFile>> texture_files_for_output(ByteSpan output_bytes,
+                                                            const std::filesystem::path& input_folder,
+                                                            const std::filesystem::path& output_folder,
+                                                            std::vector<Warning>& warnings) {
+  std::vector<CompanionFile> out;
+  std::error_code ec;
+  if (std::filesystem::equivalent(input_folder, output_folder, ec) && !ec) return out;
+  auto view = model::load(output_bytes);
+  if (!view) return out;
+  std::set<std::string> seen;
+  std::optional<Error> failure;
+  auto one = [&](std::size_t mat, const std::string& ref) {
+    if (ref.empty() || failure) return;
+    const std::string norm = model::normalize_texture_path(ref);
+    std::string key = norm;
+    for (char& c : key) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (!seen.insert(key).second) return;
+    const model::TextureLookup here = model::resolve_texture(input_folder, ref);
+    if (here.status == model::TextureStatus::found) {
+      auto bytes = read_file(here.path);
+      if (!bytes) {
+        failure = bytes.error();
+        return;
+      }
+      out.push_back(CompanionFile{norm, std::move(*bytes)});
+    } else if (here.status != model::TextureStatus::empty) {
+      const bool escapes = here.status == model::TextureStatus::escapes;
+      warnings.push_back(Warning{escapes ? ErrorCode::texture_escapes : ErrorCode::texture_missing,
+                                 std::string(escapes ? "not copied (it leaves the input's folder): "
+                                                     : "not copied (missing beside the input): ") +
+                                     here.message,
+                                 "materials", static_cast<std::int64_t>(mat), -1, {}});
+    }
+  };
+  for (std::size_t i = 0; i < view->materials.size(); ++i) {
+    const model::Material& x = view->materials[i];
+    one(i, x.texture);
+    one(i, x.sphere);
+    if (x.shared_toon < 0 && model::shared_toon_index(x.toon) < 0) one(i, x.toon);
+  }
+  if (failure) return std::unexpected(*failure);
   return out;
 }
 

@@ -70,4 +70,17 @@ Result<std::vector<CompanionFile>> generated_companions(std::string_view format)
 std::vector<Warning> texture_warnings_for_output(ByteSpan output_bytes, const std::filesystem::path& input_folder,
                                                  const std::filesystem::path& output_folder);
 
+/// The texture files to copy with `convert --copy-textures` (a model written to another folder):
+/// every distinct reference (texture, sphere, toon; MMD's shared toon01..10.bmp excepted) of the
+/// written model `output_bytes` (PMD or PMX) found inside `input_folder` (model/textures.hpp),
+/// with its bytes, `path` the reference normalised ('/' separators) so that it resolves from the
+/// output's folder as written. References missing beside the input or leaving its folder get a
+/// warning each (code texture_missing / texture_escapes, section "materials", record = first
+/// material using it) and are not copied. None when both folders are the same folder or the bytes
+/// are not a model. Errors: io_error reading a texture.
+Result<std::vector<CompanionFile>> texture_files_for_output(ByteSpan output_bytes,
+                                                            const std::filesystem::path& input_folder,
+                                                            const std::filesystem::path& output_folder,
+                                                            std::vector<Warning>& warnings);
+
 }  // namespace mmdkit::cli

@@ -7,7 +7,9 @@
 #include "cli/format_ops.hpp"
 #include "core/json.hpp"
 #include "cli/model_ops.hpp"
+#include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/model/convert.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
 
@@ -126,11 +128,17 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
                                           std::vector<Warning>& warnings) {
-  if (target != "pmx")
-    return make_error(ErrorCode::unsupported, "a PMX model converts only to .pmx or .json, not ." + std::string(target));
+  if (target != "pmx" && target != "pmd")
+    return make_error(ErrorCode::unsupported, "a PMX model converts to .pmx, .pmd or .json, not ." + std::string(target));
   auto r = pmx::read(bytes, read_options(flags));
   if (!r) return std::unexpected(r.error());
   warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  if (target == "pmd") {
+    // Only a model that fits PMD (model/convert.hpp to_pmd: the error lists what does not fit).
+    auto p = model::pmx_to_pmd(r->model, &warnings);
+    if (!p) return std::unexpected(p.error());
+    return pmd::write(*p);
+  }
   return pmx::write(r->model);
 }
 

@@ -115,7 +115,8 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   if (!r) return std::unexpected(r.error());
   std::vector<Finding> out;
   for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  for (vmd::CheckFinding& f : vmd::check(r->motion)) out.push_back(Finding{f.error, std::move(f.where), f.omitted});
+  for (vmd::CheckFinding& f : vmd::check(r->motion))
+    out.push_back(Finding{f.error, std::move(f.where), f.omitted, std::move(f.track), f.keys, std::move(f.frames)});
   return out;
 }
 

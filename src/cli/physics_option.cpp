@@ -42,21 +42,19 @@ std::string physics_usage_problem(const PhysicsArgs& a) {
   return {};
 }
 
-CatchUpProgress::CatchUpProgress(std::ostream& err, bool quiet)
-    : err_(&err), quiet_(quiet), terminal_(!quiet && &err == &std::cerr && stderr_is_terminal()) {}
+CatchUpProgress::CatchUpProgress(std::ostream& err, bool quiet) : err_(&err), mode_(progress_mode(err, quiet)) {}
 
 std::uint32_t CatchUpProgress::begin(std::int64_t before, std::uint64_t total) {
   before_ = before;
-  // A bar for a run with more than a second of frames left to simulate.
-  if (terminal_ && !bar_ && total > static_cast<std::uint64_t>(before) + 30) bar_.emplace(*err_, total, true, "mmdkit: physics");
-  return bar_ ? 10 : 1000;
+  // Progress (progress.hpp's rule) for a run with more than a second of frames left to simulate.
+  if (mode_ != ProgressMode::off && !bar_ && total > static_cast<std::uint64_t>(before) + 30)
+    bar_.emplace(*err_, total, mode_, "mmdkit physics", "frames");
+  return 10;
 }
 
 void CatchUpProgress::report(std::uint32_t done, std::uint32_t todo) {
-  if (bar_)
-    bar_->update(static_cast<std::uint64_t>(before_) + done);
-  else if (!quiet_)
-    *err_ << "mmdkit: physics: frame " << done << " of " << todo << "\n";
+  (void)todo;
+  if (bar_) bar_->update(static_cast<std::uint64_t>(before_) + done);
 }
 
 void CatchUpProgress::end(std::uint32_t frame, std::uint64_t total, std::size_t warnings) {

@@ -34,9 +34,9 @@ void declare_physics_options(CLI::App& sub, PhysicsArgs& a);
 std::string physics_usage_problem(const PhysicsArgs& a);
 
 /// The progress of a physics catch-up (the frames simulated before the one asked) on `err`, for
-/// FrameEvaluator and the scene's evaluator (scene_input.hpp): when `err` is std::cerr on a
-/// terminal, a bar of the frames simulated out of the run's length; otherwise a line every 1000
-/// frames of a catch-up longer than that; nothing when quiet.
+/// FrameEvaluator and the scene's evaluator (scene_input.hpp), by cli/progress.hpp's rule (a bar
+/// on a terminal once the run has lasted 2 s, a line every 5 s otherwise, nothing when quiet) of
+/// the frames simulated out of the run's length, for a run with more than 30 frames to simulate.
 class CatchUpProgress {
  public:
   CatchUpProgress(std::ostream& err, bool quiet);
@@ -50,7 +50,7 @@ class CatchUpProgress {
 
  private:
   std::ostream* err_;
-  bool quiet_, terminal_;
+  ProgressMode mode_;
   std::int64_t before_ = 0;
   std::optional<Progress> bar_;
 };
@@ -67,10 +67,10 @@ class FrameEvaluator {
 
   /// Evaluates `frame`. With physics the frame must be a multiple of 1 / samples_per_frame (whole
   /// frames, or halves at 2; invalid_argument otherwise): it is that sample of a simulation run
-  /// from frame 0 at that rate. Progress of the simulation on `err` (unless quiet): when `err` is
-  /// std::cerr on a terminal, a bar (cli/progress.hpp) of the frames simulated out of the run's
-  /// length (set_run_length, else the frame asked); otherwise a line every 1000 frames of a
-  /// catch-up longer than that.
+  /// from frame 0 at that rate. Progress of the simulation on `err` (unless quiet), by
+  /// cli/progress.hpp's rule (a bar on a terminal after 2 s, else a line every 5 s): the frames
+  /// simulated out of the run's length (set_run_length, else the frame asked), for a run with more
+  /// than 30 frames left to simulate.
   Result<void> evaluate(double frame);
   /// The last frame the caller will ask (the length of the progress bar; default: each call's frame).
   void set_run_length(std::uint32_t last_frame) noexcept { run_last_ = last_frame; }

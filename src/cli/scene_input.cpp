@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PHYSICS
 #include "mmdkit/physics/scene_physics.hpp"
@@ -109,6 +111,7 @@ std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bo
     for (std::size_t i = 0; i < d.models.size(); ++i) {
       std::vector<std::string> inputs;
       for (const fs::path& p : d.models[i].motions) inputs.push_back(p.string());
+      err << model_check_warning(s->character(i).data().model(), d.models[i].file.string());
       err << binding_warning(s->character(i).data().report(), inputs);
     }
   return std::move(*s);

@@ -11,6 +11,8 @@
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/obj_materials.hpp"
+#include "cli/progress.hpp"
 #include "cli/scene_commands.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/export/obj.hpp"
@@ -51,7 +53,7 @@ anim::Vec3 unit(anim::Vec3 v) {
 void append(Mesh& mesh, const model::Model& m, std::span<const anim::Vec3> pos, std::span<const anim::Vec3> nrm,
             std::span<const anim::Vec4> uv_offsets, std::span<const anim::MaterialValues> values, const Mat4& world,
             bool identity, const std::string& prefix, const fs::path& model_dir, const fs::path& out_dir,
-            std::ostream& err) {
+            const std::string& label, bool quiet, std::ostream& err) {
   const auto base = static_cast<std::uint32_t>(mesh.positions.size());
   const std::uint32_t first_index = static_cast<std::uint32_t>(mesh.faces.size());
   for (std::size_t v = 0; v < m.vertices.size(); ++v) {
@@ -61,26 +63,16 @@ void append(Mesh& mesh, const model::Model& m, std::span<const anim::Vec3> pos, 
     mesh.uvs.push_back({m.vertices[v].uv[0] + du, m.vertices[v].uv[1] + dv});
   }
   for (std::uint32_t f : m.faces) mesh.faces.push_back(base + f);
-  for (std::size_t i = 0; i < m.materials.size(); ++i) {
-    const model::Material& mat = m.materials[i];
-    exporter::ObjMaterial o;
-    o.name = prefix + exporter::obj_material_name(i, mat.name);
-    o.comment = mat.name;
-    o.values = values.empty() ? anim::MaterialValues{} : values[i];
-    if (!mat.texture.empty()) {
-      const model::TextureLookup t = model::resolve_texture(model_dir, mat.texture);
-      if (t.status == model::TextureStatus::escapes) {
-        err << "mmdkit: warning: " << prefix << "material " << i << ": texture '" << mat.texture << "' refused: " << t.message
-            << "\n";
-      } else {
-        const fs::path target = t.status == model::TextureStatus::found ? t.path : model_dir / model::normalize_texture_path(mat.texture);
-        std::error_code ec;
-        const fs::path rel = fs::relative(fs::absolute(target, ec), fs::absolute(out_dir, ec), ec);
-        o.texture = (ec || rel.empty() ? fs::absolute(target, ec) : rel).generic_string();
-      }
-    }
+  // Materials, textures and sphere maps as `pose` writes them (obj_materials.hpp: one warning per
+  // texture file naming the folder searched), prefixed by the model's place in the scene.
+  ObjMaterialPlan plan = plan_obj_materials(m, values, model_dir, out_dir, std::string());
+  if (!quiet)
+    for (const std::string& w : plan.warnings) err << "mmdkit: warning: " << label << ": " << w << "\n";
+  for (std::size_t i = 0; i < plan.materials.size(); ++i) {
+    exporter::ObjMaterial o = std::move(plan.materials[i]);
+    o.name = prefix + o.name;
     mesh.materials.push_back(std::move(o));
-    mesh.ranges.push_back({first_index + mat.first_index, mat.index_count});
+    mesh.ranges.push_back({first_index + m.materials[i].first_index, m.materials[i].index_count});
   }
 }
 
@@ -90,6 +82,7 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   (void)out;
   auto usage = [&](const std::string& m) { return usage_error(err, "pose", m); };
   if (!std::isfinite(a.frame) || a.frame < 0) return usage("--frame must be a finite number >= 0");
+  if (!(a.scale > 0) || !std::isfinite(a.scale) || a.scale > 1e6) return usage("--scale must be a number > 0 and <= 1e6 (0.08 = metres)");
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) return usage(p);
   if (a.physics.on && a.frame != std::floor(a.frame))
     return usage("--frame must be a whole frame with --physics (the simulation steps whole 30 fps frames)");
@@ -104,7 +97,8 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   if (!desc) return desc.error();
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   const fs::path out_path(a.output);
-  const fs::path mtl_path = fs::path(out_path).replace_extension(".mtl");
+  // The MTL beside the OBJ, named after it with blanks as '_' (mtllib names have no spaces).
+  const fs::path mtl_path = folder_of(out_path) / (obj_safe_file_name(out_path.stem().string()) + ".mtl");
   for (const fs::path& o : {out_path, mtl_path})
     if (auto r = check_output(o, inputs, a.force); !r) return fail(err, r.error(), o.string());
   auto sc = load_scene(*desc, true, a.quiet, err, a.scene.scene.empty());
@@ -125,7 +119,8 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     const fs::path file = stage ? d.stage->file : d.models[i].file;
     append(mesh, ch.data().model(), ch.positions(), ch.normals(), ch.morphs().uv_offsets(), ch.morphs().materials(),
            s.character_placement(i), s.character_placement_values(i).is_identity(),
-           stage ? std::string("stage_") : "m" + std::to_string(i) + "_", folder_of(file), out_dir, err);
+           stage ? std::string("stage_") : "m" + std::to_string(i) + "_", folder_of(file), out_dir, file.string(), a.quiet,
+           err);
   }
   for (std::size_t k = 0; k < s.accessory_count(); ++k) {
     if (!d.accessories[k].visible) continue;
@@ -138,11 +133,12 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     std::vector<anim::MaterialValues> values;
     if (auto md = anim::MorphData::create(m)) values.assign(md->base_materials().begin(), md->base_materials().end());
     append(mesh, m, p, n, {}, values, s.accessory_transform(k), false, "a" + std::to_string(k) + "_",
-           folder_of(d.accessories[k].file), out_dir, err);
+           folder_of(d.accessories[k].file), out_dir, d.accessories[k].file.string(), a.quiet, err);
   }
 
   exporter::ObjOptions oo;
   oo.right_handed = a.right_handed;
+  oo.scale = static_cast<float>(a.scale);
   oo.mtl_file = mtl_path.filename().string();
   oo.comment = "scene: " + (a.scene.scene.empty() ? std::string("(command line)") : a.scene.scene) +
                "\nframe: " + std::to_string(a.frame);
@@ -152,6 +148,10 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   WriteOptions wo{inputs, true};
   if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return fail(err, r.error(), a.output);
   if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r) return fail(err, r.error(), mtl_path.string());
+  summary(err, a.quiet, "pose",
+          "wrote " + a.output + " (" + std::to_string(mesh.positions.size()) + " vertices, " +
+              std::to_string(mesh.faces.size() / 3) + " triangles, " + std::to_string(mesh.materials.size()) +
+              " materials) and " + mtl_path.string());
   return kExitOk;
 }
 

@@ -35,13 +35,17 @@ std::string write_obj(std::span<const anim::Vec3> positions, std::span<const ani
   const bool has_uv = uvs.size() == n && n > 0;
   const bool has_n = normals.size() == n && n > 0;
   const float zs = options.right_handed ? -1.0f : 1.0f;
+  const float ks = options.scale;
   std::string s;
   s.reserve(n * 96 + faces.size() * 12 + 256);
   s += "# mmdkit OBJ export\n";
+  const std::string units = ks == 1.0f ? std::string("MMD units (1 unit ~ 8 cm)")
+                                      : "MMD units x " + format_float_json(ks) + (ks == 0.08f ? " (metres)" : "");
   if (options.right_handed)
-    s += "# coordinates: right-handed (MMD model space with Z negated and winding reversed), Y up, MMD units (1 unit ~ 8 cm)\n";
+    s += "# coordinates: right-handed (MMD model space with Z negated and winding reversed), Y up, " + units + "\n";
   else
-    s += "# coordinates: MMD model space: left-handed, Y up, model faces -Z, MMD units (1 unit ~ 8 cm); MMD triangle winding (clockwise front faces)\n";
+    s += "# coordinates: MMD model space: left-handed, Y up, model faces -Z, " + units +
+         "; MMD triangle winding (clockwise front faces)\n";
   s += "# texture coordinates: V up (MMD's V flipped: vt = u, 1 - v)\n";
   if (!options.comment.empty()) {
     std::size_t b = 0;
@@ -56,11 +60,11 @@ std::string write_obj(std::span<const anim::Vec3> positions, std::span<const ani
   if (!options.mtl_file.empty()) s += "mtllib " + options.mtl_file + "\n";
   for (const auto& p : positions) {
     s += "v ";
-    put(s, p[0]);
+    put(s, p[0] * ks);
     s += ' ';
-    put(s, p[1]);
+    put(s, p[1] * ks);
     s += ' ';
-    put(s, p[2] * zs);
+    put(s, p[2] * ks * zs);
     s += '\n';
   }
   if (has_uv)
@@ -155,6 +159,11 @@ std::string write_mtl(std::span<const ObjMaterial> materials) {
     line("Ns", &v.specular_power, 1, exponent);
     line("Ka", v.ambient.data(), 3, unit);
     if (!m.texture.empty()) s += "map_Kd " + m.texture + "\n";
+    if (!m.sphere.empty()) {
+      s += m.sphere_add ? "# sphere map: MMD adds it (.spa); MTL's refl has no blend mode\n"
+                        : "# sphere map: MMD multiplies by it (.sph); MTL's refl has no blend mode\n";
+      s += "refl -type sphere " + m.sphere + "\n";
+    }
   }
   return s;
 }

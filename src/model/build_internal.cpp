@@ -173,8 +173,11 @@ void check_ik_ancestry(const Model& m, std::vector<Finding>& out, bool pmd) {
           self ? "link bone " + std::to_string(c.links[k].bone) +
                      " is the effector itself (rotating it cannot move the effector; no effect)"
                : "link bone " + std::to_string(c.links[k].bone) + " is not an ancestor of the effector " +
-                     std::to_string(c.effector),
-          self ? Severity::warning : Severity::error);
+                     std::to_string(c.effector) +
+                     " (MMD keeps such a link: the solver rotates it, but that cannot move the effector)",
+          // A warning, as MMD uses such models (e.g. mokou_A.pmd) and so does the skeleton
+          // (anim/skeleton.hpp build_skeleton): the link takes part without moving the effector.
+          Severity::warning);
     }
   }
 }

@@ -82,6 +82,31 @@ TEST_F(ModelCli, ConvertPmdToPmxIsTheLibrarysConversion) {
   EXPECT_NE(bad.err.find("unsupported"), std::string::npos) << bad.err;
 }
 
+TEST_F(ModelCli, IkLinkNotAncestorIsAWarningInCheckAndPose) {
+  // Issue 13.8: one severity, the one MMD's use implies: check exits 0 and pose does not warn
+  // that the model fails check.
+  auto lib = mmdkit::pmd::generate({.seed = 2, .vertices = 30, .morphs = 2});
+  ASSERT_TRUE(lib);
+  auto p = mmdkit::model::pmd_to_pmx(*lib);
+  ASSERT_TRUE(p);
+  p->bones[22].ik_links.push_back(mmdkit::pmx::IkLink{26, 0, {}, {}});  // 両目 under 左足ＩＫ
+  auto bytes = mmdkit::pmx::write(*p);
+  ASSERT_TRUE(bytes);
+  fs::path f = file("ik.pmx", *bytes);
+  Outcome c = run("check " + quote(f.string()));
+  EXPECT_EQ(c.code, 0) << c.out;
+  EXPECT_NE(c.out.find("warning: " + f.string() + ": section 'bones', record 22: invalid_value: ik_link_not_ancestor"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find(": 0 error(s), "), std::string::npos) << c.out;
+  Outcome j = run("check --json " + quote(f.string()));
+  EXPECT_NE(j.out.find("{\"severity\": \"warning\", \"code\": \"invalid_value\", \"section\": \"bones\", \"record\": 22"),
+            std::string::npos)
+      << j.out;  Outcome pose = run("pose " + quote(f.string()) + " -o " + quote((dir / "ik.obj").string()));
+  EXPECT_EQ(pose.code, 0) << pose.err;
+  EXPECT_EQ(pose.err.find("fails 'mmdkit check'"), std::string::npos) << pose.err;
+}
+
 TEST_F(ModelCli, CheckReportsViewFindingsWithLocation) {
   auto lib = mmdkit::pmd::generate({.seed = 2, .vertices = 30, .morphs = 2});
   ASSERT_TRUE(lib);
@@ -97,10 +122,12 @@ TEST_F(ModelCli, CheckReportsViewFindingsWithLocation) {
   EXPECT_NE(c.out.find("error: " + f.string() + ": section 'bones', record 4: invalid_value: non_finite: field position"),
             std::string::npos)
       << c.out;
-  EXPECT_NE(c.out.find("section 'bones', record 22: invalid_value: ik_link_not_ancestor: field ik_links[2].bone"),
+  // A link that is not an ancestor of the effector is a warning (MMD uses such models).
+  EXPECT_NE(c.out.find("warning: " + f.string() +
+                       ": section 'bones', record 22: invalid_value: ik_link_not_ancestor: field ik_links[2].bone"),
             std::string::npos)
       << c.out;
-  EXPECT_NE(c.out.find(": 2 error(s), 3 warning(s)"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find(": 1 error(s), 4 warning(s)"), std::string::npos) << c.out;
   // The three missing textures (body.bmp, face.bmp, face.sph) have their own code.
   EXPECT_NE(c.out.find("warning: " + f.string() +
                        ": section 'materials', record 0: texture_missing: field texture: \"body.bmp\" not found in "),

@@ -221,23 +221,52 @@ TEST_F(StreamsCli, ForceHasOneMeaningForEveryWritingCommand) {
 }
 
 TEST_F(StreamsCli, CheckSummaryCountsFindingsNotTheNotListedLine) {
-  // 30 keys of bone "a" at frame 7: 29 duplicates (every key after the first). check lists 20 and
-  // notes "9 more duplicate keys not listed".
+  // 30 bone tracks b0..b29, each with a key repeating frame 7: one finding per track; check lists
+  // 20 and notes "10 more tracks with duplicate keys not listed"; the summary counts all 30.
   VmdBytes v;
   v.header();
-  v.u32(30);
-  for (int i = 0; i < 30; ++i) v.bone("a", 7);
+  v.u32(60);
+  for (int i = 0; i < 30; ++i) v.bone("b" + std::to_string(i), 7).bone("b" + std::to_string(i), 7);
   v.u32(0);
   const fs::path p = file("dups.vmd", v.b);
   Outcome r = run("check " + quote(p.string()));
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "note: " + p.string() + ": section 'bone keyframes': invalid_value: 9 more duplicate keys not listed"))
+  EXPECT_TRUE(has(r.out, "note: " + p.string() +
+                             ": section 'bone keyframes': invalid_value: 10 more tracks with duplicate keys not listed"))
       << r.out;
-  EXPECT_TRUE(has(r.out, p.string() + ": 0 error(s), 29 warning(s)")) << r.out;
+  EXPECT_TRUE(has(r.out, p.string() + ": 0 error(s), 30 warning(s)")) << r.out;
   Outcome j = run("check --json " + quote(p.string()));
-  EXPECT_TRUE(has(j.out, "\"errors\": 0, \"warnings\": 29")) << j.out;
-  EXPECT_TRUE(has(j.out, "\"not_listed\": [\n  {\"severity\": \"warning\", \"section\": \"bone keyframes\", \"count\": 9"))
+  EXPECT_TRUE(has(j.out, "\"errors\": 0, \"warnings\": 30")) << j.out;
+  EXPECT_TRUE(has(j.out, "\"not_listed\": [\n  {\"severity\": \"warning\", \"section\": \"bone keyframes\", \"count\": 10"))
       << j.out;
+}
+
+TEST_F(StreamsCli, CheckGroupsDuplicateKeysByTrackAndNamesIt) {
+  // 40 keys of bone "a" at frame 7 (39 repeats) and 2 of "b" at frames 0 and 3 each (2 repeats):
+  // two lines, not 41, each naming its track.
+  VmdBytes v;
+  v.header();
+  v.u32(44);
+  for (int i = 0; i < 40; ++i) v.bone("a", 7);
+  v.bone("b", 0).bone("b", 3).bone("b", 3).bone("b", 0);
+  v.u32(0);
+  const fs::path p = file("dups2.vmd", v.b);
+  Outcome r = run("check " + quote(p.string()));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "warning: " + p.string() +
+                             ": section 'bone keyframes', record 1, byte 165: invalid_value: track 'a': 39 keys "
+                             "repeat the frame of an earlier key (frame 7); MMD uses the last one read"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "record 42, byte " + std::to_string(54 + 42 * 111) +
+                             ": invalid_value: track 'b': 2 keys repeat the frame of an earlier key (2 frames: 0, 3)"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, p.string() + ": 0 error(s), 2 warning(s)")) << r.out;
+  std::size_t lines = 0;
+  for (char c : r.out) lines += c == '\n';
+  EXPECT_EQ(lines, 3u) << r.out;
+  Outcome j = run("check --json " + quote(p.string()));
+  EXPECT_TRUE(has(j.out, "\"track\": \"a\", \"keys\": 39, \"frames\": [7]}")) << j.out;
+  EXPECT_TRUE(has(j.out, "\"track\": \"b\", \"keys\": 2, \"frames\": [0, 3]}")) << j.out;
 }
 
 // Euler angles from the quaternion, by the convention of docs/formats/vmd-json.md: UI (X, Y, Z) =

@@ -168,7 +168,7 @@ TEST(CheckPmx, BoneParentLoop) {
 TEST(CheckPmx, IkLinkNotAncestor) {
   auto m = base_pmx();
   m.bones[3].ik_links.push_back(pmx::IkLink{3, 0, {}, {}});
-  expect_exactly(model::check(m), {{FindingKind::ik_link_not_ancestor, "bones", 3, "ik_links[1].bone"}});
+  expect_exactly(model::check(m), {{FindingKind::ik_link_not_ancestor, "bones", 3, "ik_links[1].bone", Severity::warning}});
 }
 
 TEST(CheckPmx, IkLinkThatIsTheEffectorIsAWarning) {
@@ -339,8 +339,8 @@ TEST(CheckPmd, IndicesOutOfRange) {
   m = base_pmd();
   m.bones[3].parent = 10;
   expect_exactly(model::check(m), {{FindingKind::index_out_of_range, "bones", 3, "parent"},
-                            {FindingKind::ik_link_not_ancestor, "ik chains", 0, "links[0]"},
-                            {FindingKind::ik_link_not_ancestor, "ik chains", 0, "links[1]"}});
+                            {FindingKind::ik_link_not_ancestor, "ik chains", 0, "links[0]", Severity::warning},
+                            {FindingKind::ik_link_not_ancestor, "ik chains", 0, "links[1]", Severity::warning}});
   m = base_pmd();
   m.ik_chains[0].links.push_back(20);
   expect_exactly(model::check(m), {{FindingKind::index_out_of_range, "ik chains", 0, "links[2]"}});
@@ -381,8 +381,8 @@ TEST(CheckPmd, StructureAndValues) {
   EXPECT_EQ(fs[0].kind, FindingKind::bone_parent_loop);
   EXPECT_EQ(fs[0].record, 2);
   m = base_pmd();
-  m.ik_chains[0].links.push_back(5);  // 両目 is no ancestor of 左足首
-  expect_exactly(model::check(m), {{FindingKind::ik_link_not_ancestor, "ik chains", 0, "links[2]"}});
+  m.ik_chains[0].links.push_back(5);  // 両目 is no ancestor of 左足首: a warning (MMD uses such models)
+  expect_exactly(model::check(m), {{FindingKind::ik_link_not_ancestor, "ik chains", 0, "links[2]", Severity::warning}});
   m = base_pmd();
   m.ik_chains[0].effector = 4;
   expect_exactly(model::check(m), {{FindingKind::ik_invalid, "ik chains", 0, "effector"}});

@@ -118,6 +118,12 @@ def test_cli_writes_npz(tmp_path):
     usage = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI))],
                            capture_output=True, text=True, env=env)
     assert usage.returncode == 2
+    # --fps beside --frames would be ignored (--frames lists 30 fps frames): refused, nothing written.
+    both = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(corpus_file(MEI)), str(ms[0]),
+                           "-o", str(tmp_path / "both.npz"), "--frames", "0-10", "--fps", "15"],
+                          capture_output=True, text=True, env=env)
+    assert both.returncode == 2 and "--fps and --frames exclude each other" in both.stderr, both.stderr
+    assert not (tmp_path / "both.npz").exists()
     folder = tmp_path / "many"
     bad = tmp_path / "bad.vmd"
     bad.write_bytes(b"nope")

@@ -3,6 +3,9 @@
 // character has a physics stage), as per-sample node transforms for exporter::write_gltf.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/export/gltf.hpp"
 
@@ -19,6 +22,8 @@ struct GltfSampling {
   double fps = 30;          ///< samples per second (> 0): sample i is frame first + i × 30 / fps
   bool morphs = true;       ///< fill morph_weights
   bool camera = false;      ///< fill the camera arrays from the character's camera track
+  /// Called after each sample with (samples done, sample count); empty = none (progress bars).
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 /// Evaluates `character` (Character::evaluate) at every sample, in increasing frame order (a

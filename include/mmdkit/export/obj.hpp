@@ -27,6 +27,10 @@ struct ObjMaterial {
   std::string comment;           ///< the model's material name, written as a comment
   anim::MaterialValues values;   ///< colours after morphs (Kd, d from diffuse; Ks, Ns; Ka)
   std::string texture;           ///< map_Kd path as written ('/' separators), empty = none
+  /// Sphere map path ('/' separators), empty = none: written as `refl -type sphere PATH` (the MTL
+  /// spec's sphere reflection map), after a comment naming MMD's blend mode, which MTL lacks.
+  std::string sphere{};
+  bool sphere_add = false;       ///< MMD sphere mode add (.spa); false = multiply (.sph)
 };
 
 /// What to write.
@@ -34,6 +38,9 @@ struct ObjOptions {
   bool right_handed = false;     ///< negate Z, reverse winding
   std::string mtl_file;          ///< mtllib line (file name relative to the OBJ); empty = none
   std::string comment;           ///< extra header comment lines (without '#'), '\n' separated
+  /// Positions are multiplied by this (finite, > 0): 1 = MMD units; 0.08 = metres (1 MMD unit is
+  /// about 8 cm, docs/CONVENTIONS.md). The header comment states the unit.
+  float scale = 1.0f;
 };
 
 /// The OBJ text: positions, UVs and normals per vertex (spans of equal length; `uvs` may be
@@ -45,13 +52,15 @@ std::string write_obj(std::span<const anim::Vec3> positions, std::span<const ani
                       std::span<const std::array<std::uint32_t, 2>> material_ranges,
                       std::span<const ObjMaterial> materials, const ObjOptions& options);
 
-/// The MTL text of `materials` (Kd, d, Ks, Ns, Ka, map_Kd). Kd, d, Ks and Ka are written clamped
+/// The MTL text of `materials` (Kd, d, Ks, Ns, Ka, map_Kd, refl -type sphere). Kd, d, Ks and Ka are written clamped
 /// to [0, 1] (NaN as 0): additive material morphs can push the evaluated colours outside that
 /// range, and MTL readers reject or misread such values. Ns is written as at least 0 (NaN as 0,
 /// infinity as the largest float). `values` themselves are not changed.
 std::string write_mtl(std::span<const ObjMaterial> materials);
 
 /// An OBJ-safe material name: "m<index>_" + the name with whitespace and '#' replaced by '_'.
+/// (File names are the caller's: mtllib and map_Kd take them as given, so they should hold no
+/// spaces, which many readers take as separators.)
 std::string obj_material_name(std::size_t index, std::string_view name);
 
 }  // namespace mmdkit::exporter

@@ -260,14 +260,27 @@ struct CheckFinding {
   /// > 0: this entry is not a finding but the note "N more ... not listed" (record and offset
   /// -1): `omitted` findings of this severity and kind were left out. Counts of findings add it.
   std::size_t omitted = 0;
+  /// Duplicate-key findings (one per track): the track's name (bone or morph; empty for camera,
+  /// light, self-shadow and property keys), how many keys repeat the frame of an earlier key of
+  /// the track, and the first kDuplicateFramesListed such frames, ascending. Empty / 0 otherwise.
+  std::string track{};
+  std::size_t keys = 0;
+  std::vector<std::uint32_t> frames{};
 };
+
+/// How many frames a duplicate-key finding lists (CheckFinding::frames and its message).
+inline constexpr std::size_t kDuplicateFramesListed = 5;
 
 /// Semantic checks of a motion as read from a file (offsets assume the layout `write` produces,
 /// which is the file's own layout for a motion read unchanged):
 /// - error (invalid_value): a non-finite float (NaN, ±inf) in any key;
-/// - warning (invalid_value): two keys of the same bone or morph track at the same frame (MMD
-///   uses the last one read); a bone rotation that is all zero (MMD treats it as identity) or
-///   whose length differs from 1 by more than 1e-3 (normalized on evaluation).
+/// - warning (invalid_value): keys of one track (a bone or morph name; the whole section for
+///   camera, light, self-shadow and property keys) at a frame an earlier key of the track already
+///   has (MMD uses the last one read): ONE finding per track, e.g. "track 'センター': 3 keys repeat
+///   the frame of an earlier key (2 frames: 0, 30); MMD uses the last one read", at the first such
+///   key (record, offset), with CheckFinding::track / keys / frames; a bone rotation that is all
+///   zero (MMD treats it as identity) or whose length differs from 1 by more than 1e-3
+///   (normalized on evaluation).
 /// At most `max_per_kind` findings of each kind are listed; one more entry then gives the number
 /// left out (CheckFinding::omitted). Findings are sorted by section, then record.
 std::vector<CheckFinding> check(const Motion& motion, std::size_t max_per_kind = 20);

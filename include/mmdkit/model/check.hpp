@@ -4,15 +4,16 @@
 // severity, section, record and field (docs/MODEL.md "check" lists every finding):
 // - errors: index out of range (vertex, bone, material, morph, rigid body, texture, toon, IK link,
 //   display element; kind index_out_of_range), bone parent loops incl. a bone that is its own
-//   parent (bone_parent_loop), IK chains without a usable effector (ik_invalid), IK links that are
-//   not ancestors of the effector (ik_link_not_ancestor), group / flip morphs listing group or
-//   flip morphs (group_morph_nested) or looping back (group_morph_loop), NaN / infinity in any
-//   float (non_finite), a face index count not a multiple of 3 (face_count_not_triangles),
-//   material face counts not summing to the face count (material_face_sum);
+//   parent (bone_parent_loop), IK chains without a usable effector (ik_invalid), group / flip
+//   morphs listing group or flip morphs (group_morph_nested) or looping back (group_morph_loop),
+//   NaN / infinity in any float (non_finite), a face index count not a multiple of 3
+//   (face_count_not_triangles), material face counts not summing to the face count
+//   (material_face_sum);
 // - warnings: BDEF2 / SDEF weight outside [0, 1] or BDEF4 / QDEF weights not summing to 1 ± 0.01
 //   (weights_not_normalized), referenced textures missing from the model's folder
-//   (texture_missing; only when a folder is given), texture references leaving the folder
-//   (texture_escapes), PMX names without a CP932 form (name_not_cp932), tail bone out of range
+//   (texture_missing; only when a folder is given), IK links that are not ancestors of the
+//   effector (ik_link_not_ancestor: MMD uses such models, the link cannot move the effector),
+//   texture references leaving the folder (texture_escapes), PMX names without a CP932 form (name_not_cp932), tail bone out of range
 //   (index_out_of_range, display only).
 // Records are the file's: PMD morph 0 is the base morph, PMX IK data is in section "bones".
 #pragma once

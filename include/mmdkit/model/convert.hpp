@@ -1,4 +1,5 @@
-// mmdkit — PMD → PMX conversion (and any model view → PMX), the way PmxEditor converts PMD files.
+// mmdkit — PMD → PMX conversion (and any model view → PMX), the way PmxEditor converts PMD files;
+// PMX → PMD for models that fit PMD (to_pmd).
 //
 // Choices (docs/MODEL.md "PMD → PMX"): PMX 2.0, UTF-16LE text, index sizes the smallest that fit
 // (pmx::fit_index_sizes), English names copied, material names "材質N" / "MaterialN" (PMD has
@@ -32,5 +33,25 @@ Result<pmx::Model> to_pmx(const Model& view, std::vector<Warning>* warnings = nu
 
 /// from_pmd + to_pmx. Findings of the view builder (repaired indices) are added to `warnings`.
 Result<pmx::Model> pmd_to_pmx(const pmd::Model& pmd, std::vector<Warning>* warnings = nullptr);
+
+/// Writes a model view as PMD when the model fits PMD (src/model/to_pmd.cpp, docs/MODEL.md
+/// "PMX → PMD"), the inverse of from_pmd: PMD bone types from the flags (IK bone 2, rotation
+/// append of ratio 1 on a visible bone 5, other whole-percent rotation appends 9 with the source in
+/// the tail slot, fixed axis along the tail bone 8, hidden IK effector 6, hidden 7, movable 1,
+/// else 0), IK unit angle / 4, a base morph over every vertex the vertex morphs move, the 表情
+/// frame as the morph list and the other frames as bone frames, rigid bodies relative to their
+/// bone, custom toons in free toon slots, names encoded in CP932. Refused (unsupported, one
+/// message listing each kind with its count and first records) when the model holds what PMD
+/// cannot: more than 65535 vertices or bones, SDEF / BDEF4 / QDEF weights, additional UVs, edge
+/// scales other than 0 / 1, morphs other than vertex morphs, translation / local appends, external
+/// parents, after-physics bones, non-knee IK limits, sub-texture or mismatched sphere maps, more
+/// than 10 toons, joints other than 6-DOF springs, names longer than their fields (or without a
+/// CP932 form). Losses that keep the model usable are `warnings`: BDEF2 weights rounded to whole
+/// percent, material flags and edge colour / size PMD derives otherwise, PMD's bone order
+/// differing from the model's deform layers, display elements PMD cannot place.
+Result<pmd::Model> to_pmd(const Model& view, std::vector<Warning>* warnings = nullptr);
+
+/// from_pmx + to_pmd; PMX 2.1 soft bodies do not fit either.
+Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warnings = nullptr);
 
 }  // namespace mmdkit::model

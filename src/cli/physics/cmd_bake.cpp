@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/io.hpp"
 #include "cli/progress.hpp"
@@ -33,6 +34,7 @@ struct BakeValues {
   std::uint32_t fps = 60;
   bool floor = false;
   bool force = false;
+  bool quiet = false;  ///< no warnings, progress or summary line
 };
 
 bool parse_range(const std::string& text, std::uint32_t& a, std::uint32_t& b) {
@@ -67,32 +69,30 @@ int run_bake(const BakeValues& a, const Streams& s) {
   if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
   auto model = model::load_file(a.model);
   if (!model) return report_error(err, model.error(), a.model);
+  if (!a.quiet) err << model_check_warning(*model, a.model);
   std::vector<vmd::Motion> motions;
   for (const auto& path : a.motions) {
     auto r = vmd::read_file(path);
     if (!r) return report_error(err, r.error(), path);
-    for (const auto& w : r->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+    if (!a.quiet)
+      for (const auto& w : r->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
     motions.push_back(std::move(r->motion));
   }
   std::vector<const vmd::Motion*> list;
   for (const auto& m : motions) list.push_back(&m);
-  // On a terminal a bar (cli/progress.hpp); otherwise a line every 1000 frames of a longer run.
-  const bool terminal = &err == &std::cerr && stderr_is_terminal();
+  // Progress by cli/progress.hpp's rule (a bar on a terminal after 2 s, else a line every 5 s).
   std::optional<Progress> bar;
-  if (terminal) options.progress_every = 10;
+  options.progress_every = 10;
   const physics::Replay::Progress progress = [&](std::uint32_t done, std::uint32_t total) {
-    if (!terminal) {
-      err << "mmdkit: physics: frame " << done << " of " << total << "\n";
-      return;
-    }
-    if (!bar) bar.emplace(err, total, true, "mmdkit bake: physics");
+    if (!bar) bar.emplace(err, total, progress_mode(err, a.quiet), "mmdkit bake", "frames");
     bar->update(done);
   };
   auto baked = physics::bake(*model, list, options, progress);
   if (bar) bar->clear();
   if (!baked) return report_error(err, baked.error(), a.model);
-  for (const auto& w : baked->warnings) err << "mmdkit: warning: " << a.model << ": physics: " << w.to_string() << "\n";
-  if (!baked->unkeyable.empty()) {
+  if (!a.quiet)
+    for (const auto& w : baked->warnings) err << "mmdkit: warning: " << a.model << ": physics: " << w.to_string() << "\n";
+  if (!baked->unkeyable.empty() && !a.quiet) {
     err << "mmdkit: warning: " << baked->unkeyable.size()
         << " physics bone(s) cannot be keyed in VMD (names longer than 15 bytes in CP932), not baked:";
     for (const auto& n : baked->unkeyable) err << " '" << n << "'";
@@ -101,9 +101,12 @@ int run_bake(const BakeValues& a, const Streams& s) {
   auto bytes = vmd::write(baked->motion);
   if (!bytes) return report_error(err, bytes.error(), a.output);
   if (auto r = write_output(a.output, *bytes, inputs, a.force, s.out); !r) return report_error(err, r.error(), a.output);
-  err << "mmdkit: baked " << baked->baked_bones << " bone(s)"
-      << (baked->switched_ik ? ", " + std::to_string(baked->switched_ik) + " IK solver(s) switched off over the range" : "")
-      << " into " << a.output << "\n";
+  summary(err, a.quiet, "bake",
+          "wrote " + a.output + " (" + std::to_string(baked->baked_bones) + " bone(s) baked, " +
+              std::to_string(baked->motion.bone_keys.size()) + " bone keys" +
+              (baked->switched_ik ? ", " + std::to_string(baked->switched_ik) + " IK solver(s) switched off over the range"
+                                  : std::string()) +
+              ")");
   return kExitOk;
 }
 
@@ -120,6 +123,7 @@ const Command kBakeCommand{
       sub.add_option("--physics-fps", v->fps, "physics steps per second: 60 (default), 120 or 240");
       sub.add_flag("--floor", v->floor, "a floor plane at y = 0");
       add_force_flag(sub, v->force);
+      sub.add_flag("-q,--quiet", v->quiet, "do not print warnings, progress or the summary line");
       return [v](const Streams& s) { return run_bake(*v, s); };
     }};
 

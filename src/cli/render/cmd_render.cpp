@@ -31,7 +31,8 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_option("--toon-dir", a.toon_dir, "folder with MMD's shared toon01.bmp .. toon10.bmp (default: the model's folder, then generated ramps)");
   s->add_flag("--physics", a.physics, "simulate the rigid bodies and joints from frame 0 (the default when the model has rigid bodies, as in MMD; half-frame steps at --fps 60; docs/PHYSICS.md)");
   s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies (bodies follow their bones)");
-  s->add_flag("-q,--quiet", a.quiet, "do not print warnings (reader warnings, tracks that match nothing, textures)");
+  s->add_flag("-q,--quiet", a.quiet,
+              "do not print warnings (reader warnings, tracks that match nothing, textures), progress or the summary line");
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
 }

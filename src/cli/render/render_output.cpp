@@ -6,7 +6,10 @@
 #include "cli/render/render_output.hpp"
 
 #include <cmath>
+#include <filesystem>
+#include <system_error>
 
+#include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
 
@@ -60,6 +63,20 @@ std::expected<RenderPlan, int> render_plan(const RenderArgs& a, std::ostream& er
   }
   if (a.physics && a.no_physics) return std::unexpected(usage(err, "--physics and --no-physics exclude each other"));
   if (!a.audio.empty() && !video) return std::unexpected(usage(err, "--audio needs a video output (.mp4 or .webm)"));
+  {
+    // Named files and folders that do not exist are bad input, named as such (before loading).
+    std::error_code ec;
+    if (!a.audio.empty() && !fs::is_regular_file(a.audio, ec)) {
+      err << "mmdkit: error: " << a.audio << ": --audio: "
+          << (fs::exists(a.audio, ec) ? "not a regular file" : "audio file not found") << "\n";
+      return std::unexpected(kExitBadInput);
+    }
+    if (!a.toon_dir.empty() && !fs::is_directory(a.toon_dir, ec)) {
+      err << "mmdkit: error: " << a.toon_dir << ": --toon-dir: "
+          << (fs::exists(a.toon_dir, ec) ? "not a folder" : "folder not found") << "\n";
+      return std::unexpected(kExitBadInput);
+    }
+  }
   if (a.frame >= 0 && !a.frames.empty()) return std::unexpected(usage(err, "--frame and --frames exclude each other"));
   if (a.frame != -1 && (!std::isfinite(a.frame) || a.frame < 0)) return std::unexpected(usage(err, "--frame must be a number >= 0"));
   double& first = plan.first;

@@ -169,7 +169,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
 
   render::Image image;
   render::SceneFrame sf;
-  Progress progress(err, count, stderr_is_terminal() && &err == &std::cerr, "mmdkit render");
+  Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   using clock = std::chrono::steady_clock;
   double t_eval = 0, t_draw = 0, t_out = 0;
   const WriteOptions wo{inputs, a.force};
@@ -251,7 +251,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
                 what.c_str(), static_cast<unsigned long long>(count), count == 1 ? "" : "s", pl.width, pl.height, total,
                 double(count) / std::max(total, 1e-9), evaluator.physics() ? " + physics" : "", 100 * t_eval / sum,
                 100 * t_draw / sum, pl.video ? "encoding" : "PNG", 100 * t_out / sum, a.output.c_str());
-  err << line;
+  if (!a.quiet) err << line;
   return kExitOk;
 }
 

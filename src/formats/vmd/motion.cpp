@@ -59,13 +59,15 @@ struct Kind {
   std::size_t dropped = 0;
   Section section;
 
-  void add(std::int64_t record, std::int64_t offset, std::string message) {
+  // False when the finding is only counted (more than `max` of the kind).
+  bool add(std::int64_t record, std::int64_t offset, std::string message) {
     if (kept.size() >= max) {
       ++dropped;
-      return;
+      return false;
     }
     kept.push_back({error, Error{ErrorCode::invalid_value, std::move(message), std::string(section_name(section)),
                                  record, offset, {}}});
+    return true;
   }
 };
 
@@ -75,23 +77,53 @@ bool finite_all(const float* v, std::size_t n) {
   return true;
 }
 
-// Reports keys that repeat an earlier key's (track, frame); `track(i)` gives key i's track.
-template <class Keys, class Track>
-void duplicates(const Keys& keys, Track track, Kind& kind, std::size_t base, std::size_t size,
+// Reports keys that repeat an earlier key's (track, frame), one finding per track: the track's
+// name (`track_name(t)`, empty for the sections without tracks), how many keys repeat a frame
+// and the first kDuplicateFramesListed of those frames; record and offset of the first repeating
+// key in file order. `track(i)` gives key i's track.
+template <class Keys, class Track, class TrackName>
+void duplicates(const Keys& keys, Track track, TrackName track_name, Kind& kind, std::size_t base, std::size_t size,
                 const std::vector<std::size_t>* offsets = nullptr) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     order[i] = {(std::uint64_t{track(i)} << 32) | keys[i].frame, static_cast<std::uint32_t>(i)};
   std::sort(order.begin(), order.end());
-  std::vector<std::uint32_t> dup;
-  for (std::size_t i = 1; i < order.size(); ++i)
-    if (order[i].first == order[i - 1].first) dup.push_back(order[i].second);
-  std::sort(dup.begin(), dup.end());
-  for (std::uint32_t i : dup) {
-    std::size_t off = offsets ? (*offsets)[i] : base + std::size_t{i} * size;
-    kind.add(i, static_cast<std::int64_t>(off),
-             "another key of the same track at frame " + std::to_string(keys[i].frame) +
-                 " comes earlier in the file (MMD uses the last one read)");
+  struct Group {
+    std::uint32_t track = 0;
+    std::uint32_t first_key = 0;         // smallest file index among the repeating keys
+    std::size_t keys = 0;                // keys that repeat an earlier key's frame
+    std::vector<std::uint32_t> frames;   // distinct frames, ascending (sorted order)
+  };
+  std::vector<Group> groups;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (order[i].first != order[i - 1].first) continue;
+    const auto t = static_cast<std::uint32_t>(order[i].first >> 32);
+    const auto frame = static_cast<std::uint32_t>(order[i].first);
+    if (groups.empty() || groups.back().track != t) groups.push_back({t, order[i].second, 0, {}});
+    Group& g = groups.back();
+    ++g.keys;
+    g.first_key = std::min(g.first_key, order[i].second);
+    if (g.frames.empty() || g.frames.back() != frame) g.frames.push_back(frame);
+  }
+  // File order of each track's first repeating key, as the other findings.
+  std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.first_key < b.first_key; });
+  for (Group& g : groups) {
+    const std::size_t off = offsets ? (*offsets)[g.first_key] : base + std::size_t{g.first_key} * size;
+    const std::string name = track_name(g.track);
+    std::string msg = name.empty() ? std::string() : "track '" + name + "': ";
+    msg += std::to_string(g.keys) + (g.keys == 1 ? " key repeats" : " keys repeat") + " the frame of an earlier key (" +
+           (g.frames.size() == 1 ? "frame " : std::to_string(g.frames.size()) + " frames: ");
+    for (std::size_t k = 0; k < g.frames.size() && k < kDuplicateFramesListed; ++k)
+      msg += (k ? ", " : "") + std::to_string(g.frames[k]);
+    if (g.frames.size() > kDuplicateFramesListed) msg += ", ...";
+    msg += "); MMD uses the last one read";
+    if (g.frames.size() > kDuplicateFramesListed) g.frames.resize(kDuplicateFramesListed);
+    if (kind.add(g.first_key, static_cast<std::int64_t>(off), std::move(msg))) {
+      CheckFinding& f = kind.kept.back();
+      f.track = name;
+      f.keys = g.keys;
+      f.frames = std::move(g.frames);
+    }
   }
 }
 
@@ -128,7 +160,7 @@ std::vector<CheckFinding> check(const Motion& m, std::size_t max_per_kind) {
 
   {  // bones
     std::vector<Kind> kinds{{true, "non-finite values", max_per_kind, {}, 0, Section::bone},
-                            {false, "duplicate keys", max_per_kind, {}, 0, Section::bone},
+                            {false, "tracks with duplicate keys", max_per_kind, {}, 0, Section::bone},
                             {false, "zero quaternions", max_per_kind, {}, 0, Section::bone},
                             {false, "unnormalized quaternions", max_per_kind, {}, 0, Section::bone}};
     for (std::size_t i = 0; i < m.bone_keys.size(); ++i) {
@@ -148,29 +180,35 @@ std::vector<CheckFinding> check(const Motion& m, std::size_t max_per_kind) {
                                    " (normalized on evaluation)");
       }
     }
-    duplicates(m.bone_keys, [&](std::size_t i) { return m.bone_keys[i].name; }, kinds[1], bone_base, kBoneKeySize);
+    duplicates(
+        m.bone_keys, [&](std::size_t i) { return m.bone_keys[i].name; },
+        [&](std::uint32_t t) { return t < m.bone_names.size() ? m.bone_names[t].text : std::to_string(t); }, kinds[1],
+        bone_base, kBoneKeySize);
     flush(kinds);
   }
   {  // morphs
     std::vector<Kind> kinds{{true, "non-finite values", max_per_kind, {}, 0, Section::morph},
-                            {false, "duplicate keys", max_per_kind, {}, 0, Section::morph}};
+                            {false, "tracks with duplicate keys", max_per_kind, {}, 0, Section::morph}};
     for (std::size_t i = 0; i < m.morph_keys.size(); ++i)
       if (!std::isfinite(m.morph_keys[i].weight))
         kinds[0].add(static_cast<std::int64_t>(i), static_cast<std::int64_t>(morph_base + i * kMorphKeySize),
                      "weight is not a finite number");
-    duplicates(m.morph_keys, [&](std::size_t i) { return m.morph_keys[i].name; }, kinds[1], morph_base,
-               kMorphKeySize);
+    duplicates(
+        m.morph_keys, [&](std::size_t i) { return m.morph_keys[i].name; },
+        [&](std::uint32_t t) { return t < m.morph_names.size() ? m.morph_names[t].text : std::to_string(t); }, kinds[1],
+        morph_base, kMorphKeySize);
     flush(kinds);
   }
   auto simple = [&](Section s, const auto& keys, std::size_t base, std::size_t size, auto finite,
                     const std::vector<std::size_t>* offsets) {
     std::vector<Kind> kinds{{true, "non-finite values", max_per_kind, {}, 0, s},
-                            {false, "duplicate keys", max_per_kind, {}, 0, s}};
+                            {false, "tracks with duplicate keys", max_per_kind, {}, 0, s}};
     for (std::size_t i = 0; i < keys.size(); ++i)
       if (!finite(keys[i]))
         kinds[0].add(static_cast<std::int64_t>(i), static_cast<std::int64_t>(offsets ? (*offsets)[i] : base + i * size),
                      "a value is not a finite number");
-    duplicates(keys, [](std::size_t) { return std::uint32_t{0}; }, kinds[1], base, size, offsets);
+    duplicates(keys, [](std::size_t) { return std::uint32_t{0}; }, [](std::uint32_t) { return std::string(); }, kinds[1],
+               base, size, offsets);
     flush(kinds);
   };
   simple(Section::camera, m.camera_keys, camera_base, kCameraKeySize,

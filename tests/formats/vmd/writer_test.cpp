@@ -115,17 +115,58 @@ TEST(VmdCheck, FindingsWithSectionRecordOffset) {
 }
 
 TEST(VmdCheck, CapsFindingsPerKind) {
+  // 30 tracks, each with one key repeating frame 7: one finding per track, 10 listed.
   VmdBytes v;
   v.header();
-  v.u32(30);
-  for (int i = 0; i < 30; ++i) v.bone("a", 7);
+  v.u32(60);
+  for (int i = 0; i < 30; ++i) v.bone("b" + std::to_string(i), 7).bone("b" + std::to_string(i), 7);
   v.u32(0);
   auto r = read(v.b);
   ASSERT_TRUE(r);
   auto f = check(r->motion, 10);
   ASSERT_EQ(f.size(), 11u);
-  EXPECT_EQ(f[10].where.message, "19 more duplicate keys not listed");
-  EXPECT_EQ(f[10].omitted, 19u);
+  EXPECT_EQ(f[0].track, "b0");
+  EXPECT_EQ(f[9].track, "b9");
+  EXPECT_EQ(f[10].where.message, "20 more tracks with duplicate keys not listed");
+  EXPECT_EQ(f[10].omitted, 20u);
+}
+
+TEST(VmdCheck, DuplicateKeysGroupedByTrack) {
+  // Bone "a": frames 0 ×3 and 5 ×2 (3 repeating keys at 2 frames); bone "b": 7 frames each twice
+  // (7 repeating keys, 5 frames listed); morph "m": 1; camera: 1 (no track name).
+  VmdBytes v;
+  v.header();
+  v.u32(5 + 14 + 1);
+  v.bone("b", 100);                                                      // key 0: no repeat
+  v.bone("a", 0).bone("a", 5).bone("a", 0).bone("a", 5).bone("a", 0);   // keys 1..5: 3 repeats
+  for (std::uint32_t k = 0; k < 7; ++k) v.bone("b", k * 10).bone("b", k * 10);  // keys 6..19
+  v.u32(3).morph("m", 2, 0.5f).morph("n", 2, 0.5f).morph("m", 2, 1.0f);
+  v.u32(3).camera(5).camera(6).camera(5);
+  auto r = read(v.b);
+  ASSERT_TRUE(r);
+  auto f = check(r->motion);
+  ASSERT_EQ(f.size(), 4u);
+  EXPECT_EQ(f[0].track, "a");
+  EXPECT_EQ(f[0].keys, 3u);
+  EXPECT_EQ(f[0].frames, (std::vector<std::uint32_t>{0, 5}));
+  EXPECT_EQ(f[0].where.record, 3);  // the first key of "a" that repeats an earlier key's frame
+  EXPECT_EQ(f[0].where.offset, 54 + 3 * 111);
+  EXPECT_EQ(f[0].where.message, "track 'a': 3 keys repeat the frame of an earlier key (2 frames: 0, 5); MMD uses the last one read");
+  EXPECT_FALSE(f[0].error);
+  EXPECT_EQ(f[1].track, "b");
+  EXPECT_EQ(f[1].keys, 7u);
+  EXPECT_EQ(f[1].frames, (std::vector<std::uint32_t>{0, 10, 20, 30, 40}));
+  EXPECT_EQ(f[1].where.record, 7);
+  EXPECT_EQ(f[1].where.message,
+            "track 'b': 7 keys repeat the frame of an earlier key (7 frames: 0, 10, 20, 30, 40, ...); MMD uses the last one read");
+  EXPECT_EQ(f[2].where.section, "morph keyframes");
+  EXPECT_EQ(f[2].track, "m");
+  EXPECT_EQ(f[2].where.record, 2);
+  EXPECT_EQ(f[2].where.message, "track 'm': 1 key repeats the frame of an earlier key (frame 2); MMD uses the last one read");
+  EXPECT_EQ(f[3].where.section, "camera keyframes");
+  EXPECT_EQ(f[3].track, "");
+  EXPECT_EQ(f[3].where.record, 2);
+  EXPECT_EQ(f[3].where.message, "1 key repeats the frame of an earlier key (frame 5); MMD uses the last one read");
 }
 
 }  // namespace
