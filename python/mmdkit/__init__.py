@@ -13,6 +13,7 @@ byte-exact.
     model = mmdkit.read("miku.pmd"); model.vertices.positions  # (n, 3)
     s = mmdkit.Evaluator("miku.pmd", ["dance.vmd"]).sample(range(300))   # s.positions (F, B, 3)
     mmdkit.dataset.extract(["dance.vmd"], "miku.pmd", joints="smpl24", units="m")
+    mmdkit.motion.mirror(mmdkit.motion.trim(motion, 0, 120))   # motion tools (mmdkit.motion)
 
 Errors are mmdkit.Error subclasses carrying code, file, section, record and offset.
 """
@@ -31,9 +32,10 @@ from ._mmdkit import Motion, ModelView, PmdModel, PmxModel, Pose, sniff as _snif
 from .evaluator import Camera, Evaluator, Posed, Samples
 from . import joints
 from . import dataset
+from . import motion
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
-           "PmxModel", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "Error", "FileError", "FormatError", "JsonError",
+           "PmxModel", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
            "EncodingError", "ArgumentError", "PendingError", "errors"]
 
 __version__ = "0.1.0"

@@ -19,8 +19,8 @@ namespace {
 // Canonical points: what the method reads, each a layout joint or the midpoint of two.
 enum C : int {
   pelvis, spine_mid, chest, head_base, head_top, nose,
-  l_hip, l_knee, l_ankle, l_toe, l_collar, l_shoulder, l_elbow, l_wrist, l_hand,
-  r_hip, r_knee, r_ankle, r_toe, r_collar, r_shoulder, r_elbow, r_wrist, r_hand,
+  l_hip, l_knee, l_ankle, l_toe, l_collar, l_shoulder, l_elbow, l_wrist, l_hand, l_pinky, l_index,
+  r_hip, r_knee, r_ankle, r_toe, r_collar, r_shoulder, r_elbow, r_wrist, r_hand, r_pinky, r_index,
   kCanonCount
 };
 constexpr int kSide = r_hip - l_hip;  // offset from a left point to its right one
@@ -28,17 +28,19 @@ using Spec = std::array<std::array<int, 2>, kCanonCount>;
 constexpr std::array<int, 2> N{-1, -1};
 
 constexpr Spec kH36m{{{0, -1}, {7, -1}, {8, -1}, {9, -1}, {10, -1}, N,
-                      {4, -1}, {5, -1}, {6, -1}, N, N, {11, -1}, {12, -1}, {13, -1}, N,
-                      {1, -1}, {2, -1}, {3, -1}, N, N, {14, -1}, {15, -1}, {16, -1}, N}};
+                      {4, -1}, {5, -1}, {6, -1}, N, N, {11, -1}, {12, -1}, {13, -1}, N, N, N,
+                      {1, -1}, {2, -1}, {3, -1}, N, N, {14, -1}, {15, -1}, {16, -1}, N, N, N}};
 constexpr Spec kSmpl{{{0, -1}, {3, -1}, {12, -1}, {15, -1}, N, N,
-                      {1, -1}, {4, -1}, {7, -1}, {10, -1}, {13, -1}, {16, -1}, {18, -1}, {20, -1}, {22, -1},
-                      {2, -1}, {5, -1}, {8, -1}, {11, -1}, {14, -1}, {17, -1}, {19, -1}, {21, -1}, {23, -1}}};
+                      {1, -1}, {4, -1}, {7, -1}, {10, -1}, {13, -1}, {16, -1}, {18, -1}, {20, -1}, {22, -1}, N, N,
+                      {2, -1}, {5, -1}, {8, -1}, {11, -1}, {14, -1}, {17, -1}, {19, -1}, {21, -1}, {23, -1}, N, N}};
 constexpr Spec kCoco{{{11, 12}, N, {5, 6}, N, N, {0, -1},
-                      {11, -1}, {13, -1}, {15, -1}, N, N, {5, -1}, {7, -1}, {9, -1}, N,
-                      {12, -1}, {14, -1}, {16, -1}, N, N, {6, -1}, {8, -1}, {10, -1}, N}};
+                      {11, -1}, {13, -1}, {15, -1}, N, N, {5, -1}, {7, -1}, {9, -1}, N, N, N,
+                      {12, -1}, {14, -1}, {16, -1}, N, N, {6, -1}, {8, -1}, {10, -1}, N, N, N}};
+// MediaPipe: the hand point is mid(pinky, index); pinky 17/18 and index 19/20 also give the
+// hand's roll (the knuckle line).
 constexpr Spec kMediapipe{{{23, 24}, N, {11, 12}, N, N, {0, -1},
-                           {23, -1}, {25, -1}, {27, -1}, {31, -1}, N, {11, -1}, {13, -1}, {15, -1}, {17, 19},
-                           {24, -1}, {26, -1}, {28, -1}, {32, -1}, N, {12, -1}, {14, -1}, {16, -1}, {18, 20}}};
+                           {23, -1}, {25, -1}, {27, -1}, {31, -1}, N, {11, -1}, {13, -1}, {15, -1}, {17, 19}, {17, -1}, {19, -1},
+                           {24, -1}, {26, -1}, {28, -1}, {32, -1}, N, {12, -1}, {14, -1}, {16, -1}, {18, 20}, {18, -1}, {20, -1}}};
 
 const Spec& spec_of(KeypointLayout l) {
   switch (l) {
@@ -208,7 +210,8 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
   add(b_neck, fit::Target::rotation);
   add(b_head, fit::Target::rotation);
   struct SideBones {
-    std::int32_t shoulder, arm, arm_twist, elbow, wrist, leg, knee, ankle;
+    std::int32_t shoulder, arm, arm_twist, elbow, hand_twist, wrist, leg, knee, ankle;
+    bool hand_roll;  // the hand's orientation is seen (wrist, hand point and the knuckle line)
   };
   std::array<SideBones, 2> side{};
   for (int k = 0; k < 2; ++k) {
@@ -220,10 +223,13 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     sb.arm_twist = bone_named(m, p + "腕捩");
     sb.elbow = bone_named(m, p + "ひじ");
     sb.wrist = have[static_cast<std::size_t>(l_hand + o2)] ? bone_named(m, p + "手首") : -1;
+    sb.hand_roll = sb.wrist >= 0 && have[static_cast<std::size_t>(l_pinky + o2)] && have[static_cast<std::size_t>(l_index + o2)];
+    sb.hand_twist = sb.hand_roll ? bone_named(m, p + "手捩") : -1;
     sb.leg = bone_named(m, p + "足");
     sb.knee = bone_named(m, p + "ひざ");
     sb.ankle = have[static_cast<std::size_t>(l_toe + o2)] ? bone_named(m, p + "足首") : -1;
-    for (std::int32_t b : {sb.shoulder, sb.arm, sb.arm_twist, sb.elbow, sb.wrist, sb.leg, sb.knee, sb.ankle}) add(b, fit::Target::rotation);
+    for (std::int32_t b : {sb.shoulder, sb.arm, sb.arm_twist, sb.elbow, sb.hand_twist, sb.wrist, sb.leg, sb.knee, sb.ankle})
+      add(b, fit::Target::rotation);
   }
   rep.bones = prob.keyed.size();
   add(b_center, fit::Target::fixed_translation);
@@ -265,6 +271,44 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     return dm::slerp(straight, bent, w);
   };
   const dm::V lower_head = dm::from_float(m.bones[static_cast<std::size_t>(b_lower)].position);
+  // The twist bones' axes: a twist bone's fixed axis when it has one (the evaluator projects its
+  // rotation onto it: a twist about another axis would be cut and move the limb below), else the
+  // rest segment (腕捩: shoulder → elbow; 手捩: elbow → wrist).
+  auto twist_axis = [&](std::int32_t bone, int from, int to) {
+    dm::V a = dm::sub(rest[static_cast<std::size_t>(to)], rest[static_cast<std::size_t>(from)]);
+    if (bone >= 0 && m.bones[static_cast<std::size_t>(bone)].has_fixed_axis) {
+      const dm::V fa = dm::from_float(m.bones[static_cast<std::size_t>(bone)].fixed_axis);
+      if (dm::norm(fa) > 1e-9) a = dm::dot(fa, a) < 0 ? dm::scale(fa, -1) : fa;
+    }
+    return dm::norm(a) > 0 ? dm::scale(a, 1 / dm::norm(a)) : dm::V{1, 0, 0};
+  };
+  // A twist bone t between a segment bone s and the next bone e: s's world rotation W (what puts
+  // e where it belongs) and the twist tw about t's axis are split so that t's key is tw alone and
+  // e stays at W's place: with v = t − s and u = e − t (rest heads), s = W·C·tw⁻¹ and t = W·C
+  // (`removed`: the twist is taken out of W, 腕 / 腕捩), or s = W·C and t = W·C·tw (the twist is
+  // added below W, ひじ / 手捩), C the shortest arc taking the offset the split gives onto v + u
+  // (identity when t's head lies on its axis through s's, as in most models).
+  struct TwistSplit {
+    dm::Q segment, twist;
+  };
+  auto twist_split = [&](const dm::Q& w, const dm::Q& tw, std::int32_t s_bone, std::int32_t t_bone, std::int32_t e_bone,
+                         bool removed) {
+    const dm::V hs = dm::from_float(m.bones[static_cast<std::size_t>(s_bone)].position);
+    const dm::V ht = dm::from_float(m.bones[static_cast<std::size_t>(t_bone)].position);
+    const dm::V he = dm::from_float(m.bones[static_cast<std::size_t>(e_bone)].position);
+    const dm::V v = dm::sub(ht, hs), u = dm::sub(he, ht);
+    const dm::V got = removed ? dm::add(dm::rotate(dm::conj(tw), v), u) : dm::add(v, dm::rotate(tw, u));
+    const dm::Q c = dm::arc(got, dm::add(v, u));
+    const dm::Q wc = dm::normalize(dm::mul(w, c));
+    if (removed) return TwistSplit{dm::normalize(dm::mul(wc, dm::conj(tw))), wc};
+    return TwistSplit{wc, dm::normalize(dm::mul(wc, tw))};
+  };
+  std::array<dm::V, 2> arm_axis{}, forearm_axis{};
+  for (int k = 0; k < 2; ++k) {
+    const SideBones& sb = side[static_cast<std::size_t>(k)];
+    arm_axis[static_cast<std::size_t>(k)] = twist_axis(sb.arm_twist, l_shoulder + k * kSide, l_elbow + k * kSide);
+    forearm_axis[static_cast<std::size_t>(k)] = twist_axis(sb.hand_twist, l_elbow + k * kSide, l_wrist + k * kSide);
+  }
   std::array<std::vector<dm::V>, 2> ankle_obs;
   for (auto& a : ankle_obs) a.resize(F);
   for (std::size_t f = 0; f < F; ++f) {
@@ -295,18 +339,34 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
       const dm::V d1 = dm::sub(pt(l_elbow + o2), pt(l_shoulder + o2)), d2 = dm::sub(pt(l_wrist + o2), pt(l_elbow + o2));
       const dm::Q w_arm = limb(parent, e1, front, d1, d2);
       if (sb.arm_twist >= 0) {
-        // 腕捩: the upper arm's twist about its own axis; 腕 keeps the swing
+        // 腕捩: the upper arm's twist about 腕捩's axis; 腕 keeps the rest (rotated by the small C
+        // that keeps the elbow where w_arm puts it when 腕捩's head is off that axis).
         const dm::Q local = dm::mul(dm::conj(parent), w_arm);
-        const dm::Q tw = dm::twist(local, dm::scale(e1, 1.0 / dm::norm(e1)));
-        want(f, sb.arm, dm::normalize(dm::mul(parent, dm::mul(local, dm::conj(tw)))));
-        want(f, sb.arm_twist, w_arm);
+        const dm::Q tw = dm::twist(local, arm_axis[static_cast<std::size_t>(k)]);
+        const TwistSplit sp = twist_split(w_arm, tw, sb.arm, sb.arm_twist, sb.elbow, true);
+        want(f, sb.arm, sp.segment);
+        want(f, sb.arm_twist, sp.twist);
       } else {
         want(f, sb.arm, w_arm);
       }
       const dm::Q w_elbow = arc_from(w_arm, e2, d2);
       want(f, sb.elbow, w_elbow);
-      if (sb.wrist >= 0)
+      if (sb.wrist >= 0 && sb.hand_roll) {
+        // The hand's whole orientation: its direction (wrist → hand point) and its knuckle line
+        // (pinky → index). Its twist about the forearm goes onto 手捩 when the model has it.
+        const dm::Q w_hand = dm::two_vector(dm::sub(rs(l_hand + o2), rs(l_wrist + o2)), dm::sub(rs(l_index + o2), rs(l_pinky + o2)),
+                                             dm::sub(pt(l_hand + o2), pt(l_wrist + o2)), dm::sub(pt(l_index + o2), pt(l_pinky + o2)));
+        if (sb.hand_twist >= 0) {
+          const dm::Q local = dm::mul(dm::conj(w_elbow), w_hand);
+          const dm::Q tw = dm::twist(local, forearm_axis[static_cast<std::size_t>(k)]);
+          const TwistSplit sp = twist_split(w_elbow, tw, sb.elbow, sb.hand_twist, sb.wrist, false);
+          want(f, sb.elbow, sp.segment);
+          want(f, sb.hand_twist, sp.twist);
+        }
+        want(f, sb.wrist, w_hand);
+      } else if (sb.wrist >= 0) {
         want(f, sb.wrist, arc_from(w_elbow, dm::sub(rs(l_hand + o2), rs(l_wrist + o2)), dm::sub(pt(l_hand + o2), pt(l_wrist + o2))));
+      }
       const dm::V g1 = dm::sub(rs(l_knee + o2), rs(l_hip + o2)), g2 = dm::sub(rs(l_ankle + o2), rs(l_knee + o2));
       const dm::V h1 = dm::sub(pt(l_knee + o2), pt(l_hip + o2)), h2 = dm::sub(pt(l_ankle + o2), pt(l_knee + o2));
       const dm::Q w_leg = limb(w_lower, g1, back, h1, h2);

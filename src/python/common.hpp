@@ -219,5 +219,6 @@ void bind_pmx(py::module_& m);
 void bind_model(py::module_& m);
 void bind_io(py::module_& m);
 void bind_evaluator(py::module_& m);
+void bind_motion(py::module_& m);
 
 }  // namespace mmdkit::python

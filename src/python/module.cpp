@@ -10,4 +10,5 @@ PYBIND11_MODULE(_mmdkit, m) {
   mmdkit::python::bind_model(m);
   mmdkit::python::bind_io(m);
   mmdkit::python::bind_evaluator(m);
+  mmdkit::python::bind_motion(m);
 }

@@ -6,8 +6,9 @@
 // positions are turned into MMD space by `axes` and `scale`, missing joints (NaN, or confidence
 // below the threshold) hold their last valid position, optional One-Euro smoothing, then per frame
 // every solved bone gets a model-space rotation from limb directions (the twist defined by the
-// limb's bend plane, the shortest arc from the parent's frame on a straight limb), twist moved
-// into 腕捩 / 手捩, センター (XZ) and グルーブ (Y) translation from the pelvis, the floor found from
+// limb's bend plane, the shortest arc from the parent's frame on a straight limb), the upper arm's
+// twist about 腕捩's axis moved onto 腕捩, the forearm twist from the hand's knuckle line
+// (mediapipe33 only) onto 手捩 (else kept on 手首; docs/KEYPOINTS.md "Method" 6), センター (XZ) and グルーブ (Y) translation from the pelvis, the floor found from
 // the ankles, and the keys are fitted through anim::Character (motion/bvh.hpp's fitting) with leg
 // IK bones keyed at the feet (ground contact: a foot resting on the floor holds its place).
 #pragma once
