@@ -251,7 +251,10 @@ TEST(Bake, FixedAxisBonesAreExactOnTheirAxisAndReportedOffIt) {
       EXPECT_EQ(baked->fixed_axis_loss, (std::vector<std::string>{"hair2"}));
       std::size_t n = 0;
       for (const Warning& w : baked->warnings)
-        if (w.section == "bake" && w.record == 2 && w.message.find("fixed axis") != std::string::npos) ++n;
+        if (w.section == "bake" && w.record == 2 && w.message.find("fixed axis") != std::string::npos) {
+          std::printf("%s\n", w.to_string().c_str());
+          ++n;
+        }
       EXPECT_EQ(n, 1u);
     }
   }
