@@ -106,20 +106,22 @@ Result<MotionFile> read_motion(ByteSpan bytes, const InputOptions& o, std::vecto
 
 Result<model::Model> read_model_file(const std::filesystem::path& path, const InputOptions& o,
                                      std::vector<Warning>& warnings) {
-  auto bytes = read_file(path);
+  auto bytes = map_file(path);
   if (!bytes) return with_file<model::Model>(std::unexpected(bytes.error()), path);
   const std::size_t from = warnings.size();
   auto m = with_file(read_model(*bytes, o, warnings), path);
+  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
   name_file(warnings, from, path);
   return m;
 }
 
 Result<MotionFile> read_motion_file(const std::filesystem::path& path, const InputOptions& o,
                                     std::vector<Warning>& warnings) {
-  auto bytes = read_file(path);
+  auto bytes = map_file(path);
   if (!bytes) return with_file<MotionFile>(std::unexpected(bytes.error()), path);
   const std::size_t from = warnings.size();
   auto m = with_file(read_motion(*bytes, o, warnings), path);
+  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
   name_file(warnings, from, path);
   return m;
 }
