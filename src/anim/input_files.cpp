@@ -128,9 +128,18 @@ Result<MotionFile> read_motion_file(const std::filesystem::path& path, const Inp
 
 Result<LoadedCharacter> load_character(const std::filesystem::path& model_path,
                                        std::span<const std::filesystem::path> motion_paths, const InputOptions& o) {
-  LoadedCharacter out;
-  auto view = read_model_file(model_path, o, out.warnings);
+  std::vector<Warning> warnings;
+  auto view = read_model_file(model_path, o, warnings);
   if (!view) return std::unexpected(view.error());
+  auto loaded = load_character(std::make_shared<const model::Model>(std::move(*view)), model_path, motion_paths, o);
+  if (loaded) loaded->warnings.insert(loaded->warnings.begin(), warnings.begin(), warnings.end());
+  return loaded;
+}
+
+Result<LoadedCharacter> load_character(std::shared_ptr<const model::Model> model,
+                                       const std::filesystem::path& model_path,
+                                       std::span<const std::filesystem::path> motion_paths, const InputOptions& o) {
+  LoadedCharacter out;
   std::vector<std::optional<vmd::Motion>> motions;  // one per path (the pose's place empty)
   std::optional<vpd::Pose> pose;
   std::size_t pose_input = 0;
@@ -154,7 +163,7 @@ Result<LoadedCharacter> load_character(const std::filesystem::path& model_path,
   for (const auto& m : motions) in.motions.push_back(m ? &*m : nullptr);
   in.pose = pose ? &*pose : nullptr;
   in.pose_input = pose_input;
-  auto data = CharacterData::create(std::make_shared<const model::Model>(std::move(*view)), in);
+  auto data = CharacterData::create(std::move(model), in);
   if (!data) return with_file<LoadedCharacter>(std::unexpected(data.error()), model_path);
   out.data = std::move(*data);
   return out;

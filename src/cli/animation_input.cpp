@@ -34,8 +34,8 @@ std::string binding_warning(const anim::BindingReport& report, const std::vector
   return out;
 }
 
-std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& req,
-                                                                              std::ostream& err) {
+std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
+    const AnimationRequest& req, std::ostream& err, std::shared_ptr<const model::Model> model_view) {
   auto refuse_stdin = [&](const std::string& p) {
     err << "mmdkit: error: " << req.command << " reads files only, not the standard input ('" << p
         << "'): give the model and motions as files\n";
@@ -46,7 +46,9 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(co
     if (is_std_stream(p)) return refuse_stdin(p);
 
   std::vector<std::filesystem::path> paths(req.motions.begin(), req.motions.end());
-  auto loaded = anim::load_character(req.model, paths, anim::InputOptions{.encoding = {}, .geometry = req.geometry});
+  const anim::InputOptions options{.encoding = {}, .geometry = req.geometry};
+  auto loaded = model_view ? anim::load_character(std::move(model_view), req.model, paths, options)
+                               : anim::load_character(req.model, paths, options);
   if (!loaded) {
     Error e = loaded.error();
     if (e.file.empty()) e.file = req.model;

@@ -31,9 +31,10 @@ struct AnimationRequest {
 /// Loads and binds everything. Warnings go to `err` ("mmdkit: warning: FILE: ..."), among them
 /// how many bone / morph tracks of the motions match nothing in the model, with a few names
 /// (binding_warning). On failure the message is printed to `err` and the exit code is returned
-/// (1 bad input, 2 usage: "-" as a path, a second VPD pose).
-std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& request,
-                                                                              std::ostream& err);
+/// (1 bad input, 2 usage: "-" as a path, a second VPD pose). `model_view`: the model already read
+/// from request.model (sample --each: one parse for many motions); null = read it.
+std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
+    const AnimationRequest& request, std::ostream& err, std::shared_ptr<const model::Model> model_view = nullptr);
 
 /// The warning line(s) for a binding report (empty when everything matched): counts of unmatched
 /// bone and morph tracks and up to `names` of their names per kind, with the input file.
