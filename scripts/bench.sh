@@ -127,10 +127,10 @@ nw=$((repeat * 5)); [ $nw -lt 5 ] && nw=5
   log "mmdkit whole-process info / sample (n=$nw)"
   wp() { python3 "$here/tools/bench/wholeproc.py" "$out/whole_mmdkit.jsonl" "$@"; }
   wp info_big "$nw" "$mmdkit" info "$bigvmd"
-  wp sample_all "$nw" "$mmdkit" sample "$miku" "$wave" --format binary -o /dev/null
+  wp sample_all "$nw" "$mmdkit" sample -q "$miku" "$wave" --format binary -o /dev/null
   mkdir -p "$out/each_in" "$out/each_out"
   for k in 1 2 3 4 5 6 7 8; do ln -sf "$wave" "$out/each_in/wave$k.vmd"; done
-  wp sample_each8 "$nw" "$mmdkit" sample "$miku" "$out"/each_in/wave?.vmd --each --format binary --force -o "$out/each_out"
+  wp sample_each8 "$nw" "$mmdkit" sample -q "$miku" "$out"/each_in/wave?.vmd --each --format binary --force -o "$out/each_out"
   # the process's own memory at its peak (heap, valgrind massif), beside the peak RSS that counts
   # the mapped file's pages
   if command -v valgrind >/dev/null 2>&1; then
