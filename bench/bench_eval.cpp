@@ -24,6 +24,7 @@ struct Scene {
   anim::Skeleton skeleton;
   vmd::Motion motion;
   std::shared_ptr<const model::Model> view;  // geometry-free, as `sample` loads it
+  std::shared_ptr<const model::Model> full;  // with geometry, as `pose` / render / export load it
 };
 
 const Scene* scene() {
@@ -34,11 +35,13 @@ const Scene* scene() {
     auto vb = read_file(dir / "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd");
     if (!mb || !vb) return std::nullopt;
     auto m = model::load(*mb, model::LoadOptions{.encoding = {}, .strict = false, .geometry = false});
+    auto full = model::load(*mb, model::LoadOptions{.encoding = {}, .strict = false, .geometry = true});
     auto v = vmd::read(*vb);
-    if (!m || !v) return std::nullopt;
+    if (!m || !full || !v) return std::nullopt;
     auto sk = anim::build_skeleton(*m);
     if (!sk) return std::nullopt;
-    return Scene{std::move(*sk), std::move(v->motion), std::make_shared<const model::Model>(std::move(*m))};
+    return Scene{std::move(*sk), std::move(v->motion), std::make_shared<const model::Model>(std::move(*m)),
+                 std::make_shared<const model::Model>(std::move(*full))};
   }();
   return s ? &*s : nullptr;
 }
@@ -97,6 +100,30 @@ void BM_CharacterFrame(benchmark::State& state) {
   state.counters["morphs"] = static_cast<double>((*data)->morph_names().size());
 }
 
+// The same frame loop with geometry: morphs (vertex and UV offsets too), bones, then skinning of
+// every vertex on the calling thread (Character::skin without a pool), as `pose` and render run it.
+void BM_CharacterFrameSkinned(benchmark::State& state) {
+  const Scene* s = scene();
+  if (!s) {
+    state.SkipWithError("corpus files miku_v2.pmd / wavefile_v2.vmd not found (set MMDKIT_CORPUS)");
+    return;
+  }
+  auto data = anim::CharacterData::create(s->full, anim::MotionInputs{{&s->motion}, nullptr});
+  if (!data) {
+    state.SkipWithError("binding failed");
+    return;
+  }
+  anim::Character c(*data);
+  const std::uint32_t last = (*data)->last_frame();
+  std::uint32_t frame = 0;
+  for (auto _ : state) {
+    if (!c.evaluate(frame) || !c.skin(nullptr)) state.SkipWithError("evaluate or skin failed");
+    benchmark::DoNotOptimize(c.positions().data());
+    frame = frame >= last ? 0 : frame + 1;
+  }
+  state.counters["vertices"] = static_cast<double>(s->full->vertices.size());
+}
+
 void BM_EvalFrame_BonesIk(benchmark::State& state) { run(state, true, false); }
 void BM_EvalFrame_BonesNoIk(benchmark::State& state) { run(state, false, false); }
 void BM_SampleOnly(benchmark::State& state) { run(state, true, true); }
@@ -107,4 +134,5 @@ BENCHMARK(BM_EvalFrame_BonesIk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EvalFrame_BonesNoIk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SampleOnly)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CharacterFrame)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CharacterFrameSkinned)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();

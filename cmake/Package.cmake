@@ -33,7 +33,15 @@ if(TARGET mmdkit_render)
   # Mesa's EGL vendor library (libegl-mesa0) and its llvmpipe / DRI drivers (libgl1-mesa-dri).
   # dpkg-shlibdeps sees none of them in the binaries, so they are named here (Recommends: the
   # rest of mmdkit works without them; docs/RENDER.md "Stack").
-  set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "libegl1, libegl-mesa0, libgl1-mesa-dri")
+  # FFmpeg's libraries are dlopened when a video is written (src/render/ffmpeg.hpp), so they are
+  # not seen either: the packages of the major versions compiled against.
+  string(REGEX MATCH "^[0-9]+" _avcodec "${FFMPEG_libavcodec_VERSION}")
+  string(REGEX MATCH "^[0-9]+" _avformat "${FFMPEG_libavformat_VERSION}")
+  string(REGEX MATCH "^[0-9]+" _avutil "${FFMPEG_libavutil_VERSION}")
+  string(REGEX MATCH "^[0-9]+" _swscale "${FFMPEG_libswscale_VERSION}")
+  string(REGEX MATCH "^[0-9]+" _swresample "${FFMPEG_libswresample_VERSION}")
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS
+      "libegl1, libegl-mesa0, libgl1-mesa-dri, libavcodec${_avcodec}, libavformat${_avformat}, libavutil${_avutil}, libswscale${_swscale}, libswresample${_swresample}")
 endif()
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
   "MikuMikuDance files: read, write, check, convert and evaluate (CLI and library)\n The mmdkit command and libmmdkit: VMD motions, VPD poses, PMD and PMX models; lossless\n JSON, checks, conversion, bone/morph evaluation, OBJ export.")

@@ -48,8 +48,8 @@ export MMDKIT_CORPUS=$corpus
 peers=${MMD_PEERS_DIR:-/tmp/mmd-peers}
 mkdir -p "$out"
 case $only in
-  mmdkit) rm -f "$out"/bench_*.json "$out"/mmdkit_*.time; [ -f "$out/mem.tsv" ] && sed -i '/^mmdkit_/d' "$out/mem.tsv" ;;
-  peers) rm -f "$out"/eval_*.json "$out"/peers_parse.jsonl "$out"/peer_*.time; [ -f "$out/mem.tsv" ] && sed -i '/^peer_/d' "$out/mem.tsv" ;;
+  mmdkit) rm -f "$out"/bench_*.json "$out"/mmdkit_*.time "$out"/whole_mmdkit.jsonl; [ -f "$out/mem.tsv" ] && sed -i '/^mmdkit_/d' "$out/mem.tsv" ;;
+  peers) rm -f "$out"/eval_*.json "$out"/peers_parse.jsonl "$out"/peer_*.time "$out"/whole_peers.jsonl; [ -f "$out/mem.tsv" ] && sed -i '/^peer_/d' "$out/mem.tsv" ;;
   '') rm -f "$out"/*.json "$out"/*.jsonl "$out"/mem.tsv "$out"/*.time ;;
   *) echo "bench.sh: --only mmdkit or peers" >&2; exit 2 ;;
 esac
@@ -100,7 +100,10 @@ genpmx=$out/gen_1m_vertices.pmx
 # the same options as generated() in bench_vmd.cpp and generated_1m() in bench_pmx.cpp
 [ -f "$genvmd" ] || "$mmdkit" generate vmd --bone-keys 1000000 --morph-keys 0 --frames 30000 -o "$genvmd" >/dev/null
 [ -f "$genpmx" ] || "$mmdkit" generate pmx --vertices 1000000 --bones 200 --morphs 50 -o "$genpmx" >/dev/null
-for f in "$miku" "$wave" "$bigpmx" "$genvmd" "$genpmx"; do
+# a real-shaped large VMD: wavefile_v2's keys x66 (105 MB), for whole-process `info`
+bigvmd=$out/wavefile_x66.vmd
+[ -f "$bigvmd" ] || python3 "$here/tools/bench/repeat_vmd.py" "$wave" 66 "$bigvmd"
+for f in "$miku" "$wave" "$bigpmx" "$genvmd" "$genpmx" "$bigvmd"; do
   [ -f "$f" ] || { echo "bench.sh: missing input $f" >&2; exit 1; }
 done
 
@@ -115,6 +118,29 @@ gb="--benchmark_format=json --benchmark_repetitions=$repeat --benchmark_report_a
   measure "mmdkit_$b" "$(bin "$b")" $gb --benchmark_filter="$filter" --benchmark_out="$out/$b.json" \
     --benchmark_out_format=json >/dev/null 2>"$out/$b.err" || { cat "$out/$b.err" >&2; exit 1; }
 done
+
+# whole processes (tools/bench/wholeproc.py: median wall of N runs after a warm-up, user/sys CPU,
+# peak RSS, load average): `info` of the 105 MB VMD (mapped input), `sample --format binary` of
+# every frame of miku_v2 + wavefile_v2, and `sample --each` of 8 motions on the model in one process.
+nw=$((repeat * 5)); [ $nw -lt 5 ] && nw=5
+[ "$only" = peers ] || {
+  log "mmdkit whole-process info / sample (n=$nw)"
+  wp() { python3 "$here/tools/bench/wholeproc.py" "$out/whole_mmdkit.jsonl" "$@"; }
+  wp info_big "$nw" "$mmdkit" info "$bigvmd"
+  wp sample_all "$nw" "$mmdkit" sample -q "$miku" "$wave" --format binary -o /dev/null
+  mkdir -p "$out/each_in" "$out/each_out"
+  for k in 1 2 3 4 5 6 7 8; do ln -sf "$wave" "$out/each_in/wave$k.vmd"; done
+  wp sample_each8 "$nw" "$mmdkit" sample -q "$miku" "$out"/each_in/wave?.vmd --each --format binary --force -o "$out/each_out"
+  # the process's own memory at its peak (heap, valgrind massif), beside the peak RSS that counts
+  # the mapped file's pages
+  if command -v valgrind >/dev/null 2>&1; then
+    valgrind --tool=massif --massif-out-file="$out/massif_info.out" "$mmdkit" info "$bigvmd" >/dev/null 2>"$out/massif_info.err" &&
+      printf '{"name": "info_big_heap", "peak_heap_bytes": %s, "file_bytes": %s}\n' \
+        "$(sed -n 's/^mem_heap_B=//p' "$out/massif_info.out" | sort -n | tail -1)" "$(wc -c <"$bigvmd")" >>"$out/whole_mmdkit.jsonl"
+  else
+    log "valgrind missing (deps/debian-packages-dev.txt): no peak-heap figure for info"
+  fi
+}
 
 frames=0-600; [ "$quick" = 1 ] && frames=0-150
 # --- peers -------------------------------------------------------------------------------------
@@ -138,6 +164,13 @@ for lib in mmd-parser babylon-mmd; do
       log "$lib failed on the generated files (see $out/peers_parse.err)"
   fi
 done
+log "babylon-mmd parse of the 105 MB VMD in memory (n=3)"
+node --max-old-space-size=8192 "$peers/bench_parse.mjs" --lib babylon-mmd -n 3 --warmup 1 --json "$bigvmd" \
+  >>"$out/peers_parse.jsonl" 2>>"$out/peers_parse.err" || log "babylon-mmd failed on $bigvmd"
+log "babylon-mmd WASM whole process, every frame of miku_v2 + wavefile_v2"
+python3 "$here/tools/bench/wholeproc.py" "$out/whole_peers.jsonl" babylon_wasm_all 3 \
+  node "$peers/eval_babylon.mjs" "$miku" "$wave" --frames 0-2809 --timing-only --wasm ||
+  log "babylon-mmd WASM whole-process run failed"
 i=1
 while [ $i -le "$repeat" ]; do
   for p in babylon_js babylon_wasm three; do
@@ -155,7 +188,7 @@ done
 }
 
 # --- report ------------------------------------------------------------------------------------
-set -- --out "$out" --repeat "$repeat" --frames "$frames" --bigpmx "$bigpmx"
+set -- --out "$out" --repeat "$repeat" --frames "$frames" --bigpmx "$bigpmx" --bigvmd "$bigvmd"
 [ "$quick" = 1 ] && set -- "$@" --quick
 [ "$write" = 1 ] && set -- "$@" --readme "$here/README.md" --doc "$here/docs/BENCHMARKS.md"
 python3 "$here/tools/bench/report.py" "$@"

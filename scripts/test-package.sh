@@ -106,6 +106,10 @@ if "$stage/bin/mmdkit" --version | grep -q "render yes"; then
   for p in libegl1 libegl-mesa0 libgl1-mesa-dri; do
     echo "$recommends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qx "$p" || fail "mmdkit Recommends lacks $p: $recommends"
   done
+  # FFmpeg is dlopened when a video is written (src/render/ffmpeg.hpp): Recommends names it too.
+  for p in libavcodec libavformat libavutil libswscale libswresample; do
+    echo "$recommends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qx "$p[0-9][0-9]*" || fail "mmdkit Recommends lacks $p: $recommends"
+  done
   step "mmdkit Recommends: $recommends"
 fi
 unpacked=$work/unpacked

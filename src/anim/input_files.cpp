@@ -106,29 +106,40 @@ Result<MotionFile> read_motion(ByteSpan bytes, const InputOptions& o, std::vecto
 
 Result<model::Model> read_model_file(const std::filesystem::path& path, const InputOptions& o,
                                      std::vector<Warning>& warnings) {
-  auto bytes = read_file(path);
+  auto bytes = map_file(path);
   if (!bytes) return with_file<model::Model>(std::unexpected(bytes.error()), path);
   const std::size_t from = warnings.size();
   auto m = with_file(read_model(*bytes, o, warnings), path);
+  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
   name_file(warnings, from, path);
   return m;
 }
 
 Result<MotionFile> read_motion_file(const std::filesystem::path& path, const InputOptions& o,
                                     std::vector<Warning>& warnings) {
-  auto bytes = read_file(path);
+  auto bytes = map_file(path);
   if (!bytes) return with_file<MotionFile>(std::unexpected(bytes.error()), path);
   const std::size_t from = warnings.size();
   auto m = with_file(read_motion(*bytes, o, warnings), path);
+  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
   name_file(warnings, from, path);
   return m;
 }
 
 Result<LoadedCharacter> load_character(const std::filesystem::path& model_path,
                                        std::span<const std::filesystem::path> motion_paths, const InputOptions& o) {
-  LoadedCharacter out;
-  auto view = read_model_file(model_path, o, out.warnings);
+  std::vector<Warning> warnings;
+  auto view = read_model_file(model_path, o, warnings);
   if (!view) return std::unexpected(view.error());
+  auto loaded = load_character(std::make_shared<const model::Model>(std::move(*view)), model_path, motion_paths, o);
+  if (loaded) loaded->warnings.insert(loaded->warnings.begin(), warnings.begin(), warnings.end());
+  return loaded;
+}
+
+Result<LoadedCharacter> load_character(std::shared_ptr<const model::Model> model,
+                                       const std::filesystem::path& model_path,
+                                       std::span<const std::filesystem::path> motion_paths, const InputOptions& o) {
+  LoadedCharacter out;
   std::vector<std::optional<vmd::Motion>> motions;  // one per path (the pose's place empty)
   std::optional<vpd::Pose> pose;
   std::size_t pose_input = 0;
@@ -152,7 +163,7 @@ Result<LoadedCharacter> load_character(const std::filesystem::path& model_path,
   for (const auto& m : motions) in.motions.push_back(m ? &*m : nullptr);
   in.pose = pose ? &*pose : nullptr;
   in.pose_input = pose_input;
-  auto data = CharacterData::create(std::make_shared<const model::Model>(std::move(*view)), in);
+  auto data = CharacterData::create(std::move(model), in);
   if (!data) return with_file<LoadedCharacter>(std::unexpected(data.error()), model_path);
   out.data = std::move(*data);
   return out;

@@ -44,8 +44,8 @@ std::string model_check_warning(const model::Model& m, const std::string& path) 
          path + "' for the list)\n";
 }
 
-std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& req,
-                                                                              std::ostream& err) {
+std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
+    const AnimationRequest& req, std::ostream& err, std::shared_ptr<const model::Model> model_view) {
   auto refuse_stdin = [&](const std::string& p) {
     err << "mmdkit: error: " << req.command << " reads files only, not the standard input ('" << p
         << "'): give the model and motions as files\n";
@@ -56,7 +56,9 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(co
     if (is_std_stream(p)) return refuse_stdin(p);
 
   std::vector<std::filesystem::path> paths(req.motions.begin(), req.motions.end());
-  auto loaded = anim::load_character(req.model, paths, anim::InputOptions{.encoding = {}, .geometry = req.geometry});
+  const anim::InputOptions options{.encoding = {}, .geometry = req.geometry};
+  auto loaded = model_view ? anim::load_character(std::move(model_view), req.model, paths, options)
+                               : anim::load_character(req.model, paths, options);
   if (!loaded) {
     Error e = loaded.error();
     if (e.file.empty()) e.file = req.model;

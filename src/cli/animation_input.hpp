@@ -33,9 +33,10 @@ struct AnimationRequest {
 /// model_check_warning and
 /// how many bone / morph tracks of the motions match nothing in the model, with a few names
 /// (binding_warning). On failure the message is printed to `err` and the exit code is returned
-/// (1 bad input, 2 usage: "-" as a path, a second VPD pose).
-std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(const AnimationRequest& request,
-                                                                              std::ostream& err);
+/// (1 bad input, 2 usage: "-" as a path, a second VPD pose). `model_view`: the model already read
+/// from request.model (sample --each: one parse for many motions); null = read it.
+std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
+    const AnimationRequest& request, std::ostream& err, std::shared_ptr<const model::Model> model_view = nullptr);
 
 /// The warning line for a model that `mmdkit check` fails ("" when it has no errors): the
 /// number of errors (the view builder's repairs and check_view's findings, model/check.hpp), so a

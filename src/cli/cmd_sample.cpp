@@ -62,6 +62,7 @@ void declare_sample_options(CLI::App& sub, SampleArgs& a) {
               "do not print warnings (reader warnings, motion tracks that match nothing), progress or the summary line");
   declare_physics_options(sub, a.physics);
   declare_scene_options(sub, a.scene);
+  s->add_flag("--each", a.each, "sample every MOTION on its own (the model read once): one output per motion, -o DIR/STEM.json (.bin with --format binary)");
 }
 
 }  // namespace
@@ -160,6 +161,7 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
 }  // namespace
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.each) return run_sample_each(a, out, err);
   if (a.scene.requested()) return run_scene_sample(a, out, err);
   if (a.model.empty()) return usage_error(err, "sample", "MODEL is required (or --scene FILE)");
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) {
@@ -181,7 +183,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
   }
   AnimationRequest req{a.model, a.motions, false, a.quiet, "sample"};
-  auto loaded = load_animation(req, err);
+  auto loaded = load_animation(req, err, a.model_view);
   if (!loaded) return loaded.error();
   anim::Character ch(*loaded);
   ch.set_ik(!a.no_ik);

@@ -45,8 +45,10 @@
 #include "cli/scene_input.hpp"
 
 #include "cli/command.hpp"
+#include "mmdkit/model/model.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -68,7 +70,17 @@ struct SampleArgs {
   bool quiet = false;  ///< no warnings, progress or summary line
   PhysicsArgs physics;  ///< --physics, --physics-fps
   SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
+  bool each = false;    ///< --each: every MOTION on its own, one output each in the folder -o (cmd_sample_each.cpp)
+  /// The model already read (set by --each for its runs); null = run_sample reads `model`.
+  std::shared_ptr<const model::Model> model_view;
 };
+
+/// `sample --each`: MODEL read once, then every MOTION sampled on its own as `sample MODEL MOTION
+/// -o DIR/STEM.json` (`.bin` with --format binary) would (the same bytes), the other options
+/// applying to each. Usage errors (exit 2): no -o folder, a folder that does not exist, two
+/// motions of the same file name. A motion that fails is reported and the others still run;
+/// the exit code is then 1.
+int run_sample_each(const SampleArgs& args, std::ostream& out, std::ostream& err);
 
 /// The `sample` command of the command table (command.hpp).
 extern const Command kSampleCommand;

@@ -32,7 +32,7 @@ void print_warnings(std::ostream& err, const std::vector<Warning>& warnings, con
   }
 }
 
-std::string_view as_text(const std::vector<std::uint8_t>& b) {
+std::string_view as_text(ByteSpan b) {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
@@ -44,7 +44,7 @@ bool has_json_extension(const fs::path& p) {
 
 // A loaded input: bytes plus the format that reads them; `is_json` for mmdkit JSON input.
 struct Input {
-  std::vector<std::uint8_t> bytes;
+  FileBytes bytes;  // mapped when the input is a regular file
   const FormatOps* format = nullptr;
   bool is_json = false;
   bool add_format_member = false;  // JSON without "format", named by --format: added before import
@@ -103,9 +103,8 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
               "header", 0);
 }
 
-// JSON input → the format's binary bytes; binary input is moved out (no copy of a large file).
-Result<std::vector<std::uint8_t>> binary_of(Input& in, const ReadFlags& flags) {
-  if (!in.is_json) return std::move(in.bytes);
+// JSON input → the format's binary bytes.
+Result<std::vector<std::uint8_t>> json_to_binary(const Input& in, const ReadFlags& flags) {
   if (!in.format->from_json)
     return make_error(ErrorCode::unsupported, std::string("JSON import is not available for ") +
                                                   std::string(in.format->name));
@@ -121,6 +120,21 @@ Result<std::vector<std::uint8_t>> binary_of(Input& in, const ReadFlags& flags) {
   with.append("\"format\": \"").append(in.format->name).append(empty_object ? "\"" : "\", ");
   with.append(text.substr(open + 1));
   return in.format->from_json(with, flags);
+}
+
+// JSON input → the format's binary bytes; binary input is moved out (no copy of a large file).
+Result<FileBytes> binary_of(Input& in, const ReadFlags& flags) {
+  if (!in.is_json) return std::move(in.bytes);
+  auto bytes = json_to_binary(in, flags);
+  if (!bytes) return std::unexpected(bytes.error());
+  return FileBytes(std::move(*bytes));
+}
+
+// A mapped input that shrank while it was read (core/mapped_file.hpp) fails the command.
+bool changed(const FileBytes& bytes, const std::string& label, std::ostream& err) {
+  auto same = bytes.verify_unchanged(label);
+  if (!same) print_error(err, same.error(), label);
+  return !same;
 }
 
 // Writes a command's output: "-" = stdout, a path = the --force rule (io.hpp) and an atomic write.
@@ -217,6 +231,7 @@ int cmd_info(const InputArgs& a, const Streams& s) {
   }
   std::vector<Warning> warnings;
   auto text = in->format->info(*bytes, a.flags, warnings);
+  if (changed(*bytes, label, err)) return kExitBadInput;
   print_warnings(err, warnings, label);
   if (!text) return print_error(err, text.error(), label), kExitBadInput;
   out << *text;
@@ -235,6 +250,7 @@ int dump_loaded(Input& in, const InputArgs& a, const OutputArgs& o, std::ostream
   }
   std::vector<Warning> warnings;
   auto json = in.format->to_json(*bytes, a.flags, warnings);
+  if (changed(*bytes, label, err)) return kExitBadInput;
   print_warnings(err, warnings, label);
   if (!json) return print_error(err, json.error(), label), kExitBadInput;
   return write_output(o.path.empty() ? std::string("-") : o.path,
@@ -315,9 +331,10 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   std::vector<Warning> warnings;
   std::vector<std::uint8_t> result;
   if (in->format == to && in->is_json) {
-    result = std::move(*bytes);
+    result = std::move(*bytes).take();
   } else if (in->format->convert) {
     auto r = in->format->convert(*bytes, to->name, a.flags, warnings);
+    if (changed(*bytes, label, err)) return kExitBadInput;
     print_warnings(err, warnings, label);
     if (!r) return print_error(err, r.error(), label), kExitBadInput;
     result = std::move(*r);
@@ -428,6 +445,7 @@ int cmd_check(const InputArgs& a, const Streams& s) {
   else if (in->format->name == "pmd" || in->format->name == "pmx" || in->format->name == "x")
     not_checked.emplace_back("textures: the model was read from stdin, so there is no folder to find them in");
   auto findings = in->format->check(*bytes, flags);
+  if (changed(*bytes, label, err)) return kExitBadInput;
   if (!findings) return print_error(err, findings.error(), label), kExitBadInput;
   // Real findings: a listed finding counts one, a "N more ... not listed" entry counts N.
   std::size_t errors = 0, warnings = 0;

@@ -64,9 +64,13 @@ Result<std::vector<std::uint8_t>> read_stream(std::istream& in, const std::strin
   return data;
 }
 
-Result<std::vector<std::uint8_t>> read_input(const std::string& path, std::istream& in) {
-  if (is_std_stream(path)) return read_stream(in, input_label(path));
-  return read_file(path);
+Result<FileBytes> read_input(const std::string& path, std::istream& in) {
+  if (is_std_stream(path)) {
+    auto bytes = read_stream(in, input_label(path));
+    if (!bytes) return std::unexpected(bytes.error());
+    return FileBytes(std::move(*bytes));
+  }
+  return map_file(path);
 }
 
 bool is_device_output(const fs::path& output) {

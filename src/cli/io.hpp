@@ -21,6 +21,7 @@
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/core/file.hpp"
+#include "mmdkit/core/mapped_file.hpp"
 
 namespace mmdkit::cli {
 
@@ -42,8 +43,9 @@ std::string input_label(std::string_view path);
 Result<std::vector<std::uint8_t>> read_stream(std::istream& in, const std::string& label,
                                               std::uint64_t max_bytes = std::uint64_t{4} << 30);
 
-/// An input path's bytes: "-" reads `in` (stdin), anything else is read_file().
-Result<std::vector<std::uint8_t>> read_input(const std::string& path, std::istream& in);
+/// An input path's bytes: "-" reads `in` (stdin), anything else is map_file() (mapped, not
+/// copied, when it is a regular file; core/mapped_file.hpp).
+Result<FileBytes> read_input(const std::string& path, std::istream& in);
 
 /// True when `output` is an existing character device, FIFO or socket (/dev/null, /dev/stdout, a
 /// named pipe): such an output is written to directly, never refused as "exists" nor replaced by

@@ -2,6 +2,8 @@
 
 #include "mmdkit/core/interrupt.hpp"
 
+#include "core/load_file.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,47 +24,9 @@ std::unexpected<Error> io_error(const std::filesystem::path& path, std::string m
 }  // namespace
 
 Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; non-regular files are refused below.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return io_error(path, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    return io_error(path, std::string("cannot stat: ") + std::strerror(err));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return io_error(path, "is a directory, not a file");
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return io_error(path, "is not a regular file");
-  }
-  auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size > max_bytes) {
-    ::close(fd);
-    Error e{ErrorCode::limit_exceeded,
-            "file is " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(max_bytes),
-            {}, -1, -1, path.string()};
-    return std::unexpected<Error>(std::move(e));
-  }
-  std::vector<std::uint8_t> data(static_cast<std::size_t>(size));
-  std::size_t got = 0;
-  while (got < data.size()) {
-    ssize_t n = ::read(fd, data.data() + got, data.size() - got);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return io_error(path, std::string("read failed: ") + std::strerror(err));
-    }
-    if (n == 0) break;  // file shrank while reading
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  data.resize(got);
-  return data;
+  auto bytes = detail::load_file(path, max_bytes, /*allow_map=*/false);
+  if (!bytes) return std::unexpected(bytes.error());
+  return std::move(*bytes).take();
 }
 
 AtomicFile::AtomicFile(AtomicFile&& o) noexcept

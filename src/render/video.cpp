@@ -1,15 +1,7 @@
 // mmdkit — video writing through FFmpeg's libraries (video.hpp).
 #include "mmdkit/render/video.hpp"
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/audio_fifo.h>
-#include <libavutil/channel_layout.h>
-#include <libavutil/opt.h>
-#include <libswresample/swresample.h>
-#include <libswscale/swscale.h>
-}
+#include "render/ffmpeg.hpp"  // FFmpeg's headers; its libraries are loaded by open()
 
 #include <algorithm>
 #include <cstring>
@@ -20,9 +12,12 @@ namespace mmdkit::render {
 
 namespace {
 
+// FFmpeg's functions: set by VideoWriter::open() before anything else here runs.
+const detail::Ffmpeg* ff = nullptr;
+
 std::string av_error(int code) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(code, buf, sizeof buf);
+  ff->av_strerror(code, buf, sizeof buf);
   return buf;
 }
 
@@ -56,67 +51,67 @@ struct VideoWriter::Impl {
   std::string path;
 
   ~Impl() {
-    sws_freeContext(sws);
-    av_frame_free(&vframe);
-    av_frame_free(&aframe);
-    av_frame_free(&dframe);
-    av_packet_free(&pkt);
-    av_packet_free(&apkt);
-    avcodec_free_context(&venc);
-    avcodec_free_context(&aenc);
-    avcodec_free_context(&adec);
-    swr_free(&swr);
-    if (fifo) av_audio_fifo_free(fifo);
-    if (ain) avformat_close_input(&ain);
+    ff->sws_freeContext(sws);
+    ff->av_frame_free(&vframe);
+    ff->av_frame_free(&aframe);
+    ff->av_frame_free(&dframe);
+    ff->av_packet_free(&pkt);
+    ff->av_packet_free(&apkt);
+    ff->avcodec_free_context(&venc);
+    ff->avcodec_free_context(&aenc);
+    ff->avcodec_free_context(&adec);
+    ff->swr_free(&swr);
+    if (fifo) ff->av_audio_fifo_free(fifo);
+    if (ain) ff->avformat_close_input(&ain);
     if (fmt) {
-      if (!(fmt->oformat->flags & AVFMT_NOFILE)) avio_closep(&fmt->pb);
-      avformat_free_context(fmt);
+      if (!(fmt->oformat->flags & AVFMT_NOFILE)) ff->avio_closep(&fmt->pb);
+      ff->avformat_free_context(fmt);
     }
   }
 
   Result<void> drain(AVCodecContext* enc, AVStream* st, AVFrame* frame) {
-    int ret = avcodec_send_frame(enc, frame);
+    int ret = ff->avcodec_send_frame(enc, frame);
     if (ret < 0 && ret != AVERROR_EOF) return fail(ErrorCode::io_error, "encoder refused a frame: " + av_error(ret));
     for (;;) {
-      ret = avcodec_receive_packet(enc, pkt);
+      ret = ff->avcodec_receive_packet(enc, pkt);
       if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return {};
       if (ret < 0) return fail(ErrorCode::io_error, "encoding failed: " + av_error(ret));
-      av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
+      ff->av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
       pkt->stream_index = st->index;
-      ret = av_interleaved_write_frame(fmt, pkt);
+      ret = ff->av_interleaved_write_frame(fmt, pkt);
       if (ret < 0) return fail(ErrorCode::io_error, path + ": write failed: " + av_error(ret));
     }
   }
 
   // Decodes and resamples input audio into the FIFO until it holds `want` samples or the input ends.
   Result<void> fill_fifo(int want) {
-    while (!audio_eof && av_audio_fifo_size(fifo) < want) {
-      int ret = av_read_frame(ain, apkt);
+    while (!audio_eof && ff->av_audio_fifo_size(fifo) < want) {
+      int ret = ff->av_read_frame(ain, apkt);
       if (ret < 0) {
         audio_eof = true;
-        avcodec_send_packet(adec, nullptr);
+        ff->avcodec_send_packet(adec, nullptr);
       } else {
         if (apkt->stream_index != ain_stream) {
-          av_packet_unref(apkt);
+          ff->av_packet_unref(apkt);
           continue;
         }
-        ret = avcodec_send_packet(adec, apkt);
-        av_packet_unref(apkt);
+        ret = ff->avcodec_send_packet(adec, apkt);
+        ff->av_packet_unref(apkt);
         if (ret < 0 && ret != AVERROR(EAGAIN)) return fail(ErrorCode::invalid_value, "audio decoding failed: " + av_error(ret));
       }
       for (;;) {
-        ret = avcodec_receive_frame(adec, dframe);
+        ret = ff->avcodec_receive_frame(adec, dframe);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) break;
         if (ret < 0) return fail(ErrorCode::invalid_value, "audio decoding failed: " + av_error(ret));
-        const int out_max = swr_get_out_samples(swr, dframe->nb_samples);
+        const int out_max = ff->swr_get_out_samples(swr, dframe->nb_samples);
         uint8_t** data = nullptr;
-        if (av_samples_alloc_array_and_samples(&data, nullptr, aenc->ch_layout.nb_channels, out_max, aenc->sample_fmt, 0) < 0)
+        if (ff->av_samples_alloc_array_and_samples(&data, nullptr, aenc->ch_layout.nb_channels, out_max, aenc->sample_fmt, 0) < 0)
           return fail(ErrorCode::io_error, "out of memory (audio)");
-        const int got = swr_convert(swr, data, out_max, const_cast<const uint8_t**>(dframe->extended_data), dframe->nb_samples);
-        if (got > 0) av_audio_fifo_write(fifo, reinterpret_cast<void**>(data), got);
-        av_freep(&data[0]);
-        av_freep(&data);
-        av_frame_unref(dframe);
+        const int got = ff->swr_convert(swr, data, out_max, const_cast<const uint8_t**>(dframe->extended_data), dframe->nb_samples);
+        if (got > 0) ff->av_audio_fifo_write(fifo, reinterpret_cast<void**>(data), got);
+        ff->av_freep(&data[0]);
+        ff->av_freep(&data);
+        ff->av_frame_unref(dframe);
       }
     }
     return {};
@@ -129,11 +124,11 @@ struct VideoWriter::Impl {
     const int fs = aframe->nb_samples;
     while (apts < limit) {
       if (auto r = fill_fifo(fs); !r) return r;
-      const int n = std::min(av_audio_fifo_size(fifo), fs);
+      const int n = std::min(ff->av_audio_fifo_size(fifo), fs);
       if (n < fs && !audio_eof) break;
-      if (av_frame_make_writable(aframe) < 0) return fail(ErrorCode::io_error, "out of memory (audio)");
-      av_samples_set_silence(aframe->data, 0, fs, aenc->ch_layout.nb_channels, aenc->sample_fmt);
-      if (n > 0) av_audio_fifo_read(fifo, reinterpret_cast<void**>(aframe->data), n);
+      if (ff->av_frame_make_writable(aframe) < 0) return fail(ErrorCode::io_error, "out of memory (audio)");
+      ff->av_samples_set_silence(aframe->data, 0, fs, aenc->ch_layout.nb_channels, aenc->sample_fmt);
+      if (n > 0) ff->av_audio_fifo_read(fifo, reinterpret_cast<void**>(aframe->data), n);
       aframe->pts = apts;
       apts += fs;
       if (auto r = drain(aenc, ast, aframe); !r) return r;
@@ -143,51 +138,51 @@ struct VideoWriter::Impl {
 
   Result<void> open_audio(const std::filesystem::path& file, bool webm) {
     const std::string name = file.string();
-    int ret = avformat_open_input(&ain, name.c_str(), nullptr, nullptr);
+    int ret = ff->avformat_open_input(&ain, name.c_str(), nullptr, nullptr);
     if (ret < 0) return fail(ErrorCode::invalid_value, name + ": cannot open the audio file: " + av_error(ret));
-    if ((ret = avformat_find_stream_info(ain, nullptr)) < 0)
+    if ((ret = ff->avformat_find_stream_info(ain, nullptr)) < 0)
       return fail(ErrorCode::invalid_value, name + ": cannot read the audio file: " + av_error(ret));
     const AVCodec* dec = nullptr;
-    ain_stream = av_find_best_stream(ain, AVMEDIA_TYPE_AUDIO, -1, -1, &dec, 0);
+    ain_stream = ff->av_find_best_stream(ain, AVMEDIA_TYPE_AUDIO, -1, -1, &dec, 0);
     if (ain_stream < 0 || !dec) return fail(ErrorCode::invalid_value, name + ": no audio stream this FFmpeg can decode");
-    adec = avcodec_alloc_context3(dec);
-    avcodec_parameters_to_context(adec, ain->streams[ain_stream]->codecpar);
-    if ((ret = avcodec_open2(adec, dec, nullptr)) < 0)
+    adec = ff->avcodec_alloc_context3(dec);
+    ff->avcodec_parameters_to_context(adec, ain->streams[ain_stream]->codecpar);
+    if ((ret = ff->avcodec_open2(adec, dec, nullptr)) < 0)
       return fail(ErrorCode::invalid_value, name + ": cannot open the audio decoder: " + av_error(ret));
 
     const char* enc_name = webm ? "libopus" : "aac";
-    const AVCodec* enc = avcodec_find_encoder_by_name(enc_name);
+    const AVCodec* enc = ff->avcodec_find_encoder_by_name(enc_name);
     if (!enc) return fail(ErrorCode::unsupported, std::string("the audio encoder ") + enc_name + " is not in this FFmpeg build (Debian libavcodec59 has it)");
-    aenc = avcodec_alloc_context3(enc);
+    aenc = ff->avcodec_alloc_context3(enc);
     aenc->sample_rate = 48000;
     aenc->sample_fmt = enc->sample_fmts ? enc->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
-    av_channel_layout_default(&aenc->ch_layout, 2);
+    ff->av_channel_layout_default(&aenc->ch_layout, 2);
     aenc->bit_rate = webm ? 128000 : 192000;
     aenc->time_base = {1, aenc->sample_rate};
     if (fmt->oformat->flags & AVFMT_GLOBALHEADER) aenc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if ((ret = avcodec_open2(aenc, enc, nullptr)) < 0)
+    if ((ret = ff->avcodec_open2(aenc, enc, nullptr)) < 0)
       return fail(ErrorCode::unsupported, std::string("cannot open the audio encoder ") + enc_name + ": " + av_error(ret));
-    ast = avformat_new_stream(fmt, nullptr);
+    ast = ff->avformat_new_stream(fmt, nullptr);
     ast->time_base = aenc->time_base;
-    avcodec_parameters_from_context(ast->codecpar, aenc);
+    ff->avcodec_parameters_from_context(ast->codecpar, aenc);
     AVChannelLayout in_layout{};
     if (adec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || adec->ch_layout.nb_channels == 0)
-      av_channel_layout_default(&in_layout, std::max(1, adec->ch_layout.nb_channels));
+      ff->av_channel_layout_default(&in_layout, std::max(1, adec->ch_layout.nb_channels));
     else
-      av_channel_layout_copy(&in_layout, &adec->ch_layout);
-    ret = swr_alloc_set_opts2(&swr, &aenc->ch_layout, aenc->sample_fmt, aenc->sample_rate, &in_layout,
+      ff->av_channel_layout_copy(&in_layout, &adec->ch_layout);
+    ret = ff->swr_alloc_set_opts2(&swr, &aenc->ch_layout, aenc->sample_fmt, aenc->sample_rate, &in_layout,
                               adec->sample_fmt, adec->sample_rate, 0, nullptr);
-    av_channel_layout_uninit(&in_layout);
-    if (ret < 0 || swr_init(swr) < 0) return fail(ErrorCode::invalid_value, name + ": cannot convert its audio format");
-    fifo = av_audio_fifo_alloc(aenc->sample_fmt, aenc->ch_layout.nb_channels, 4096);
-    aframe = av_frame_alloc();
-    dframe = av_frame_alloc();
-    apkt = av_packet_alloc();
+    ff->av_channel_layout_uninit(&in_layout);
+    if (ret < 0 || ff->swr_init(swr) < 0) return fail(ErrorCode::invalid_value, name + ": cannot convert its audio format");
+    fifo = ff->av_audio_fifo_alloc(aenc->sample_fmt, aenc->ch_layout.nb_channels, 4096);
+    aframe = ff->av_frame_alloc();
+    dframe = ff->av_frame_alloc();
+    apkt = ff->av_packet_alloc();
     aframe->nb_samples = aenc->frame_size > 0 ? aenc->frame_size : 1024;
     aframe->format = aenc->sample_fmt;
-    av_channel_layout_copy(&aframe->ch_layout, &aenc->ch_layout);
+    ff->av_channel_layout_copy(&aframe->ch_layout, &aenc->ch_layout);
     aframe->sample_rate = aenc->sample_rate;
-    if (!fifo || !aframe || !dframe || !apkt || av_frame_get_buffer(aframe, 0) < 0)
+    if (!fifo || !aframe || !dframe || !apkt || ff->av_frame_get_buffer(aframe, 0) < 0)
       return fail(ErrorCode::io_error, "out of memory (audio)");
     return {};
   }
@@ -205,21 +200,24 @@ Result<VideoWriter> VideoWriter::open(const VideoSettings& s) {
   if (s.fps < 1 || s.fps > 240) return fail(ErrorCode::invalid_argument, "fps " + std::to_string(s.fps) + " outside 1..240");
   const bool webm = s.container == "webm";
   if (!webm && s.container != "mp4") return fail(ErrorCode::invalid_argument, "unknown container '" + s.container + "' (mp4, webm)");
-  av_log_set_level(AV_LOG_ERROR);
+  auto loaded = detail::ffmpeg();
+  if (!loaded) return std::unexpected(loaded.error());
+  ff = *loaded;
+  ff->av_log_set_level(AV_LOG_ERROR);
   auto impl = std::make_unique<Impl>();
   Impl& v = *impl;
   v.width = s.width;
   v.height = s.height;
   v.fps = s.fps;
   v.path = s.path.string();
-  int ret = avformat_alloc_output_context2(&v.fmt, nullptr, s.container.c_str(), v.path.c_str());
+  int ret = ff->avformat_alloc_output_context2(&v.fmt, nullptr, s.container.c_str(), v.path.c_str());
   if (ret < 0 || !v.fmt) return fail(ErrorCode::unsupported, "FFmpeg has no " + s.container + " muxer: " + av_error(ret));
   const char* enc_name = webm ? "libvpx-vp9" : "libx264";
-  const AVCodec* codec = avcodec_find_encoder_by_name(enc_name);
+  const AVCodec* codec = ff->avcodec_find_encoder_by_name(enc_name);
   if (!codec)
     return fail(ErrorCode::unsupported, std::string("the video encoder ") + enc_name +
                                             " is not in this FFmpeg build (Debian's libavcodec59 has it)");
-  v.venc = avcodec_alloc_context3(codec);
+  v.venc = ff->avcodec_alloc_context3(codec);
   AVCodecContext* c = v.venc;
   c->width = s.width;
   c->height = s.height;
@@ -234,38 +232,38 @@ Result<VideoWriter> VideoWriter::open(const VideoSettings& s) {
   c->color_trc = AVCOL_TRC_SMPTE170M;
   if (webm) {
     c->bit_rate = 0;
-    av_opt_set(c->priv_data, "crf", "32", 0);
-    av_opt_set(c->priv_data, "deadline", "good", 0);
-    av_opt_set(c->priv_data, "cpu-used", "5", 0);
-    av_opt_set(c->priv_data, "row-mt", "1", 0);
+    ff->av_opt_set(c->priv_data, "crf", "32", 0);
+    ff->av_opt_set(c->priv_data, "deadline", "good", 0);
+    ff->av_opt_set(c->priv_data, "cpu-used", "5", 0);
+    ff->av_opt_set(c->priv_data, "row-mt", "1", 0);
   } else {
-    av_opt_set(c->priv_data, "crf", "20", 0);
-    av_opt_set(c->priv_data, "preset", "fast", 0);
+    ff->av_opt_set(c->priv_data, "crf", "20", 0);
+    ff->av_opt_set(c->priv_data, "preset", "fast", 0);
   }
   if (v.fmt->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-  if ((ret = avcodec_open2(c, codec, nullptr)) < 0)
+  if ((ret = ff->avcodec_open2(c, codec, nullptr)) < 0)
     return fail(ErrorCode::unsupported, std::string("cannot open the encoder ") + enc_name + ": " + av_error(ret));
-  v.vst = avformat_new_stream(v.fmt, nullptr);
+  v.vst = ff->avformat_new_stream(v.fmt, nullptr);
   v.vst->time_base = c->time_base;
-  avcodec_parameters_from_context(v.vst->codecpar, c);
-  v.vframe = av_frame_alloc();
-  v.pkt = av_packet_alloc();
+  ff->avcodec_parameters_from_context(v.vst->codecpar, c);
+  v.vframe = ff->av_frame_alloc();
+  v.pkt = ff->av_packet_alloc();
   if (!v.vframe || !v.pkt) return fail(ErrorCode::io_error, "out of memory");
   v.vframe->format = c->pix_fmt;
   v.vframe->width = c->width;
   v.vframe->height = c->height;
-  if (av_frame_get_buffer(v.vframe, 0) < 0) return fail(ErrorCode::io_error, "out of memory");
-  v.sws = sws_getContext(s.width, s.height, AV_PIX_FMT_RGBA, s.width, s.height, AV_PIX_FMT_YUV420P,
+  if (ff->av_frame_get_buffer(v.vframe, 0) < 0) return fail(ErrorCode::io_error, "out of memory");
+  v.sws = ff->sws_getContext(s.width, s.height, AV_PIX_FMT_RGBA, s.width, s.height, AV_PIX_FMT_YUV420P,
                          SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr);
   if (!v.sws) return fail(ErrorCode::unsupported, "swscale cannot convert RGBA to yuv420p");
   if (!s.audio.empty())
     if (auto r = v.open_audio(s.audio, webm); !r) return std::unexpected(r.error());
-  if ((ret = avio_open(&v.fmt->pb, v.path.c_str(), AVIO_FLAG_WRITE)) < 0)
+  if ((ret = ff->avio_open(&v.fmt->pb, v.path.c_str(), AVIO_FLAG_WRITE)) < 0)
     return fail(ErrorCode::io_error, v.path + ": cannot create: " + av_error(ret));
   AVDictionary* opts = nullptr;
-  if (!webm) av_dict_set(&opts, "movflags", "+faststart", 0);
-  ret = avformat_write_header(v.fmt, &opts);
-  av_dict_free(&opts);
+  if (!webm) ff->av_dict_set(&opts, "movflags", "+faststart", 0);
+  ret = ff->avformat_write_header(v.fmt, &opts);
+  ff->av_dict_free(&opts);
   if (ret < 0) return fail(ErrorCode::io_error, v.path + ": cannot write the header: " + av_error(ret));
   v.header_written = true;
   return VideoWriter(std::move(impl));
@@ -278,13 +276,13 @@ Result<void> VideoWriter::write(const Image& frame) {
     return fail(ErrorCode::invalid_argument, "frame of " + std::to_string(frame.width) + "x" +
                                                  std::to_string(frame.height) + " for a video of " +
                                                  std::to_string(v.width) + "x" + std::to_string(v.height));
-  if (av_frame_make_writable(v.vframe) < 0) return fail(ErrorCode::io_error, "out of memory");
+  if (ff->av_frame_make_writable(v.vframe) < 0) return fail(ErrorCode::io_error, "out of memory");
   const uint8_t* src[1] = {frame.rgba.data()};
   const int stride[1] = {frame.width * 4};
-  sws_scale(v.sws, src, stride, 0, frame.height, v.vframe->data, v.vframe->linesize);
+  ff->sws_scale(v.sws, src, stride, 0, frame.height, v.vframe->data, v.vframe->linesize);
   v.vframe->pts = v.next_pts++;
   if (auto r = v.drain(v.venc, v.vst, v.vframe); !r) return r;
-  if (v.aenc) return v.pump_audio(av_rescale_q(v.next_pts, v.venc->time_base, v.aenc->time_base));
+  if (v.aenc) return v.pump_audio(ff->av_rescale_q(v.next_pts, v.venc->time_base, v.aenc->time_base));
   return {};
 }
 
@@ -292,12 +290,12 @@ Result<void> VideoWriter::finish() {
   Impl& v = *impl_;
   if (auto r = v.drain(v.venc, v.vst, nullptr); !r) return r;
   if (v.aenc) {
-    if (auto r = v.pump_audio(av_rescale_q(v.next_pts, v.venc->time_base, v.aenc->time_base)); !r) return r;
+    if (auto r = v.pump_audio(ff->av_rescale_q(v.next_pts, v.venc->time_base, v.aenc->time_base)); !r) return r;
     if (auto r = v.drain(v.aenc, v.ast, nullptr); !r) return r;
   }
-  const int ret = av_write_trailer(v.fmt);
+  const int ret = ff->av_write_trailer(v.fmt);
   if (ret < 0) return fail(ErrorCode::io_error, v.path + ": cannot finish the file: " + av_error(ret));
-  if (!(v.fmt->oformat->flags & AVFMT_NOFILE)) avio_closep(&v.fmt->pb);
+  if (!(v.fmt->oformat->flags & AVFMT_NOFILE)) ff->avio_closep(&v.fmt->pb);
   return {};
 }
 

@@ -80,4 +80,10 @@ struct LoadedCharacter {
 Result<LoadedCharacter> load_character(const std::filesystem::path& model,
                                        std::span<const std::filesystem::path> motions, const InputOptions& options);
 
+/// The same with the model already read (read_model_file): many motions on one model pay its
+/// parse once (`sample --each`). `model_path` names the model in CharacterData::create's errors.
+/// The result is the same as load_character(model_path, motions, options) gives.
+Result<LoadedCharacter> load_character(std::shared_ptr<const model::Model> model, const std::filesystem::path& model_path,
+                                       std::span<const std::filesystem::path> motions, const InputOptions& options);
+
 }  // namespace mmdkit::anim

@@ -14,27 +14,31 @@
 
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/mapped_file.hpp"
 
 namespace mmdkit {
 
-/// Reads a whole regular file. Errors (code io_error, `file` set to the path): missing file,
-/// a directory, no permission, read failure. `max_bytes` bounds the size accepted
-/// (limit_exceeded above it; default 4 GiB).
+/// Reads a whole file into memory (a regular file, or a pipe, FIFO or device to its end; see
+/// map_file() in core/mapped_file.hpp, which maps instead of copying). Errors (code io_error,
+/// `file` set to the path): missing file, a directory, no permission, a FIFO with no writer, read
+/// failure. `max_bytes` bounds the size accepted (limit_exceeded above it; default 4 GiB).
 Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path,
                                             std::uint64_t max_bytes = std::uint64_t{4} << 30);
 
-/// The file form of a parser (each format's read_file is this): reads `path` (read_file) and
+/// The file form of a parser (each format's read_file is this): maps `path` (map_file) and
 /// returns `parse(bytes)` (`parse` takes a ByteSpan and returns a Result), with the path in
-/// Error::file of the error and, when the value has `warnings`, of each warning.
+/// Error::file of the error and, when the value has `warnings`, of each warning. A mapped file
+/// that shrank while parsed (FileBytes::changed) is an io_error, whatever the parse gave.
 template <class Parse>
 auto parse_file(const std::filesystem::path& path, Parse&& parse) -> decltype(parse(ByteSpan{})) {
-  auto bytes = read_file(path);
+  auto bytes = map_file(path);
   if (!bytes) {
     Error e = bytes.error();
     if (e.file.empty()) e.file = path.string();
     return std::unexpected(std::move(e));
   }
-  auto r = parse(ByteSpan(bytes->data(), bytes->size()));
+  auto r = parse(bytes->span());
+  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
   if (!r) {
     r.error().file = path.string();
     return r;
