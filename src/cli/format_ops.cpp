@@ -29,6 +29,11 @@ const FormatOps* format_by_content(ByteSpan bytes) {
   return format_by_name(file_format_name(d.format));
 }
 
+std::string face_line(std::uint64_t n) {
+  const std::uint64_t t = n / 3;
+  return "face indices: " + std::to_string(n) + " (" + std::to_string(t) + (t == 1 ? " triangle)\n" : " triangles)\n");
+}
+
 const FormatOps* format_of_json(std::string_view json) {
   const DetectedFormat d =
       detect_format(ByteSpan(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()));

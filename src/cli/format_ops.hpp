@@ -93,4 +93,9 @@ const FormatOps* format_by_content(ByteSpan bytes);
 /// detect_format in the first 4 KiB; nullptr if absent or unknown.
 const FormatOps* format_of_json(std::string_view json);
 
+/// The `info` line of a model's faces, the same for PMD and PMX: "face indices: N (T triangles)"
+/// where N is the stored index count (the length of the JSON dump's "indices" / "faces" array)
+/// and T = N / 3. `info --json` gives both as "face_indices" and "triangles".
+std::string face_line(std::uint64_t face_indices);
+
 }  // namespace mmdkit::cli

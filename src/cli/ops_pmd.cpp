@@ -53,7 +53,9 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   std::string out;
   if (flags.json) {
     out += "{\n  \"format\": \"pmd\",\n  \"version\": " + format_float_json(m.version) +
-           ",\n  \"name\": " + json::string(m.name.text) + ",\n  \"comment\": " + json::string(m.comment.text) +
+           ",\n  \"name\": " + json::string(m.name.text) +
+           ",\n  \"name_en\": " + (m.english ? json::string(m.english->name.text) : std::string("null")) +
+           ",\n  \"comment\": " + json::string(m.comment.text) +
            ",\n  \"encoding\": " + json::string(encoding_name(m.encoding)) +
            ",\n  \"file_bytes\": " + std::to_string(bytes.size()) + ",\n  \"counts\": {";
     bool first = true;
@@ -73,12 +75,11 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   out += "version: " + std::string(version) + "\n";
   out += "name: " + m.name.text + "\n";
   out += "comment: " + first_line(m.comment.text) + "\n";
-  if (m.english) out += "english name: " + m.english->name.text + "\n";
+  if (m.english) out += "English name: " + m.english->name.text + "\n";
   out += "encoding: " + std::string(encoding_name(m.encoding)) + "\n";
   out += "file bytes: " + std::to_string(bytes.size()) + "\n";
   out += "vertices: " + std::to_string(m.vertices.size()) + "\n";
-  out += "face indices: " + std::to_string(m.indices.size()) + " (" + std::to_string(m.indices.size() / 3) +
-         " triangles)\n";
+  out += face_line(m.indices.size());
   out += "materials: " + std::to_string(m.materials.size()) + "\n";
   out += "bones: " + std::to_string(m.bones.size()) + "\n";
   out += "IK chains: " + std::to_string(m.ik_chains.size()) + " (" + std::to_string(links) + " links)\n";

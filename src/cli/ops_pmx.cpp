@@ -43,7 +43,7 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
     append_bones += (b.flags & (pmx::kAppendRotation | pmx::kAppendTranslation)) != 0;
   }
   const std::pair<const char*, std::uint64_t> counts[] = {
-      {"vertices", c.vertices},         {"faces", c.faces},         {"textures", c.textures},
+      {"vertices", c.vertices},         {"face_indices", c.face_indices}, {"triangles", c.faces}, {"textures", c.textures},
       {"materials", c.materials},       {"bones", c.bones},         {"morphs", c.morphs},
       {"display_frames", c.display_frames}, {"rigid_bodies", c.rigid_bodies}, {"joints", c.joints},
       {"soft_bodies", c.soft_bodies}};
@@ -89,7 +89,7 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   out += "comment: " + one_line(m.comment.text) + "\n";
   out += "file bytes: " + std::to_string(bytes.size()) + "\n";
   out += "vertices: " + std::to_string(c.vertices) + " (" + std::to_string(c.sdef_vertices) + " SDEF)\n";
-  out += "faces: " + std::to_string(c.faces) + "\n";
+  out += face_line(c.face_indices);
   out += "textures: " + std::to_string(c.textures) + "\n";
   out += "materials: " + std::to_string(c.materials) + "\n";
   out += "bones: " + std::to_string(c.bones) + " (" + std::to_string(ik_bones) + " IK, " + std::to_string(append_bones) +

@@ -50,7 +50,7 @@ TEST_F(PmdCli, InfoCountsAndParts) {
   EXPECT_NE(r.out.find("name: テストモデル\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("comment: 一行目\n"), std::string::npos) << r.out;  // first line only
   EXPECT_NE(r.out.find("vertices: 3\n"), std::string::npos);
-  EXPECT_NE(r.out.find("face indices: 3 (1 triangles)\n"), std::string::npos);
+  EXPECT_NE(r.out.find("face indices: 3 (1 triangle)\n"), std::string::npos);
   EXPECT_NE(r.out.find("bones: 3\n"), std::string::npos);
   EXPECT_NE(r.out.find("IK chains: 1 (2 links)\n"), std::string::npos);
   EXPECT_NE(r.out.find("morphs: 3 (5 offsets)\n"), std::string::npos);

@@ -42,7 +42,7 @@ TEST_F(PmxCli, GenerateInfoCounts) {
   // 500 vertices → 2-byte vertex indices; 45 bones, 12 morphs → 1-byte indices.
   EXPECT_TRUE(has(r.out, "index sizes: vertex=2 texture=1 material=1 bone=1 morph=1 rigid_body=1\n")) << r.out;
   EXPECT_TRUE(has(r.out, "vertices: 500 ("));
-  EXPECT_TRUE(has(r.out, "faces: 498\n"));
+  EXPECT_TRUE(has(r.out, "face indices: 1494 (498 triangles)\n"));
   EXPECT_TRUE(has(r.out, "bones: 45 (4 IK, 2 append)\n")) << r.out;
   EXPECT_TRUE(has(r.out, "morphs: 12 ("));
   EXPECT_TRUE(has(r.out, "materials: 3\n"));
@@ -51,7 +51,7 @@ TEST_F(PmxCli, GenerateInfoCounts) {
   Outcome j = run("info --json " + quote(p.string()));
   ASSERT_EQ(j.code, 0) << j.err;
   EXPECT_EQ(j.out.rfind("{\n  \"format\": \"pmx\"", 0), 0u) << j.out;
-  EXPECT_TRUE(has(j.out, "\"counts\": {\"vertices\": 500, \"faces\": 498, \"textures\": 3, \"materials\": 3, "
+  EXPECT_TRUE(has(j.out, "\"counts\": {\"vertices\": 500, \"face_indices\": 1494, \"triangles\": 498, \"textures\": 3, \"materials\": 3, "
                          "\"bones\": 45, \"morphs\": 12, \"display_frames\": 4, \"rigid_bodies\": 2, \"joints\": 1, "
                          "\"soft_bodies\": 0}"))
       << j.out;

@@ -293,5 +293,53 @@ TEST_F(SceneCli, PoseWritesEveryItemInOneObj) {
   EXPECT_NE(mmdkit::test::slurp(dir / "s.mtl").find("newmtl a0_"), std::string::npos);
 }
 
+// pose --scene writes its OBJ as `pose` does (issue 13.9-11, 18, 19): --scale multiplies every
+// item's positions, the MTL is named after the OBJ with blanks as '_' (and mtllib says so), a
+// missing texture is one warning naming the folder searched, and one summary line on success.
+TEST_F(SceneCli, PoseOfASceneScalesNamesTheMtlWithoutBlanksAndSummarises) {
+  pmx::Model m = marker_model();
+  m.textures.push_back(text("tex/none.png"));
+  m.materials[0].texture = 0;
+  ASSERT_TRUE(write_file_atomic(dir / "textured.pmx", *pmx::write(m)));
+  const fs::path scene = scene::test::write_text(dir / "two.json", R"({
+    "models": [{"file": "textured.pmx", "position": [-6, 0, 0]}, {"file": "marker.pmx", "position": [6, 0, 0]}]})");
+  const fs::path out = dir / "my scene.obj";
+  auto r = mmdkit_run({"pose", "--scene", scene.string(), "--scale", "0.08", "-o", out.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string obj = mmdkit::test::slurp(out);
+  EXPECT_NE(obj.find("\nmtllib my_scene.mtl\n"), std::string::npos) << obj.substr(0, 400);
+  ASSERT_TRUE(fs::exists(dir / "my_scene.mtl"));
+  std::istringstream in(obj);
+  std::string line;
+  std::vector<std::array<double, 2>> v;
+  while (std::getline(in, line))
+    if (line.rfind("v ", 0) == 0) {
+      std::istringstream l(line.substr(2));
+      std::array<double, 2> p{};
+      l >> p[0] >> p[1];
+      v.push_back(p);
+    }
+  ASSERT_EQ(v.size(), 8u);
+  const double want[2][2] = {{-6 * 0.08, 10 * 0.08}, {6 * 0.08, 10 * 0.08}};
+  for (std::size_t q = 0; q < 2; ++q) {
+    double cx = 0, cy = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      cx += v[q * 4 + k][0] / 4;
+      cy += v[q * 4 + k][1] / 4;
+    }
+    EXPECT_NEAR(cx, want[q][0], 1e-6) << "item " << q;
+    EXPECT_NEAR(cy, want[q][1], 1e-6) << "item " << q;
+  }
+  const std::string missing = "texture 'tex/none.png' not found in ";
+  ASSERT_NE(r.err.find(missing), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(missing, r.err.find(missing) + 1), std::string::npos) << r.err;  // once
+  EXPECT_NE(r.err.find("mmdkit pose: wrote " + out.string() + " (8 vertices, 4 triangles, 2 materials)"), std::string::npos)
+      << r.err;
+  auto q = mmdkit_run({"pose", "--scene", scene.string(), "--quiet", "--force", "-o", out.string()});
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_EQ(q.err, "");
+  EXPECT_EQ(mmdkit_run({"pose", "--scene", scene.string(), "--scale", "0", "-o", out.string(), "--force"}).code, 2);
+}
+
 }  // namespace
 }  // namespace mmdkit::cli

@@ -138,6 +138,8 @@ TEST_F(VmdJsonCli, JsonErrorsNamePathOrOffset) {
   EXPECT_EQ(s.code, 1);
   EXPECT_NE(s.err.find("json_syntax"), std::string::npos) << s.err;
   EXPECT_NE(s.err.find("byte " + std::to_string(text.find("\"x\""))), std::string::npos) << s.err;
+  // Issue 13.5: the line and column of the syntax error (one line: column = byte + 1).
+  EXPECT_NE(s.err.find("line 1, column " + std::to_string(text.find("\"x\"") + 1)), std::string::npos) << s.err;
 }
 
 TEST_F(VmdJsonCli, CorpusFilesConvertThroughJsonByteIdentical) {

@@ -371,14 +371,16 @@ struct Model {
   }
 };
 
-/// Counts of each section (what `info` shows).
+/// Counts of each section (what `info` shows). `faces` counts triangles (the stored face index
+/// count / 3, rounded down); `face_indices` is the stored face index count (Model::faces.size()).
 struct Counts {
   std::uint64_t vertices = 0, faces = 0, textures = 0, materials = 0, bones = 0, morphs = 0,
                 display_frames = 0, rigid_bodies = 0, joints = 0, soft_bodies = 0;
+  std::uint64_t face_indices = 0;  ///< stored face indices (3 per triangle)
   std::uint64_t sdef_vertices = 0;  ///< vertices with DeformType::sdef
   std::uint64_t trailing_bytes = 0;
 };
-/// Counts of a model (faces = number of triangles = faces.size() / 3).
+/// Counts of a model (faces = number of triangles = faces.size() / 3, face_indices = faces.size()).
 Counts counts(const Model& model) noexcept;
 
 /// Options for reading.

@@ -332,6 +332,7 @@ Result<void> Reader::faces() {
   auto n = count(vi_, "face index");
   if (!n) return std::unexpected(n.error());
   out_.counts.faces = *n / 3;
+  out_.counts.face_indices = *n;
   if (*n % 3 != 0) {
     out_.warnings.push_back(Warning{ErrorCode::invalid_value,
                                     "face index count " + std::to_string(*n) + " is not a multiple of 3",
@@ -728,6 +729,7 @@ Result<ReadResult> Reader::run() {
   Counts c = counts(m);
   c.vertices = out_.counts.vertices;
   c.faces = out_.counts.faces;
+  c.face_indices = out_.counts.face_indices;
   c.sdef_vertices = out_.counts.sdef_vertices;
   out_.counts = c;
   return std::move(out_);

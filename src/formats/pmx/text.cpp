@@ -195,6 +195,7 @@ Counts counts(const Model& m) noexcept {
   Counts c;
   c.vertices = m.vertices.size();
   c.faces = m.faces.size() / 3;
+  c.face_indices = m.faces.size();
   c.textures = m.textures.size();
   c.materials = m.materials.size();
   c.bones = m.bones.size();
