@@ -1,4 +1,4 @@
-"""mmdkit — MikuMikuDance data (VMD, VPD, PMD, PMX) for Python, with NumPy arrays.
+"""mmdkit — MikuMikuDance data (VMD, VPD, PMD, PMX; .x and .vac read-only) for Python, with NumPy arrays.
 
 Conventions (docs/CONVENTIONS.md): lengths in MMD units (about 8 cm), frames at 30 per second,
 MMD's left-handed Y-up space (model facing -Z), quaternions [x, y, z, w], angles in radians
@@ -28,20 +28,22 @@ from .errors import (ArgumentError, EncodingError, Error, FileError, FormatError
                      PendingError)
 from ._table import Table
 from ._text import Text
-from ._mmdkit import Motion, ModelView, PmdModel, PmxModel, Pose, sniff as _sniff, check_file as _check_file
+from ._mmdkit import (Motion, ModelView, PmdModel, PmxModel, Pose, VacFile, XFile, sniff as _sniff,
+                      check_file as _check_file)
 from .evaluator import Camera, Evaluator, Posed, Samples
 from . import joints
 from . import dataset
 from . import motion
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
-           "PmxModel", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
+           "PmxModel", "XFile", "VacFile", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
            "EncodingError", "ArgumentError", "PendingError", "errors"]
 
 __version__ = "0.1.0"
 
 Document = Union[Motion, Pose, PmdModel, PmxModel]
 _CLASSES = {"vmd": Motion, "vpd": Pose, "pmd": PmdModel, "pmx": PmxModel}
+_READ_ONLY = (XFile, VacFile)  # .x and .vac: read and dumped, never written (docs/PYTHON.md)
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -49,12 +51,16 @@ def _class_of(fmt: str):
     return _CLASSES[fmt]
 
 
-def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False) -> Document:
+def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False) -> Union[Document, XFile, VacFile]:
     """Reads a VMD, VPD, PMD or PMX file, or mmdkit JSON of one, into its object (Motion, Pose,
-    PmdModel or PmxModel), the format sniffed from the bytes. ``encoding`` forces 'cp932' or
-    'gbk' for legacy text; ``strict`` makes bytes after the last section an error.
+    PmdModel or PmxModel), the format sniffed from the bytes; a DirectX .x file (signature
+    "xof ") into a read-only XFile and a .vac (by its extension: it has no signature) into a
+    read-only VacFile. ``encoding`` forces 'cp932' or 'gbk' for legacy text; ``strict`` makes
+    bytes after the last section an error (neither applies to .x / .vac).
     Raises FileError, FormatError (not a known format included) or JsonError."""
     path = os.fspath(path)
+    if path.lower().endswith(".vac"):
+        return VacFile.read(path)
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
@@ -62,8 +68,13 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
         raise FileError(f"cannot read the file: {e.strerror or e}", "io_error", path) from e
     fmt = _sniff(head)
     if fmt is None:
-        raise FormatError("not a VMD, VPD, PMD or PMX file, nor mmdkit JSON", "bad_signature",
+        raise FormatError("not a VMD, VPD, PMD, PMX or .x file, nor mmdkit JSON", "bad_signature",
                           path, "header", None, 0)
+    if fmt == "x":
+        return XFile.read(path)
+    if fmt in ("x-json", "vac-json"):
+        raise FormatError(f"the JSON of a {fmt[:-5]} file is what `mmdkit dump` prints; it is not read back",
+                          "unsupported", path, "header", None, 0)
     if fmt.endswith("-json"):
         with open(path, "r", encoding="utf-8") as f:
             text = f.read()
@@ -79,6 +90,9 @@ def write(obj: Document, path: PathLike, *, force: bool = False) -> None:
     """Writes ``obj`` in its own format (``.json`` paths get its lossless JSON) atomically.
     An existing file is replaced only with ``force=True`` (FileError otherwise)."""
     path = os.fspath(path)
+    if isinstance(obj, _READ_ONLY):
+        raise ArgumentError(f"{type(obj).__name__} is read-only (mmdkit reads .x and .vac files, it does not write "
+                            "them); to_json() gives its dump JSON", "invalid_argument")
     if path.lower().endswith(".json"):
         if os.path.exists(path) and not force:
             raise FileError("output exists; pass force=True to replace it", "io_error", path)
@@ -131,17 +145,21 @@ class Finding:
 def check(obj: Union[Document, PathLike]) -> List[Finding]:
     """The findings of ``mmdkit check``: for a path, the file's (textures resolved in its
     folder); for an object, those of its bytes (no texture lookup)."""
-    if isinstance(obj, (Motion, Pose, PmdModel, PmxModel)):
+    if isinstance(obj, (Motion, Pose, PmdModel, PmxModel) + _READ_ONLY):
         return [Finding._of(d) for d in obj._check()]
-    return [Finding._of(d) for d in _check_file(os.fspath(obj))]
+    path = os.fspath(obj)
+    if path.lower().endswith(".vac"):  # no signature: by the extension, as the CLI
+        return [Finding._of(d) for d in VacFile.read(path)._check()]
+    return [Finding._of(d) for d in _check_file(path)]
 
 
 def _check_method(self) -> List[Finding]:
-    """Structural findings of this object (as mmdkit.check(obj))."""
+    """Structural findings of this object (as mmdkit.check(obj); an XFile or VacFile read from a
+    file looks its textures / .x up in that file's folder)."""
     return check(self)
 
 
-for _cls in (Motion, Pose, PmdModel, PmxModel):
+for _cls in (Motion, Pose, PmdModel, PmxModel, XFile, VacFile):
     _cls.check = _check_method
 
 

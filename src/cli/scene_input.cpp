@@ -39,9 +39,12 @@ Error short_form_error(Error e) {
 
 void declare_scene_options(CLI::App& sub, SceneArgs& a) {
   sub.add_option("--scene", a.scene, "scene file (JSON, docs/SCENE.md): models, motions, stage, accessories, camera, light, audio");
-  sub.add_option("--stage", a.stage, "stage model (PMX or PMD) drawn with the model (a scene in short form)");
+  sub.add_option("--stage", a.stage,
+                 "stage drawn with the model (a scene in short form): a PMX / PMD model (at rest, its rigid bodies in the "
+                 "physics) or a DirectX .x (an accessory in the world, as MMD loads it)");
   sub.add_option("--accessory", a.accessories,
-                 "FILE[@BONE]: an accessory (PMX or PMD) attached to BONE of the model, or at the world origin; repeatable");
+                 "FILE[@BONE]: an accessory (.x, PMX or PMD) attached to BONE of the model, or at the world origin; "
+                 "FILE.vac[@BONE]: the .vac's .x, placement and bone (@BONE replaces its bone); repeatable");
 }
 
 std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a, const SceneCommandInputs& in,
@@ -120,7 +123,10 @@ std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bo
 std::vector<fs::path> scene_inputs(const scene::SceneDescription& d, const SceneArgs& a) {
   std::vector<fs::path> out;
   if (!a.scene.empty()) out.emplace_back(a.scene);
-  for (const scene::SceneFile& f : scene::scene_files(d)) out.push_back(f.path);
+  // With the .x files that .vac accessories name (read again here: a .vac is a few lines).
+  scene::SceneDescription resolved = d;
+  if (!scene::resolve_accessory_files(resolved)) resolved = d;  // the load reports the problem
+  for (const scene::SceneFile& f : scene::scene_files(resolved)) out.push_back(f.path);
   return out;
 }
 

@@ -120,6 +120,11 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
       o += "null";
     o += ",\"placement\":";
     put_placement(o, e.placement);
+    if (!e.vac.empty()) {  // read from a .vac: the file named its .x, placement and bone
+      o += ",\"vac\":";
+      json::append_string(o, e.vac.string());
+    }
+    if (e.stage) o += ",\"stage\":true";  // the scene's .x stage
     o += '}';
   }
   o += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{}}},", a.no_ik ? "false" : "true", a.physics.on ? "true" : "false");

@@ -220,5 +220,6 @@ void bind_model(py::module_& m);
 void bind_io(py::module_& m);
 void bind_evaluator(py::module_& m);
 void bind_motion(py::module_& m);
+void bind_x(py::module_& m);  ///< XFile (.x) and VacFile (.vac), read-only
 
 }  // namespace mmdkit::python

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_mmdkit, m) {
   mmdkit::python::bind_io(m);
   mmdkit::python::bind_evaluator(m);
   mmdkit::python::bind_motion(m);
+  mmdkit::python::bind_x(m);
 }

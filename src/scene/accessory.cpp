@@ -37,8 +37,8 @@ Result<AccessoryModel> load_accessory(const std::filesystem::path& path, std::ve
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (ext == ".vac") {
       Error e = make_error(ErrorCode::unsupported,
-                           "a .vac in a scene is not read yet; give its .x file and its placement (and bone) in the "
-                           "accessory entry",
+                           "a .vac is a placement, not a mesh: a scene reads it into its .x file, placement and bone "
+                           "(scene::resolve_accessory_files, done by Scene::load)",
                            "header")
                     .error();
       e.file = path.string();

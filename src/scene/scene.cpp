@@ -68,10 +68,13 @@ Scene::Scene(Scene&&) noexcept = default;
 Scene& Scene::operator=(Scene&&) noexcept = default;
 Scene::~Scene() = default;
 
-Result<Scene> Scene::load(const SceneDescription& d, const LoadOptions& options, std::vector<Warning>& warnings) {
+Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions& options, std::vector<Warning>& warnings) {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
-  s.description = d;
+  s.description = description;
+  // .vac accessories → their .x and placement; a .x stage → an accessory in the world.
+  if (auto r = resolve_accessory_files(s.description); !r) return std::unexpected(r.error());
+  const SceneDescription& d = s.description;
   const anim::InputOptions in{.encoding = options.encoding, .geometry = options.geometry};
   // Characters; a model given twice with the same motions shares its CharacterData.
   std::map<std::vector<std::string>, std::shared_ptr<const anim::CharacterData>> shared;
@@ -111,7 +114,7 @@ Result<Scene> Scene::load(const SceneDescription& d, const LoadOptions& options,
   const AccessoryLoader& loader = options.accessory_loader ? options.accessory_loader : AccessoryLoader(load_accessory);
   for (std::size_t i = 0; i < d.accessories.size(); ++i) {
     const AccessoryEntry& a = d.accessories[i];
-    const std::string field = "accessories[" + std::to_string(i) + "]";
+    const std::string field = a.stage ? std::string("stage") : "accessories[" + std::to_string(i) + "]";
     auto acc = loader(a.file, warnings);
     if (!acc) return std::unexpected(with_field(acc.error(), field + ".file", a.file));
     if (!acc->model || !acc->model->has_geometry) {

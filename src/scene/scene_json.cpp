@@ -2,6 +2,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <cctype>
 #include <cmath>
 #include <initializer_list>
 #include <system_error>
@@ -51,6 +52,13 @@ Result<void> known_members(const Value& obj, const std::string& field, std::init
                            "unknown field (expected one of: " + list + ")");
   }
   return {};
+}
+
+// A .vac by its extension (it has no signature; formats/vac.hpp).
+bool is_vac_path(const fs::path& p) {
+  std::string e = p.extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e == ".vac";
 }
 
 std::string join(const std::string& field, const char* member) {
@@ -169,6 +177,13 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
   a.file = file;
   const auto model = obj->FindMember("model");
   const auto bone = obj->FindMember("bone");
+  // A .vac gives the placement and (line 6) the bone: no placement here; `model` and `bone` are
+  // each optional (resolve_accessory_files: model 0 by default, the .vac's bone unless `bone`).
+  const bool vac = is_vac_path(a.file);
+  if (vac)
+    for (const char* m : {"position", "rotation", "scale"})
+      if (obj->HasMember(m))
+        return schema(join(field, m), "a .vac gives the placement (give its .x file to place the accessory yourself)");
   if (model != obj->MemberEnd()) {
     if (!model->value.IsUint())
       return schema(join(field, "model"), std::string("must be a model index (a whole number >= 0), not ") +
@@ -178,10 +193,10 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
       return schema(join(field, "model"), "model " + std::to_string(i) + " does not exist (the scene has " +
                                               std::to_string(model_count) + " model" + (model_count == 1 ? "" : "s") + ")");
     a.model = i;
-    if (bone == obj->MemberEnd()) return schema(join(field, "bone"), "required with 'model'");
+    if (bone == obj->MemberEnd() && !vac) return schema(join(field, "bone"), "required with 'model'");
   }
   if (bone != obj->MemberEnd()) {
-    if (model == obj->MemberEnd()) return schema(join(field, "model"), "required with 'bone'");
+    if (model == obj->MemberEnd() && !vac) return schema(join(field, "model"), "required with 'bone'");
     if (!bone->value.IsString() || bone->value.GetStringLength() == 0)
       return schema(join(field, "bone"), "must be a bone name (a non-empty string)");
     a.bone.assign(bone->value.GetString(), bone->value.GetStringLength());
@@ -229,6 +244,8 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
       st.file = p;
       if (auto r = placement(*obj, "stage", st.placement); !r) return std::unexpected(r.error());
     }
+    if (is_vac_path(st.file))
+      return schema("stage", "a .vac is an accessory: give it in 'accessories' (a stage is a PMX / PMD model or a .x file)");
     s.stage = std::move(st);
   }
   SCENE_TRY(accs, array_member(doc, "accessories", "accessories"));
@@ -279,8 +296,12 @@ std::vector<SceneFile> scene_files(const SceneDescription& s) {
       out.push_back({f + ".motions[" + std::to_string(j) + "]", s.models[i].motions[j]});
   }
   if (s.stage) out.push_back({"stage.file", s.stage->file});
-  for (std::size_t i = 0; i < s.accessories.size(); ++i)
-    out.push_back({"accessories[" + std::to_string(i) + "].file", s.accessories[i].file});
+  for (std::size_t i = 0; i < s.accessories.size(); ++i) {
+    const AccessoryEntry& a = s.accessories[i];
+    const std::string f = a.stage ? std::string("stage.file") : "accessories[" + std::to_string(i) + "].file";
+    if (!a.vac.empty()) out.push_back({f, a.vac});
+    out.push_back({f, a.file});
+  }
   if (!s.camera.empty()) out.push_back({"camera", s.camera});
   if (!s.light_motion.empty()) out.push_back({"light", s.light_motion});
   if (!s.audio.empty()) out.push_back({"audio", s.audio});

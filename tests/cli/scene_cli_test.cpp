@@ -241,6 +241,48 @@ TEST_F(SceneCli, TwoModelsStageAndAccessoryRenderToMp4AndWhereTheCameraPutsThem)
 }
 #endif
 
+// --accessory FILE.vac: the .vac's .x, placement and bone, the same numbers as a scene file
+// entry written by hand from the .vac's lines (frames' accessory matrices byte for byte);
+// --stage FILE.x: an accessory in the world (the same pixels as --accessory FILE.x).
+TEST_F(SceneCli, VacAccessoryAndXStage) {
+  const char* tri = "xof 0302txt 0032\nMesh {\n 3;\n 0.0;0.0;0.0;,\n 1.0;0.0;0.0;,\n 0.0;1.0;0.0;;\n 1;\n 3;0,2,1;;\n}\n";
+  const fs::path x = scene::test::write_text(dir / "tri.x", tri);
+  auto vac_bytes = encode_text("tri\r\ntri.x\r\n0.8\r\n0.25,-1.5,2\r\n-15,30,45\r\n右手首\r\n", Encoding::cp932);
+  ASSERT_TRUE(vac_bytes.has_value());
+  scene::test::write_bytes(dir / "tri.vac", *vac_bytes);
+  const fs::path hand = scene::test::write_text(dir / "hand.json", R"({
+    "models": [{"file": "dancer.pmx", "motions": ["dance.vmd"]}],
+    "accessories": [{"file": "tri.x", "model": 0, "bone": "右手首", "position": [0.25, -1.5, 2], "rotation": [-15, 30, 45], "scale": 0.8}]})");
+  auto a = mmdkit_run({"sample", dancer.string(), dance.string(), "--accessory", (dir / "tri.vac").string(), "-q", "-o", (dir / "vac.json").string()});
+  ASSERT_EQ(a.code, 0) << a.err;
+  auto b = mmdkit_run({"sample", "--scene", hand.string(), "-q", "-o", (dir / "hand_out.json").string()});
+  ASSERT_EQ(b.code, 0) << b.err;
+  const std::string ja = mmdkit::test::slurp(dir / "vac.json"), jb = mmdkit::test::slurp(dir / "hand_out.json");
+  EXPECT_NE(ja.find("\"vac\":"), std::string::npos);
+  EXPECT_NE(ja.find("\"bone\":\"右手首\""), std::string::npos);
+  const std::size_t fa = ja.find("{\"frame\":"), fb = jb.find("{\"frame\":");
+  ASSERT_NE(fa, std::string::npos);
+  ASSERT_NE(fb, std::string::npos);
+  EXPECT_EQ(ja.substr(fa), jb.substr(fb));
+#if MMDKIT_HAS_RENDER
+  const std::vector<std::string> look{"--size", "96x64", "--msaa", "1", "--no-shadow", "-q"};
+  auto png = [&](const std::string& opt, const std::string& name) {
+    std::vector<std::string> args{"render", marker.string(), opt, x.string(), "-o", (dir / name).string()};
+    args.insert(args.end(), look.begin(), look.end());
+    auto r = mmdkit_run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    auto img = decode_image(mmdkit::test::read_bytes(dir / name), name);
+    EXPECT_TRUE(img.has_value());
+    return img ? img->rgba : std::vector<std::uint8_t>{};
+  };
+  const auto as_stage = png("--stage", "stage_x.png"), world = png("--accessory", "acc_x.png");
+  EXPECT_EQ(as_stage, world);
+  std::size_t drawn = 0;  // the triangle (10 units at the origin, clockwise on screen: a front face) shows
+  for (std::size_t i = 0; i < as_stage.size(); i += 4) drawn += as_stage[i] < 250 ? 1 : 0;
+  EXPECT_GT(drawn, 200u);
+#endif
+}
+
 TEST_F(SceneCli, SceneFileErrorsNameTheFieldAndUsageIsChecked) {
   const fs::path scene = scene::test::write_text(dir / "bad.json", R"({"models": [{"file": "dancer.pmx", "motions": ["nope.vmd"]}]})");
   auto r = mmdkit_run({"sample", "--scene", scene.string()});

@@ -103,9 +103,9 @@ TEST_F(SceneFiles, AttachedAccessoryFollowsItsBoneExactlyAtEveryFrame) {
   SceneDescription d;
   d.models.push_back({dancer, {dance}, Placement{{5, 0, -3}, {0, 30, 0}, 1.0f}});
   d.models.push_back({other, {dance2}, {}});
-  d.accessories.push_back({prop, 0, "右手首", Placement{{0.5f, 1, 0}, {10, 20, 30}, 2.0f}, true});
-  d.accessories.push_back({prop, 1, "頭", {}, true});
-  d.accessories.push_back({prop, std::nullopt, "", Placement{{0, 0, 7}, {}, 1.0f}, true});
+  d.accessories.push_back({prop, 0, "右手首", Placement{{0.5f, 1, 0}, {10, 20, 30}, 2.0f}, true, {}, false});
+  d.accessories.push_back({prop, 1, "頭", {}, true, {}, false});
+  d.accessories.push_back({prop, std::nullopt, "", Placement{{0, 0, 7}, {}, 1.0f}, true, {}, false});
   std::vector<Warning> w;
   auto s = Scene::load(d, {}, w);
   ASSERT_TRUE(s.has_value()) << s.error().to_string();
@@ -224,7 +224,7 @@ TEST_F(SceneFiles, LoadErrorsNameTheField) {
 
   SceneDescription d2;
   d2.models.push_back({dancer, {}, {}});
-  d2.accessories.push_back({prop, 0, "no such bone", {}, true});
+  d2.accessories.push_back({prop, 0, "no such bone", {}, true, {}, false});
   auto s2 = Scene::load(d2, {}, w);
   ASSERT_FALSE(s2.has_value());
   EXPECT_EQ(s2.error().message, "accessories[0].bone: model 0 has no bone 'no such bone'");
@@ -248,7 +248,7 @@ TEST_F(SceneFiles, XAccessoryIsReadAtMmdsTenfoldSizeAndVacIsRefused) {
   // In a scene, attached to a bone; and the seam: a loader given by the caller is used instead.
   SceneDescription d;
   d.models.push_back({dancer, {}, {}});
-  d.accessories.push_back({x, 0, "頭", Placement{{0, 1, 0}, {}, 1.0f}, true});
+  d.accessories.push_back({x, 0, "頭", Placement{{0, 1, 0}, {}, 1.0f}, true, {}, false});
   auto s = Scene::load(d, {}, w);
   ASSERT_TRUE(s.has_value()) << s.error().to_string();
   ASSERT_TRUE(s->evaluate(0).has_value());
@@ -267,7 +267,7 @@ TEST_F(SceneFiles, XAccessoryIsReadAtMmdsTenfoldSizeAndVacIsRefused) {
     if (acc) acc->unit_scale = 10;
     return acc;
   };
-  d.accessories[0] = {x, std::nullopt, "", {}, true};
+  d.accessories[0] = {x, std::nullopt, "", {}, true, {}, false};
   auto s2 = Scene::load(d, o, w);
   ASSERT_TRUE(s2.has_value()) << s2.error().to_string();
   EXPECT_EQ(calls, 1);

@@ -6,8 +6,9 @@
 // transform every frame (scene.hpp). load_accessory reads PMX and PMD, binary or mmdkit JSON, by
 // content (anim/input_files.hpp), and DirectX .x (signature "xof " or the .x extension) through
 // model::load_x (model/accessory.hpp: MMD's ×10 is baked into the view's vertices, so unit_scale
-// stays 1, and accessory_shading is set). A .vac is refused with `unsupported` (its placement and
-// bone belong in the scene's accessory entry for now).
+// stays 1, and accessory_shading is set). A .vac is refused with `unsupported`: it is a placement,
+// not a mesh; Scene::load reads it into its .x, placement and bone first
+// (description.hpp, resolve_accessory_files), so the loader only ever sees the .x.
 #pragma once
 
 #include <filesystem>

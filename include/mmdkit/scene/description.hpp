@@ -27,8 +27,10 @@ struct ModelEntry {
   Placement placement;  ///< model space → world
 };
 
-/// The stage: a PMX / PMD model drawn at rest (its rigid bodies take part in the scene's
-/// physics), placed in the world. (.x stages: with the .x reader.)
+/// The stage: a PMX / PMD model drawn at rest, without motion (its rigid bodies take part in the
+/// scene's physics), placed in the world; or a DirectX .x file, which MMD loads as an accessory:
+/// resolve_accessory_files turns a .x stage into an accessory entry placed in the world (`stage`
+/// set), drawn with the accessory shader.
 struct StageEntry {
   std::filesystem::path file;
   Placement placement;
@@ -43,6 +45,10 @@ struct AccessoryEntry {
   std::string bone;                  ///< bone name (UTF-8) of that model; required with `model`
   Placement placement;
   bool visible = true;  ///< false: evaluated, not drawn
+  /// The .vac this entry was read from (empty: none): resolve_accessory_files replaced `file` by
+  /// the .vac's .x and took the placement and bone from it.
+  std::filesystem::path vac;
+  bool stage = false;  ///< the scene's .x stage (resolve_accessory_files), placed in the world
 };
 
 /// A whole scene.
@@ -83,6 +89,21 @@ Result<void> check_scene_files(const SceneDescription& scene);
 /// parse_scene of the file's bytes with its folder, then check_scene_files. Error::file = `path`
 /// for the file's own errors.
 Result<SceneDescription> read_scene_file(const std::filesystem::path& path);
+
+/// Reads the accessories that name a .vac and a .x stage into what they mean (docs/SCENE.md
+/// "Accessory files"), in place:
+///  - an accessory whose file ends in .vac: `file` becomes the .vac's .x (vac::resolve_x_file:
+///    inside the .vac's folder), `placement` the .vac's position, rotation (degrees) and scale
+///    (lines 3–5), `vac` the .vac's path; the bone is the entry's `bone` if given, else the
+///    .vac's line 6; with a bone the accessory is attached to it on model `model` (default 0),
+///    without one it is placed in the world (MMD's rule: the .vac's bone is the accessory's parent).
+///  - a stage that is a DirectX .x file (signature "xof " or the .x extension): appended to the
+///    accessories (world, the stage's placement, `stage` set) and `stage` emptied, as MMD loads a
+///    .x stage as an accessory. A PMX / PMD stage stays a model.
+/// Errors name the field: the .vac reader's ("accessories[0].file: ..." with Error::line),
+/// json_schema "accessories[0].bone: required with 'model' (the .vac names no bone)",
+/// invalid_value "accessories[0].file: the .vac's scale (line 3) must be > 0".
+Result<void> resolve_accessory_files(SceneDescription& scene);
 
 /// Every field path and file of `scene`, in the order the loader reads them ("models[0].file",
 /// "models[0].motions[0]", ..., "stage.file", "accessories[0].file", "camera", "light", "audio").

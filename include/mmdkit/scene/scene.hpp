@@ -69,6 +69,8 @@ class Scene {
   Scene& operator=(Scene&&) noexcept;
   ~Scene();
 
+  /// The description loaded, after resolve_accessory_files (description.hpp): .vac accessories
+  /// name their .x with the .vac's placement and bone, a .x stage is an accessory (`stage` set).
   const SceneDescription& description() const noexcept;
 
   /// Characters: the models in order, then the stage (if any).
