@@ -20,9 +20,13 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME mmdkit)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME mmdkit-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-# The static libraries need libstb at link time (and pkg-config / cmake to be found); the headers
-# need a C++23 compiler (g++ 12).
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mmdkit (= ${PROJECT_VERSION}), libstb-dev, pkg-config")
+# The static libraries need libstb and zlib (the .x reader) at link time, and Bullet with the
+# physics layer; mmdkitConfig.cmake and mmdkit.pc find them with pkg-config, so their -dev
+# packages (the .pc files) are dependencies. The headers need a C++23 compiler (g++ 12).
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mmdkit (= ${PROJECT_VERSION}), libstb-dev, zlib1g-dev, pkg-config")
+if(MMDKIT_HAS_PHYSICS)
+  string(APPEND CPACK_DEBIAN_DEV_PACKAGE_DEPENDS ", libbullet-dev")
+endif()
 if(TARGET mmdkit_render)  # the render layer's static library links EGL/GL (libepoxy) and FFmpeg
   string(APPEND CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
          ", libepoxy-dev, libegl-dev, libavcodec-dev, libavformat-dev, libswscale-dev, libswresample-dev, libavutil-dev")

@@ -41,8 +41,11 @@ chroot "$root" sh -eu -c '
   apt-get install -y -q --no-install-recommends man-db
   man -P cat mmdkit-info | grep -q "mmdkit info"
   apt-get install -y -q --no-install-recommends /tmp/mmdkit/mmdkit-dev_*.deb g++ cmake ninja-build
-  cmake -S consumer -B consumer-build -G Ninja >/dev/null && cmake --build consumer-build >/dev/null
-  consumer-build/consumer_static && consumer-build/consumer_shared && consumer-build/consumer_vmd_layer
+  cmake -S consumer -B consumer-build -G Ninja >/dev/null
+  cmake --build consumer-build >/dev/null
+  consumer-build/consumer_static
+  consumer-build/consumer_shared
+  consumer-build/consumer_vmd_layer
   g++ -o pc consumer/main.cpp -DCONSUMER_EXPECTED_VERSION="\"$(pkg-config --modversion mmdkit)\"" $(pkg-config --cflags --libs mmdkit) && ./pc
 '
 echo "test-deb-fresh: ok (packages installed with apt on a fresh Debian 12 root: $root)"

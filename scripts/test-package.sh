@@ -98,7 +98,16 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "$depends" | grep -q "libc6" || fail "mmdkit Depends lacks libc6: $depends"
 echo "$depends" | grep -q "libstdc++6" || fail "mmdkit Depends lacks libstdc++6: $depends"
 echo "$depends" | grep -q "libstb0" || fail "mmdkit Depends lacks libstb0: $depends"
-dpkg-deb -f "$dev" Depends | grep -q "mmdkit (= " || fail "mmdkit-dev does not depend on mmdkit"
+dev_depends=$(dpkg-deb -f "$dev" Depends)
+echo "$dev_depends" | grep -q "mmdkit (= " || fail "mmdkit-dev does not depend on mmdkit"
+# Every pkg-config module mmdkitConfig.cmake / mmdkit.pc ask for must come with mmdkit-dev (a fresh
+# Debian root has none of them: scripts/test-deb-fresh.sh found libbullet-dev and zlib1g-dev missing).
+need_dev="pkg-config libstb-dev zlib1g-dev"
+grep -q 'pkg_check_modules(BULLET' "$build/mmdkitConfig.cmake" 2>/dev/null && need_dev="$need_dev libbullet-dev"
+for p in $need_dev; do
+  echo "$dev_depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qx "$p" || fail "mmdkit-dev Depends lacks $p: $dev_depends"
+done
+step "mmdkit-dev Depends: $dev_depends"
 step "mmdkit Depends: $depends"
 # With the render layer the EGL driver stack is loaded at run time (no shlibdeps): Recommends names it.
 if "$stage/bin/mmdkit" --version | grep -q "render yes"; then
