@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/bvh_fixture.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
@@ -20,28 +21,7 @@ namespace fs = std::filesystem;
 using test::Outcome;
 using test::quote;
 
-// 20 lines; frames count from 0: frame 0 is line 19, frame 1 line 20.
-const char* kBvh =
-    "HIERARCHY\n"
-    "ROOT Hips\n"
-    "{\n"
-    "  OFFSET 0 10 0\n"
-    "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
-    "  JOINT Left Arm\n"
-    "  {\n"
-    "    OFFSET 2 0 0\n"
-    "    CHANNELS 3 Zrotation Xrotation Yrotation\n"
-    "    End Site\n"
-    "    {\n"
-    "      OFFSET 3 0 0\n"
-    "    }\n"
-    "  }\n"
-    "}\n"
-    "MOTION\n"
-    "Frames: 2\n"
-    "Frame Time: 0.0333333\n"
-    "0 0 0 0 0 0 0 0 0\n"
-    "1 2 3 90 0 0 0 0 90\n";
+const char* const kBvh = ::mmdkit::test::kTwoJointBvh;  // support/bvh_fixture.hpp
 
 class BvhCli : public test::CliTest {
  protected:

@@ -5,32 +5,13 @@
 #include <cmath>
 #include <string>
 
+#include "support/bvh_fixture.hpp"
 #include "mmdkit/motion/bvh.hpp"
 
 namespace mmdkit::motion {
 namespace {
 
-const char* kTwoJoints =
-    "HIERARCHY\n"
-    "ROOT Hips\n"
-    "{\n"
-    "  OFFSET 0 10 0\n"
-    "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
-    "  JOINT Left Arm\n"
-    "  {\n"
-    "    OFFSET 2 0 0\n"
-    "    CHANNELS 3 Zrotation Xrotation Yrotation\n"
-    "    End Site\n"
-    "    {\n"
-    "      OFFSET 3 0 0\n"
-    "    }\n"
-    "  }\n"
-    "}\n"
-    "MOTION\n"
-    "Frames: 2\n"
-    "Frame Time: 0.0333333\n"
-    "0 0 0 0 0 0 0 0 0\n"
-    "1 2 3 90 0 0 0 0 90\n";
+const char* const kTwoJoints = ::mmdkit::test::kTwoJointBvh;  // support/bvh_fixture.hpp
 
 TEST(BvhRead, ParsesHierarchyAndFrames) {
   auto r = read_bvh(kTwoJoints);
