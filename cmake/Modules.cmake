@@ -47,7 +47,7 @@ function(mmdkit_test name dir)
   endif()
   add_executable(mmdkit_test_${name} ${_srcs})
   target_include_directories(mmdkit_test_${name} PRIVATE "${PROJECT_SOURCE_DIR}/src" "${PROJECT_SOURCE_DIR}/tests")
-  target_link_libraries(mmdkit_test_${name} PRIVATE mmdkit_warnings mmdkit_test_support ${ARGN} GTest::gtest_main GTest::gmock)
+  target_link_libraries(mmdkit_test_${name} PRIVATE mmdkit_warnings mmdkit_test_flags mmdkit_test_support ${ARGN} GTest::gtest_main GTest::gmock)
   # Test data next to the sources (not __FILE__: ccache's base_dir makes it relative).
   target_compile_definitions(mmdkit_test_${name} PRIVATE MMDKIT_TESTS_DIR="${PROJECT_SOURCE_DIR}/tests")
   gtest_discover_tests(mmdkit_test_${name}

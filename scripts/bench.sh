@@ -147,7 +147,7 @@ frames=0-600; [ "$quick" = 1 ] && frames=0-150
 [ "$only" = mmdkit ] || {
 if [ ! -f "$peers/bench_parse.mjs" ]; then
   log "installing peers"
-  peers=$(sh "$here/../shared/peers/setup.sh")
+  peers=$(bash "$here/../shared/peers/setup.sh")  # a bash script (set -o pipefail)
 fi
 n=$((repeat * 3)); [ $n -lt 3 ] && n=3
 for lib in mmd-parser babylon-mmd; do

@@ -4,11 +4,12 @@
 #      pytest suite (tests/python) against the build tree; then scripts/test-package.sh: install +
 #      consumer project, the Debian packages, a plain Release configure (no preset: no -Werror, the
 #      core layer at -O3; the whole plain Release build is `test-package.sh --release-full`);
-#   2. asan preset (g++ ASan + UBSan): build everything, the same ctest under the sanitizers;
-#   3. fuzz preset (clang 16 libFuzzer): every fuzz target for MMDKIT_CI_FUZZ_SECONDS (default 20)
-#      seconds on generated + corpus seeds; a finding fails the run (inputs kept in
-#      tests/regress/inputs/, see scripts/fuzz.sh).
-# MMDKIT_CI_SKIP_ASAN=1 / MMDKIT_CI_SKIP_FUZZ=1 skip stages 2 / 3 (local use only; CI runs all).
+#   2. sanitize preset, the one sanitizer build (clang 16, ASan + UBSan, coverage for libFuzzer):
+#      the same ctest under the sanitizers, then every fuzz target of that build for
+#      MMDKIT_CI_FUZZ_SECONDS (default 20) seconds on generated + corpus seeds; a finding fails the
+#      run (inputs kept in tests/regress/inputs/, see scripts/fuzz.sh).
+# MMDKIT_CI_SKIP_ASAN=1 skips the sanitizer ctest, MMDKIT_CI_SKIP_FUZZ=1 the fuzz runs, both the
+# sanitizer build (local use only; CI runs all).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh deps/debian-packages-fuzz.txt
@@ -41,19 +42,21 @@ else
   sh scripts/test-package.sh build/default
 fi
 
-if [ "${MMDKIT_CI_SKIP_ASAN:-0}" != 1 ]; then
-  stage "asan build"
-  cmake --preset asan >/dev/null
-  cmake --build --preset asan
-  stage "asan ctest"
-  # Sanitizer findings abort the test (-fno-sanitize-recover); leaks fail it too. The Python
-  # module is not part of this build (a sanitized extension needs a sanitized interpreter).
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1} \
-  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --preset asan
+skip_asan=${MMDKIT_CI_SKIP_ASAN:-0}
+skip_fuzz=${MMDKIT_CI_SKIP_FUZZ:-0}
+if [ "$skip_asan" != 1 ] || [ "$skip_fuzz" != 1 ]; then
+  stage "sanitizer build (clang 16 ASan + UBSan: tests and fuzz targets)"
+  cmake --preset sanitize >/dev/null
+  cmake --build --preset sanitize
 fi
-
-if [ "${MMDKIT_CI_SKIP_FUZZ:-0}" != 1 ]; then
+if [ "$skip_asan" != 1 ]; then
+  stage "sanitizer ctest"
+  # Sanitizer findings abort the test (-fno-sanitize-recover); leaks fail it too. The options
+  # (ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS) are the test preset's, in CMakePresets.json. The
+  # Python module is not part of this build (a sanitized extension needs a sanitized interpreter).
+  ctest --preset sanitize
+fi
+if [ "$skip_fuzz" != 1 ]; then
   stage "fuzz (${MMDKIT_CI_FUZZ_SECONDS:-20} s per target)"
   sh scripts/fuzz.sh --seconds "${MMDKIT_CI_FUZZ_SECONDS:-20}" --jobs 2
 fi

@@ -9,6 +9,7 @@
 
 #include "support/cli_run.hpp"
 #include "support/corpus.hpp"
+#include "support/sanitizers.hpp"
 
 namespace {
 
@@ -22,7 +23,7 @@ class SampleMemory : public mmdkit::test::CliTest {
   SampleMemory() : CliTest("samplemem") {}
 
   void SetUp() override {
-#if defined(__SANITIZE_ADDRESS__)
+#if MMDKIT_TEST_UNDER_ASAN
     GTEST_SKIP() << "peak memory is not meaningful under AddressSanitizer (shadow memory, quarantine)";
 #endif
   }
