@@ -273,6 +273,12 @@ void bind_evaluator(py::module_& m) {
                                  out.append(py::make_tuple(t.input, t.morph ? "morph" : "bone", t.name));
                                return out;
                              })
+      .def(
+          "unmatched_messages",
+          [](const Evaluator& e, const std::vector<std::string>& inputs) {
+            return anim::unmatched_messages(e.data->report(), inputs);
+          },
+          py::arg("inputs"))
       .def("sample_into", &sample_into, py::arg("frames"), py::arg("bones"), py::arg("positions"),
            py::arg("rotations"), py::arg("matrices"), py::arg("morph_weights"), py::arg("camera_target"),
            py::arg("camera_rotation"), py::arg("camera_distance"), py::arg("camera_fov"), py::arg("camera_position"))
