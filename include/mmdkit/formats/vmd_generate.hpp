@@ -32,7 +32,7 @@ struct GenerateOptions {
   /// 15-byte field as MMD cuts it (it still binds: tracks match by those bytes). No names left
   /// (a model without morphs): no keys of that kind. `mmdkit
   /// generate vmd --model MODEL` passes a model's bones and morphs, so every track binds.
-  std::vector<std::string> bone_names, morph_names;
+  std::vector<std::string> bone_names{}, morph_names{};
 };
 
 /// A synthetic motion:
