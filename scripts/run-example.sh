@@ -12,7 +12,8 @@ m=./build/default/mmdkit
 out=${MMDKIT_EXAMPLE_DIR:-build/example}
 mkdir -p "$out"
 $m generate pmx --vertices 20000 --seed 7 -o "$out/model.pmx" --force
-$m generate vmd --bone-keys 3000 --morph-keys 200 --camera-keys 50 --seed 7 -o "$out/motion.vmd" --force
+# --model: the motion keys the model's own bones and morphs, so every track binds (no warnings).
+$m generate vmd --model "$out/model.pmx" --bone-keys 3000 --morph-keys 200 --camera-keys 50 --seed 7 -o "$out/motion.vmd" --force
 $m info "$out/model.pmx"
 $m info "$out/motion.vmd"
 $m check "$out/model.pmx"
@@ -23,7 +24,7 @@ $m convert "$out/motion.json" "$out/motion-back.vmd" --force
 cmp "$out/motion.vmd" "$out/motion-back.vmd"
 echo "example: posed mesh $out/posed.obj ($(grep -c '^v ' "$out/posed.obj") vertices), transforms $out/transforms.json;"
 echo "example: VMD -> JSON -> VMD is byte-identical"
-$m generate vmd --bone-keys 600 --morph-keys 60 --camera-keys 0 --frames 60 --seed 7 -o "$out/dance.vmd" --force
+$m generate vmd --model "$out/model.pmx" --bone-keys 600 --morph-keys 60 --camera-keys 0 --frames 60 --seed 7 -o "$out/dance.vmd" --force
 $m render "$out/model.pmx" -o "$out/model.png" --force
 $m render "$out/model.pmx" "$out/dance.vmd" --frames 0-30 --size 640x360 -o "$out/dance.mp4" --force
 echo "example: rendered $out/model.png and $out/dance.mp4"

@@ -2,7 +2,7 @@
 
     mmdkit dataset MODEL MOTION... -o out.npz|FOLDER [--joints smpl24 | --bones a,b] [--fps 30]
                    [--frames 0-300:1] [--units mmd|m] [--scale 0.08] [--morphs] [--no-ik]
-                   [--workers N | --scheduler ADDRESS] [--force]
+                   [--workers N | --scheduler ADDRESS] [--force] [-q]
 
 Exit codes (docs/CONVENTIONS.md): 0 every motion extracted, 1 a motion failed (the others are
 written, each failure is printed with its error) or the output could not be written, 2 usage.
@@ -66,6 +66,8 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     run.add_argument("--workers", type=int, default=0, help="run on a local Dask cluster of N processes")
     run.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
     p.add_argument("--force", action="store_true", help="replace existing outputs")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="do not print warnings (motion tracks that match nothing) or the summary line")
     a = p.parse_args(argv)
 
     from . import dataset
@@ -104,6 +106,10 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     except ArgumentError as e:
         print(f"mmdkit: {e}", file=sys.stderr)
         return 2
+    if not a.quiet:  # the words of `mmdkit sample` (anim::unmatched_messages)
+        for r in results:
+            for w in r.warnings:
+                print(f"mmdkit: warning: {w}", file=sys.stderr)
     failed = [r for r in results if not r.ok]
     for r in failed:
         print(f"mmdkit: error: {r.error}" if isinstance(r.error, Error) else f"mmdkit: error: {r.motion}: {r.error}",
@@ -116,10 +122,26 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     except (Error, OSError) as e:
         print(f"mmdkit: error: {e}", file=sys.stderr)
         return 1
-    frames_total = sum(len(r.frames) for r in results if r.ok)
-    print(f"mmdkit: {len(results) - len(failed)} of {len(results)} motions, {frames_total} frames -> "
-          f"{', '.join(written) if len(written) <= 3 else f'{len(written)} files in {a.output}'}", file=sys.stderr)
+    if not a.quiet:
+        print(_summary(results, written, a.output, "joints" if a.joints else "bones"), file=sys.stderr)
     return 1 if failed else 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word if n != 1 else word[:-1]}"
+
+
+def _summary(results, written: List[str], output: str, kind: str) -> str:
+    """The summary line of every writing command (cli/progress.hpp summary()):
+    "mmdkit dataset: wrote OUTPUT (counts, B bytes)"."""
+    import os
+    ok = [r for r in results if r.ok]
+    motions = _plural(len(ok), "motions") + ("" if len(ok) == len(results) else f" of {len(results)}")
+    frames = sum(len(r.frames) for r in ok)
+    size = sum(os.path.getsize(w) for w in written)
+    where = ", ".join(written) if len(written) <= 3 else f"{len(written)} files in {output}"
+    return (f"mmdkit dataset: wrote {where} ({motions}, {_plural(frames, 'frames')} x "
+            f"{_plural(len(ok[0].names), kind)}, {size} bytes)")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -45,7 +45,9 @@ class Extraction:
     frames (F,) float64 MMD frame numbers; times (F,) float64 seconds; names: joint or bone
     names (J); positions (F,J,3) float32; rotations (F,J,4) float32 [x,y,z,w] model space;
     morph_names / morph_weights (F,M) float32 when morphs were asked; units 'mmd' or 'm'.
-    error: None, or the mmdkit.Error (or OSError) that stopped this motion."""
+    error: None, or the mmdkit.Error (or OSError) that stopped this motion.
+    warnings: tracks of the motion that match no bone or morph of the model, in words
+    (Evaluator.unmatched_messages; ``mmdkit dataset`` prints them)."""
     motion: str
     frames: Optional[np.ndarray] = None
     names: List[str] = field(default_factory=list)
@@ -55,6 +57,7 @@ class Extraction:
     morph_weights: Optional[np.ndarray] = None
     units: str = "mmd"
     error: Optional[BaseException] = None
+    warnings: List[str] = field(default_factory=list)
 
     @property
     def times(self) -> Optional[np.ndarray]:
@@ -129,7 +132,8 @@ def _extract(label, motion, model, opts) -> Extraction:
         positions[..., 2] *= -1
         rotations[..., 0:2] *= -1
     return Extraction(label, frames, names, positions, rotations,
-                      list(ev.morph_names) if weights is not None else [], weights, opts["units"])
+                      list(ev.morph_names) if weights is not None else [], weights, opts["units"],
+                      warnings=ev.unmatched_messages)
 
 
 def extract_batch(motions: Sequence, model, opts: Dict[str, Any]) -> List[Extraction]:

@@ -84,8 +84,9 @@ class Evaluator:
                  geometry: bool = True, physics_fps: int = 60):
         if isinstance(motions, (str, os.PathLike)) or not isinstance(motions, Sequence):
             motions = [motions]
-        self._native = _mmdkit._Evaluator(_arg(model), [_arg(m) for m in motions], geometry, ik,
-                                         int(physics_fps) if physics else 0)
+        args = [_arg(m) for m in motions]
+        self._native = _mmdkit._Evaluator(_arg(model), args, geometry, ik, int(physics_fps) if physics else 0)
+        self._labels = [m if isinstance(m, str) else f"<{type(m).__name__}>" for m in args]
         self.bone_names: List[str] = self._native.bone_names
         self.morph_names: List[str] = self._native.morph_names
 
@@ -103,6 +104,13 @@ class Evaluator:
     def unmatched(self) -> List[tuple]:
         """Tracks that drive nothing: (input index, 'bone' or 'morph', name)."""
         return self._native.unmatched
+
+    @property
+    def unmatched_messages(self) -> List[str]:
+        """The unmatched tracks in words, one line per kind (bones, then morphs; empty when every
+        track matched), naming up to 5 tracks with their file: the warning ``mmdkit sample``
+        prints (without its "mmdkit: warning: " prefix), from the same library function."""
+        return self._native.unmatched_messages(self._labels)
 
     def bone_indices(self, bones: Optional[Sequence[Union[str, int]]]) -> np.ndarray:
         """Indices of bones given by name or index (None = all bones). ArgumentError for a name

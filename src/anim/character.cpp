@@ -134,6 +134,11 @@ Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_p
     rep.unmatched_bones += unmatched_bones.size();
     rep.unmatched_morphs += unmatched_morphs.size();
   }
+  // Keyed model bones / morphs: a VMD track, or a VPD entry on one without a track (once each).
+  for (const KeyRange& r : d->bones_.bound().bone_tracks) rep.keyed_bones += !r.empty();
+  for (const KeyRange& r : d->morphs_.morph_tracks) rep.keyed_morphs += !r.empty();
+  for (std::uint32_t b : d->pose_bone_index_) rep.keyed_bones += d->bones_.bound().bone_track(b).empty();
+  for (std::uint32_t i : d->pose_morph_index_) rep.keyed_morphs += d->morphs_.morph_track(i).empty();
   std::stable_sort(rep.unmatched.begin(), rep.unmatched.end(),
                    [](const BindingReport::Track& a, const BindingReport::Track& b) {
                      return a.input != b.input ? a.input < b.input : a.morph < b.morph;

@@ -13,25 +13,7 @@ namespace mmdkit::cli {
 std::string binding_warning(const anim::BindingReport& report, const std::vector<std::string>& inputs,
                             std::size_t names) {
   std::string out;
-  for (bool morph : {false, true}) {
-    const std::size_t n = morph ? report.unmatched_morphs : report.unmatched_bones;
-    if (n == 0) continue;
-    out += "mmdkit: warning: " + std::to_string(n) + (morph ? " morph" : " bone") + (n == 1 ? " track" : " tracks") +
-           " of the motions match" + (n == 1 ? "es" : "") + " no " + (morph ? "morph" : "bone") +
-           " of the model and " + (n == 1 ? "is" : "are") + " ignored:";
-    std::size_t shown = 0;
-    for (const anim::BindingReport::Track& t : report.unmatched) {
-      if (t.morph != morph) continue;
-      if (shown == names) {
-        out += ", ...";
-        break;
-      }
-      out += (shown ? ", '" : " '") + t.name + "'";
-      if (t.input < inputs.size()) out += " (" + inputs[t.input] + ")";
-      ++shown;
-    }
-    out += "\n";
-  }
+  for (const std::string& line : anim::unmatched_messages(report, inputs, names)) out += "mmdkit: warning: " + line + "\n";
   return out;
 }
 
@@ -57,6 +39,7 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
 
   std::vector<std::filesystem::path> paths(req.motions.begin(), req.motions.end());
   const anim::InputOptions options{.encoding = {}, .geometry = req.geometry};
+  const bool model_given = model_view != nullptr;
   auto loaded = model_view ? anim::load_character(std::move(model_view), req.model, paths, options)
                                : anim::load_character(req.model, paths, options);
   if (!loaded) {
@@ -68,7 +51,7 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
   }
   if (!req.quiet) {
     for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
-    err << model_check_warning(loaded->data->model(), req.model);
+    if (!model_given) err << model_check_warning(loaded->data->model(), req.model);  // else the caller's
     // The VPD pose (if any) is input motions.size(): name it by its path too.
     err << binding_warning(loaded->data->report(), req.motions);
   }

@@ -34,7 +34,9 @@ struct AnimationRequest {
 /// how many bone / morph tracks of the motions match nothing in the model, with a few names
 /// (binding_warning). On failure the message is printed to `err` and the exit code is returned
 /// (1 bad input, 2 usage: "-" as a path, a second VPD pose). `model_view`: the model already read
-/// from request.model (sample --each: one parse for many motions); null = read it.
+/// from request.model (sample --each: one parse for many motions); null = read it. With
+/// `model_view` given, the model's own warnings (its reader's, model_check_warning) are the
+/// caller's to print, once per model.
 std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
     const AnimationRequest& request, std::ostream& err, std::shared_ptr<const model::Model> model_view = nullptr);
 

@@ -2,6 +2,7 @@
 #include "cli/cmd_convert_bvh.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -22,7 +24,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kBvhOptions[] = {"--model", "--frames", "--scale", "--map", "--no-ik", "--no-leg-ik"};
+constexpr const char* kBvhOptions[] = {"--model", "--frames", "--scale", "--map", "--no-ik", "--no-leg-ik", "--quiet"};
+
+// The output as the summary line names it.
+std::string output_name(const std::string& output) {
+  return is_std_stream(output) ? std::string("the standard output") : output;
+}
 
 // "A-B" or "A" (whole frames ≥ 0).
 bool parse_range(const std::string& text, std::uint32_t& a, std::uint32_t& b) {
@@ -52,7 +59,7 @@ int vmd_to_bvh(const std::string& input, const std::string& output, bool force, 
   const auto inputs = inputs_of({input, a.model});
   if (!is_std_stream(output))
     if (auto r = check_output(output, inputs, force); !r) return report_error(s.err, r.error(), output);
-  AnimationRequest req{.model = a.model, .motions = {input}, .geometry = false, .quiet = false, .command = "convert"};
+  AnimationRequest req{.model = a.model, .motions = {input}, .geometry = false, .quiet = a.quiet, .command = "convert"};
   auto data = load_animation(req, s.err);
   if (!data) return data.error();
   motion::BvhExportOptions o;
@@ -70,6 +77,10 @@ int vmd_to_bvh(const std::string& input, const std::string& output, bool force, 
                             force, s.out);
       !r)
     return report_error(s.err, r.error(), output);
+  summary(s.err, a.quiet, "convert",
+          "wrote " + output_name(output) + " (BVH: " + std::to_string(bvh->joints.size()) + " joints, " +
+              std::to_string(bvh->frame_count) + (bvh->frame_count == 1 ? " frame" : " frames") + ", scale " +
+              fmt::format("{}", o.scale) + ", " + std::to_string(text->size()) + " bytes)");
   return kExitOk;
 }
 
@@ -85,7 +96,8 @@ int bvh_to_vmd(const std::string& input, const std::string& output, bool force, 
   if (is_std_stream(a.model)) return usage_error(s.err, "convert", "--model must be a file, not the standard input");
   std::vector<Warning> warnings;
   auto model = anim::read_model_file(a.model, anim::InputOptions{.encoding = {}, .geometry = false}, warnings);
-  for (const Warning& w : warnings) s.err << "mmdkit: warning: " << w.to_string() << "\n";
+  if (!a.quiet)
+    for (const Warning& w : warnings) s.err << "mmdkit: warning: " << w.to_string() << "\n";
   if (!model) return report_error(s.err, model.error(), a.model);
   auto shared = std::make_shared<const model::Model>(std::move(*model));
   motion::BvhBoneMap map;
@@ -109,17 +121,20 @@ int bvh_to_vmd(const std::string& input, const std::string& output, bool force, 
     const bool of_map = !a.map.empty() && vmd.error().section == "map" && vmd.error().line > 0;
     return report_error(s.err, vmd.error(), of_map ? a.map : input_label(input));
   }
-  if (std::abs(bvh->frame_time - 1.0 / 30.0) > 1e-6)
+  if (std::abs(bvh->frame_time - 1.0 / 30.0) > 1e-6 && !a.quiet)
     s.err << "mmdkit: warning: " << input_label(input) << ": frame time " << bvh->frame_time
           << " s is not 1/30 s: BVH frame i becomes VMD frame i (not resampled)\n";
   for (const std::string& j : report.unmatched_joints)
-    s.err << "mmdkit: warning: " << (a.map.empty() ? input_label(input) : a.map) << ": joint '" << j
+    if (!a.quiet) s.err << "mmdkit: warning: " << (a.map.empty() ? input_label(input) : a.map) << ": joint '" << j
           << "' of the map is not in the BVH\n";
   auto out = vmd::write(*vmd);
   if (!out) return report_error(s.err, out.error(), output);
   if (auto r = write_output(output, *out, inputs, force, s.out); !r) return report_error(s.err, r.error(), output);
-  s.err << "mmdkit: " << report.mapped_bones << " bones mapped (" << map.source << "), " << report.ik_bones
-        << " IK bones keyed, " << report.frames << " frames, scale " << report.scale << "\n";
+  summary(s.err, a.quiet, "convert",
+          "wrote " + output_name(output) + " (VMD: " + std::to_string(report.mapped_bones) + " bones mapped (" +
+              map.source + "), " + std::to_string(report.ik_bones) + " IK bones keyed, " +
+              std::to_string(report.frames) + " frames, scale " + fmt::format("{}", report.scale) + ", " +
+              std::to_string(out->size()) + " bytes)");
   return kExitOk;
 }
 
@@ -133,6 +148,7 @@ void add_bvh_convert_options(CLI::App& sub, BvhConvertArgs& a) {
   sub.add_option("--map", a.map, "BVH -> VMD: joint map, lines 'BVH_JOINT<TAB>MMD_BONE' (default: automatic)");
   sub.add_flag("--no-ik", a.no_ik, "VMD -> BVH: evaluate with every IK solver off");
   sub.add_flag("--no-leg-ik", a.no_leg_ik, "BVH -> VMD: no leg IK keys, IK switched off by a property key");
+  sub.add_flag("-q,--quiet", a.quiet, "BVH: do not print warnings or the summary line");
 }
 
 bool is_bvh_conversion(const std::string& input, const std::string& output) {

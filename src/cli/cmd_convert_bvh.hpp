@@ -25,6 +25,7 @@ struct BvhConvertArgs {
   std::string map;     ///< --map TSV (BVH → VMD; default: automatic)
   bool no_ik = false;      ///< --no-ik (VMD → BVH: evaluate without IK)
   bool no_leg_ik = false;  ///< --no-leg-ik (BVH → VMD: no IK keys, IK switched off)
+  bool quiet = false;      ///< -q, --quiet: no warnings or summary line
 };
 
 /// Declares the options on `convert`'s subcommand.

@@ -111,6 +111,7 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.quiet) {
     for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
     err << model_check_warning(loaded->data->model(), a.model);
+    err << binding_warning(loaded->data->report(), std::vector<std::string>(motions.begin(), motions.end()));
   }
   const anim::CharacterData& data = *loaded->data;
 

@@ -8,6 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/motion/keypoints.hpp"
@@ -20,7 +21,7 @@ struct Args {
   double scale = 0, fps = 30, min_cutoff = 1.5, beta = 0.3;
   float min_confidence = 0.3f;
   int csv_channels = 3;
-  bool smooth = false, no_leg_ik = false, no_reduce = false, force = false;
+  bool smooth = false, no_leg_ik = false, no_reduce = false, force = false, quiet = false;
   double reduce_deg = 0.5, reduce_units = 0.02;
 };
 
@@ -73,7 +74,8 @@ int run(const Args& a, const Streams& s) {
   if (!kp) return report_error(s.err, kp.error(), a.input);
   std::vector<Warning> warnings;
   auto model = anim::read_model_file(a.model, anim::InputOptions{.encoding = {}, .geometry = false}, warnings);
-  for (const Warning& w : warnings) s.err << "mmdkit: warning: " << w.to_string() << "\n";
+  if (!a.quiet)
+    for (const Warning& w : warnings) s.err << "mmdkit: warning: " << w.to_string() << "\n";
   if (!model) return report_error(s.err, model.error(), a.model);
   auto shared = std::make_shared<const model::Model>(std::move(*model));
   motion::KeypointReport rep;
@@ -89,9 +91,12 @@ int run(const Args& a, const Streams& s) {
   if (is_terminal_stdout(a.output, s.out))
     return usage_error(s.err, "from-keypoints", "refusing to write binary vmd data to a terminal; redirect it or give a file");
   if (auto r = write_output(a.output, *bytes, inputs, a.force, s.out); !r) return report_error(s.err, r.error(), a.output);
-  s.err << "mmdkit: " << rep.frames << " frames, " << rep.bones << " bones solved, scale " << rep.scale << ", "
-        << rep.missing << " missing joint positions held, " << rep.contact_frames << " foot contact frames, " << rep.keys
-        << " keys (" << rep.keys_dropped << " reduced away)\n";
+  std::ostringstream what;  // the summary line of every writing command (cli/progress.hpp)
+  what << "wrote " << (is_std_stream(a.output) ? std::string("the standard output") : a.output) << " (" << rep.frames
+       << " frames, " << rep.bones << " bones solved, scale " << rep.scale << ", " << rep.missing
+       << " missing joint positions held, " << rep.contact_frames << " foot contact frames, " << rep.keys << " keys ("
+       << rep.keys_dropped << " reduced away), " << bytes->size() << " bytes)";
+  summary(s.err, a.quiet, "from-keypoints", what.str());
   return kExitOk;
 }
 
@@ -121,6 +126,7 @@ const Command kFromKeypointsCommand{
       sub.add_option("--reduce-units", a->reduce_units, "key reduction tolerance in MMD units (default 0.02)")
           ->check(CLI::NonNegativeNumber);
       add_force_flag(sub, a->force);
+      sub.add_flag("-q,--quiet", a->quiet, "do not print warnings or the summary line");
       return [a](const Streams& s) { return run(*a, s); };
     }};
 

@@ -18,6 +18,7 @@
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
@@ -77,7 +78,7 @@ CLI::App* add_op(CLI::App& sub, MotionArgs& a, int i, const char* summary, const
   s->add_option("INPUT", a.inputs, input_help)->required()->expected(i == 2 ? 2 : 1);
   s->add_option("-o,--output", a.output, "output file ('-' = stdout)")->required();
   add_force_flag(*s, a.force);
-  s->add_flag("-q,--quiet", a.quiet, "print nothing but errors");
+  s->add_flag("-q,--quiet", a.quiet, "do not print warnings or the summary line (errors only)");
   return s;
 }
 
@@ -122,12 +123,6 @@ void declare(CLI::App& sub, MotionArgs& a) {
   s->add_flag("--no-arms", a.no_arms, "do not correct the arm rest angles");
 }
 
-struct Io {
-  const MotionArgs& a;
-  const Streams& s;
-  std::ostream& report() const { return is_std_stream(a.output) ? s.err : s.out; }
-};
-
 Result<anim::MotionFile> read_motion_input(const std::string& path, const Streams& s, bool quiet) {
   auto bytes = read_input(path, s.in);
   if (!bytes) return std::unexpected(bytes.error());
@@ -149,11 +144,13 @@ std::vector<fs::path> input_paths(const MotionArgs& a) {
   return p;
 }
 
-int write_vmd(const MotionArgs& a, const Streams& s, const vmd::Motion& m) {
+// Writes `m` to the output; `written` = its byte count.
+int write_vmd(const MotionArgs& a, const Streams& s, const vmd::Motion& m, std::size_t& written) {
   auto bytes = vmd::write(m);
   if (!bytes) return fail(s, bytes.error(), a.output);
   if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
     return fail(s, r.error(), a.output);
+  written = bytes->size();
   return kExitOk;
 }
 
@@ -191,9 +188,13 @@ int run(const MotionArgs& a, const Streams& s) {
   const std::string name = std::string("motion ") + kOps[op];
   if (is_terminal_stdout(a.output, s.out))
     return usage_error(s.err, name, "refusing to write a binary file to a terminal; give -o FILE");
-  std::ostream& rep = is_std_stream(a.output) ? s.err : s.out;
-  auto say = [&](const std::string& line) {
-    if (!a.quiet) rep << line << "\n";
+  // The summary line of every writing command (cli/progress.hpp): "mmdkit motion OP: wrote OUT
+  // (what the operation did, B bytes)" on stderr, silenced by --quiet.
+  std::size_t written = 0;
+  auto say = [&](const std::string& what) {
+    summary(s.err, a.quiet, name,
+            "wrote " + (is_std_stream(a.output) ? std::string("the standard output") : a.output) + " (" + what + ", " +
+                std::to_string(written) + " bytes)");
   };
 
   // vpd: either direction.
@@ -206,8 +207,8 @@ int run(const MotionArgs& a, const Streams& s) {
         return usage_error(s.err, name, "--frame must be a whole frame number for a VPD input");
       auto m = motion::motion_from_pose(*in->pose, static_cast<std::uint32_t>(a.frame));
       if (!m) return fail(s, m.error(), input_label(a.inputs[0]));
-      if (int c = write_vmd(a, s, *m); c) return c;
-      say(fmt::format("vpd -> vmd: {} bone keys, {} morph keys on frame {}", m->bone_keys.size(), m->morph_keys.size(), a.frame));
+      if (int c = write_vmd(a, s, *m, written); c) return c;
+      say(fmt::format("VPD -> VMD: {} bone keys, {} morph keys on frame {}", m->bone_keys.size(), m->morph_keys.size(), a.frame));
       return kExitOk;
     }
     if (a.model.empty()) return usage_error(s.err, name, "--model is required to take a pose from a motion (VMD input)");
@@ -223,7 +224,8 @@ int run(const MotionArgs& a, const Streams& s) {
     if (!bytes) return fail(s, bytes.error(), a.output);
     if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
       return fail(s, r.error(), a.output);
-    say(fmt::format("vmd -> vpd: {} bones, {} morphs at frame {}", pose->bones.size(), pose->morphs.size(), a.frame));
+    written = bytes->size();
+    say(fmt::format("VMD -> VPD: {} bones, {} morphs at frame {}", pose->bones.size(), pose->morphs.size(), a.frame));
     return kExitOk;
   }
 
@@ -251,7 +253,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::TrimReport r;
       out = motion::trim(in[0], {(*range)[0], (*range)[1], a.exact}, &r);
       if (out)
-        later(fmt::format("trim {}: keys {} -> {}; {} curves split, max curve error {:.3g} (weight); max change inside: "
+        later(fmt::format("frames {}: keys {} -> {}; {} curves split, max curve error {:.3g} (weight); max change inside: "
                         "{:.3g} units, {:.3g} deg (whole frames: {:.3g} units, {:.3g} deg); view angle rounding {:.3g} deg",
                         a.frames, r.keys_in, r.keys_out, r.split_curves, r.max_curve_error, r.max_translation_error,
                         r.max_rotation_error_deg, r.max_translation_error_whole, r.max_rotation_error_deg_whole,
@@ -260,25 +262,25 @@ int run(const MotionArgs& a, const Streams& s) {
     }
     case 1:
       out = motion::shift(in[0], {a.by, a.clamp});
-      if (out) later(fmt::format("shift by {}: {} keys", a.by, keys(*out)));
+      if (out) later(fmt::format("by {}: {} keys", a.by, keys(*out)));
       break;
     case 2: {
       motion::MergeReport r;
       out = motion::merge(in[0], in[1], &r);
       if (out)
-        later(fmt::format("merge: {} keys ({} of A replaced by B at equal frames; {} bone and {} morph tracks only in B)",
+        later(fmt::format("{} keys; {} of A replaced by B at equal frames; {} bone and {} morph tracks only in B",
                         keys(*out), r.replaced, r.new_bone_tracks, r.new_morph_tracks));
       break;
     }
     case 3:
       out = motion::mirror(in[0], {a.morph_names});
-      if (out) later(fmt::format("mirror: {} keys", keys(*out)));
+      if (out) later(fmt::format("{} keys", keys(*out)));
       break;
     case 4:
       if (!(std::isfinite(a.fps) && a.fps > 0)) return usage_error(s.err, name, "--fps must be a number > 0");
       if (a.every == 0) return usage_error(s.err, name, "--every must be at least 1");
       out = motion::resample(in[0], {a.fps, a.every});
-      if (out) later(fmt::format("resample (input at {} fps, a key every {} frames at 30 fps): keys {} -> {}", a.fps, a.every, keys(in[0]), keys(*out)));
+      if (out) later(fmt::format("input at {} fps, a key every {} frames at 30 fps: keys {} -> {}", a.fps, a.every, keys(in[0]), keys(*out)));
       break;
     case 5: {
       for (double t : {a.tol.tol_units, a.tol.tol_deg, a.tol.tol_weight})
@@ -286,7 +288,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::ReduceReport r;
       out = motion::reduce(in[0], a.tol, &r);
       if (out)
-        later(fmt::format("reduce: bone keys {} -> {}, morph keys {} -> {}; max error on every whole frame: {:.4g} units "
+        later(fmt::format("bone keys {} -> {}, morph keys {} -> {}; max error on every whole frame: {:.4g} units "
                         "(tol {}), {:.4g} deg (tol {}), {:.4g} weight (tol {})",
                         r.bone_keys_in, r.bone_keys_out, r.morph_keys_in, r.morph_keys_out, r.max_translation_error,
                         a.tol.tol_units, r.max_rotation_error_deg, a.tol.tol_deg, r.max_weight_error, a.tol.tol_weight));
@@ -300,7 +302,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::RenameReport r;
       out = motion::rename(in[0], *map, &r);
       if (!out) return fail(s, out.error(), a.map);
-      later(fmt::format("rename: {} bone, {} morph and {} IK names renamed", r.bone_names, r.morph_names, r.ik_names));
+      later(fmt::format("{} bone, {} morph and {} IK names renamed", r.bone_names, r.morph_names, r.ik_names));
       if (!a.quiet)
         for (const auto& u : r.unused) s.err << "mmdkit: warning: " << a.map << ": '" << u << "' matches no name of the motion\n";
       break;
@@ -318,7 +320,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::FilterReport r;
       out = motion::filter(in[0], fo, &r);
       if (out) {
-        later(fmt::format("filter: {} bone and {} morph tracks kept, {} keys dropped", r.bone_tracks, r.morph_tracks, r.keys_dropped));
+        later(fmt::format("{} bone and {} morph tracks kept, {} keys dropped", r.bone_tracks, r.morph_tracks, r.keys_dropped));
         if (!a.quiet)
           for (const auto& u : r.unmatched) s.err << "mmdkit: warning: '" << u << "' is not a track of the motion\n";
       }
@@ -332,7 +334,7 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::FitReport r;
       out = motion::fit(in[0], *from, *to, {!a.no_legs, !a.no_arms}, &r);
       if (out) {
-        later(fmt::format("fit: leg ratio xz {:.6g}, y {:.6g}; {} tracks scaled, {} arm tracks corrected", r.xz_ratio,
+        later(fmt::format("leg ratio xz {:.6g}, y {:.6g}; {} tracks scaled, {} arm tracks corrected", r.xz_ratio,
                         r.y_ratio, r.scaled.size(), r.arm_corrected.size()));
         if (!a.quiet)
           for (const auto& n : r.notes) s.err << "mmdkit: warning: " << n << "\n";
@@ -343,8 +345,10 @@ int run(const MotionArgs& a, const Streams& s) {
       break;
   }
   if (!out) return fail(s, out.error(), input_label(a.inputs[0]));
-  if (int c = write_vmd(a, s, *out); c) return c;
-  for (const std::string& line : report) say(line);
+  if (int c = write_vmd(a, s, *out, written); c) return c;
+  std::string what;
+  for (const std::string& line : report) what += (what.empty() ? "" : "; ") + line;
+  say(what);
   return kExitOk;
 }
 

@@ -49,7 +49,9 @@ namespace {
 void declare_sample_options(CLI::App& sub, SampleArgs& a) {
   CLI::App* s = &sub;
   s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content); not with --scene");
-  s->add_option("MOTION", a.motions, "VMD motions (merged per bone) and at most one VPD pose (over them), or their JSON; none = rest pose");
+  s->add_option("MOTION", a.motions, "VMD motions (merged per bone) and at most one VPD pose (over them), or their JSON; none = rest pose. "
+                "Motions that key no bone or morph of the model (a camera motion) are refused (exit 1), "
+                "unless --camera samples their camera (then a warning)");
   s->add_option("--frames", a.frames, "frames: list and ranges, e.g. 0,15,30 or 0-300:10 (default 0..last key, step 1)");
   s->add_option("-o,--output", a.output, "output file (default or - : stdout); written frame by frame");
   s->add_option("--bones", a.bones, "comma-separated bone names to write (default all)");
@@ -158,6 +160,31 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
   return kExitBadInput;
 }
 
+// Motions that key no bone or morph of the model (a camera motion, a motion for another model)
+// give the rest pose at every frame: refused (exit 1) unless the camera is what is sampled
+// (--camera and camera keys), then a warning.
+int refuse_motions_keying_nothing(const SampleArgs& a, const anim::CharacterData& data, std::ostream& err) {
+  const anim::BindingReport& rep = data.report();
+  if (a.motions.empty() || rep.keyed_bones != 0 || rep.keyed_morphs != 0) return kExitOk;
+  std::string what = a.motions.front() + ": the motion keys";
+  if (a.motions.size() > 1) {
+    what = "the motions (";
+    for (std::size_t i = 0; i < a.motions.size(); ++i) what += (i ? ", " : "") + a.motions[i];
+    what += ") key";
+  }
+  what += " no bone or morph of the model " + a.model;
+  const bool camera_keys = !data.camera_track().empty();
+  if (a.camera && camera_keys) {
+    if (!a.quiet)
+      err << "mmdkit: warning: " << what << ": its bones are written at the rest pose"
+          << (a.bones.empty() ? " (--bones NAME,... writes fewer)" : "") << "\n";
+    return kExitOk;
+  }
+  err << "mmdkit: error: " << what << ": every frame would be the rest pose"
+      << (camera_keys ? " (a camera motion: add --camera to sample its camera)" : "") << "\n";
+  return kExitBadInput;
+}
+
 }  // namespace
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
@@ -190,6 +217,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();
+  if (int rc = refuse_motions_keying_nothing(a, data, err); rc != kExitOk) return rc;
 
   // Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone).
   std::vector<double> frames;

@@ -50,9 +50,11 @@ int run_sample_each(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   std::vector<Warning> warnings;
   auto view = anim::read_model_file(a.model, anim::InputOptions{.encoding = {}, .geometry = false}, warnings);
   if (!view) return report_error(err, view.error(), a.model);
-  if (!a.quiet)
-    for (const Warning& w : warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
   const auto model = std::make_shared<const model::Model>(std::move(*view));
+  if (!a.quiet) {  // the model's warnings once, not once per motion
+    for (const Warning& w : warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+    err << model_check_warning(*model, a.model);
+  }
 
   int worst = kExitOk;
   for (std::size_t i = 0; i < a.motions.size(); ++i) {

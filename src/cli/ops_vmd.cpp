@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "mmdkit/anim/input_files.hpp"
 #include "core/json.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
@@ -107,6 +108,14 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   o.camera_keys = f.camera_keys;
   o.light_keys = f.light_keys;
   o.frames = static_cast<std::uint32_t>(f.frames);
+  if (!f.model.empty()) {
+    // --model: tracks of the model's own bones and morphs, so that every one binds.
+    std::vector<Warning> ignored;
+    auto model = anim::read_model_file(f.model, anim::InputOptions{.encoding = {}, .geometry = false}, ignored);
+    if (!model) return std::unexpected(model.error());
+    for (const model::Bone& b : model->bones) o.bone_names.push_back(b.name);
+    for (const model::Morph& m : model->morphs) o.morph_names.push_back(m.name);
+  }
   return vmd::write(vmd::generate(o));
 }
 

@@ -8,11 +8,10 @@
 #include <variant>
 
 #include "document.hpp"
+#include "model_arg.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/anim/math.hpp"
-#include "mmdkit/formats/pmd.hpp"
-#include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
@@ -69,21 +68,6 @@ class FrameRunner {
   std::optional<physics::CharacterPhysics> physics_;
 #endif
 };
-
-model::Model model_of(const py::handle& obj, bool geometry, std::vector<Warning>& warnings) {
-  if (py::isinstance<py::str>(obj)) {
-    const std::string path = obj.cast<std::string>();
-    return unwrap(without_gil([&] {
-      return anim::read_model_file(path, anim::InputOptions{.encoding = std::nullopt, .geometry = geometry}, warnings);
-    }));
-  }
-  if (py::isinstance<Document<pmd::Model>>(obj))
-    return unwrap(model::from_pmd(obj.cast<const Document<pmd::Model>&>().data));
-  if (py::isinstance<Document<pmx::Model>>(obj))
-    return unwrap(model::from_pmx(obj.cast<const Document<pmx::Model>&>().data));
-  if (py::isinstance<model::Model>(obj)) return obj.cast<const model::Model&>();
-  raise_argument("model must be a path, PmdModel, PmxModel or ModelView");
-}
 
 Evaluator make_evaluator(const py::handle& model_arg, const py::list& motion_args, bool geometry, bool ik,
                          std::uint32_t physics_fps) {
@@ -273,6 +257,12 @@ void bind_evaluator(py::module_& m) {
                                  out.append(py::make_tuple(t.input, t.morph ? "morph" : "bone", t.name));
                                return out;
                              })
+      .def(
+          "unmatched_messages",
+          [](const Evaluator& e, const std::vector<std::string>& inputs) {
+            return anim::unmatched_messages(e.data->report(), inputs);
+          },
+          py::arg("inputs"))
       .def("sample_into", &sample_into, py::arg("frames"), py::arg("bones"), py::arg("positions"),
            py::arg("rotations"), py::arg("matrices"), py::arg("morph_weights"), py::arg("camera_target"),
            py::arg("camera_rotation"), py::arg("camera_distance"), py::arg("camera_fov"), py::arg("camera_position"))

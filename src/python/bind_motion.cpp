@@ -11,10 +11,9 @@
 #include <vector>
 
 #include "document.hpp"
+#include "model_arg.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
-#include "mmdkit/formats/pmd.hpp"
-#include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
@@ -41,23 +40,10 @@ using Pose = Document<vpd::Pose>;
 /// The result of an operation as a new mmdkit.Motion.
 py::object new_motion(Result<vmd::Motion> r) { return py::cast(Motion{unwrap(std::move(r)), {}}); }
 
-/// A geometry-free model view from a path, PmdModel, PmxModel or ModelView.
+/// A geometry-free model view of a `model` argument (model_arg.hpp).
 std::shared_ptr<const model::Model> model_arg(const py::handle& obj) {
-  std::vector<Warning> warnings;
-  if (py::isinstance<py::str>(obj)) {
-    const std::string path = obj.cast<std::string>();
-    return std::make_shared<const model::Model>(unwrap(without_gil([&] {
-      return anim::read_model_file(path, anim::InputOptions{.encoding = std::nullopt, .geometry = false}, warnings);
-    })));
-  }
-  if (py::isinstance<Document<pmd::Model>>(obj))
-    return std::make_shared<const model::Model>(
-        unwrap(model::from_pmd(obj.cast<const Document<pmd::Model>&>().data, model::BuildOptions{false})));
-  if (py::isinstance<Document<pmx::Model>>(obj))
-    return std::make_shared<const model::Model>(
-        unwrap(model::from_pmx(obj.cast<const Document<pmx::Model>&>().data, model::BuildOptions{false})));
-  if (py::isinstance<model::Model>(obj)) return std::make_shared<const model::Model>(obj.cast<const model::Model&>());
-  raise_argument("model must be a path, PmdModel, PmxModel or ModelView");
+  std::vector<Warning> ignored;
+  return std::make_shared<const model::Model>(model_of(obj, /*geometry=*/false, ignored));
 }
 
 const vmd::Motion& motion_arg(const py::handle& obj, const char* what) {

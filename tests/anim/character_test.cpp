@@ -164,6 +164,45 @@ TEST(Character, ReportsTracksThatMatchNothing) {
   EXPECT_EQ(r.unmatched[2].input, 2u);
   EXPECT_TRUE(r.unmatched[2].morph);
   EXPECT_EQ(r.unmatched[3].name, "blink");
+  // Driven: bone arm (VMD), morph lift (VMD); the pose's wing matches nothing.
+  EXPECT_EQ(r.keyed_bones, 1u);
+  EXPECT_EQ(r.keyed_morphs, 1u);
+  EXPECT_EQ(unmatched_messages(r, std::vector<std::string>{"a.vmd", "p.vpd", "b.vmd"}, 1),
+            (std::vector<std::string>{
+                "2 bone tracks of the motions match no bone of the model and are ignored: 'tail' (a.vmd), ...",
+                "2 morph tracks of the motions match no morph of the model and are ignored: 'wink' (b.vmd), ..."}));
+}
+
+TEST(Character, KeyedBonesAndMorphsCountEachOnce) {
+  vmd::Motion a, b, cam;
+  a.bone_names = {name("arm"), name("hand")};
+  a.bone_keys = {bone_key(0, 0, {}), bone_key(0, 5, {}), bone_key(1, 0, {})};
+  b.bone_names = {name("arm")};  // the same bone again: still one
+  b.bone_keys = {bone_key(0, 3, {})};
+  b.morph_names = {name("lift")};
+  b.morph_keys = {{0, 0, 1}};
+  vpd::Pose pose;  // arm again (keyed already), lift again
+  pose.bones.resize(1);
+  pose.bones[0].name.raw = test::bytes("arm");
+  pose.morphs.resize(1);
+  pose.morphs[0].name.raw = test::bytes("lift");
+  auto data = CharacterData::create(small_model(), MotionInputs{{&a, &b}, &pose});
+  ASSERT_TRUE(data);
+  EXPECT_EQ((*data)->report().keyed_bones, 2u);
+  EXPECT_EQ((*data)->report().keyed_morphs, 1u);
+  // A pose alone drives what it names.
+  data = CharacterData::create(small_model(), MotionInputs{{}, &pose});
+  ASSERT_TRUE(data);
+  EXPECT_EQ((*data)->report().keyed_bones, 1u);
+  EXPECT_EQ((*data)->report().keyed_morphs, 1u);
+  // A camera motion drives nothing of the model.
+  cam.camera_keys.resize(2);
+  cam.camera_keys[1].frame = 10;
+  data = CharacterData::create(small_model(), MotionInputs{{&cam}});
+  ASSERT_TRUE(data);
+  EXPECT_EQ((*data)->report().keyed_bones, 0u);
+  EXPECT_EQ((*data)->report().keyed_morphs, 0u);
+  EXPECT_TRUE(unmatched_messages((*data)->report(), {}).empty());
 }
 
 TEST(Character, NonFiniteFrameIsAnError) {

@@ -125,5 +125,34 @@ TEST_F(BvhCli, UsageAndOverwrite) {
   EXPECT_TRUE(test::slurp(dir / "o.vmd") == vmd);
 }
 
+// Both directions end with the summary line of every writing command ("mmdkit convert: wrote OUT
+// (..., B bytes)"), counts read back from the files; -q silences it; -q on a non-BVH conversion
+// is a usage error like the other BVH options.
+TEST_F(BvhCli, SummaryLineSaysWhatWasWrittenQuietSilencesIt) {
+  Outcome r = go("convert g.vmd o.bvh --model h.pmx --frames 0-9");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string bvh = test::slurp(dir / "o.bvh");
+  std::size_t joints = 0;
+  for (std::size_t p = bvh.find("JOINT "); p != std::string::npos; p = bvh.find("JOINT ", p + 1)) ++joints;
+  joints += bvh.find("ROOT ") != std::string::npos;
+  ASSERT_NE(bvh.find("Frames: 10\n"), std::string::npos);
+  // (g.vmd has the standard names: the unmatched-track warnings come first.)
+  EXPECT_TRUE(r.err.ends_with("\nmmdkit convert: wrote " + (dir / "o.bvh").string() + " (BVH: " + std::to_string(joints) +
+                              " joints, 10 frames, scale 1, " + std::to_string(bvh.size()) + " bytes)\n"))
+      << r.err;
+  EXPECT_EQ(go("convert g.vmd o.bvh --model h.pmx --force -q").err, "");
+
+  r = go("convert o.bvh t.vmd --model h.pmx");  // the model's own skeleton: mapped automatically
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string head = "mmdkit convert: wrote " + (dir / "t.vmd").string() + " (VMD: ";
+  const std::string tail = " 21 frames, scale 1, ";  // o.bvh as the -q run above rewrote it: frames 0..20
+  const std::string last = r.err.substr(r.err.rfind('\n', r.err.size() - 2) + 1);  // after any warnings
+  EXPECT_TRUE(last.starts_with(head)) << r.err;
+  EXPECT_NE(last.find(tail), std::string::npos) << r.err;
+  EXPECT_TRUE(last.ends_with(", " + std::to_string(fs::file_size(dir / "t.vmd")) + " bytes)\n")) << r.err;
+  EXPECT_EQ(go("convert o.bvh t.vmd --model h.pmx --force --quiet").err, "");
+  EXPECT_EQ(go("convert g.vmd g.json -q").code, 2);
+}
+
 }  // namespace
 }  // namespace mmdkit

@@ -118,6 +118,11 @@ TEST_F(KeypointsCli, MissingJointsAreHeldAtTheirLastPosition) {
   Outcome b = go("from-keypoints filled.csv --layout h36m17 --axes x,y,z --model h.pmx -o b.vmd");
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_NE(b.err.find("0 missing joint positions held"), std::string::npos) << b.err;
+  // The summary line of every writing command: "mmdkit from-keypoints: wrote OUT (12 frames, ...,
+  // B bytes)", silenced by -q.
+  EXPECT_TRUE(b.err.starts_with("mmdkit from-keypoints: wrote " + (dir / "b.vmd").string() + " (12 frames, ")) << b.err;
+  EXPECT_TRUE(b.err.ends_with(", " + std::to_string(std::filesystem::file_size(dir / "b.vmd")) + " bytes)\n")) << b.err;
+  EXPECT_EQ(go("from-keypoints filled.csv --layout h36m17 --axes x,y,z --model h.pmx --force -q -o b.vmd").err, "");
   EXPECT_FALSE(test::slurp(dir / "a.vmd").empty());
   EXPECT_TRUE(test::slurp(dir / "a.vmd") == test::slurp(dir / "b.vmd"));
   // Before the first valid one: the first. Frames 0..2 of joint 12 missing = frame 3's there.

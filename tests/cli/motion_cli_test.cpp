@@ -203,8 +203,14 @@ class MotionCli : public test::CliTest {
 TEST_F(MotionCli, ShiftMovesEveryKeyByN) {
   Outcome r = go("motion shift g.vmd --by 7 -o s.vmd");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("shift by 7"), std::string::npos) << r.out;
   vmd::Motion want = motion;
+  // The summary line (stderr, as every writing command's): what was written, its size.
+  const std::size_t keys = want.bone_keys.size() + want.morph_keys.size() + want.camera_keys.size() +
+                           want.light_keys.size() + want.self_shadow_keys.size() + want.property_keys.size();
+  EXPECT_EQ(r.err, "mmdkit motion shift: wrote " + (dir / "s.vmd").string() + " (by 7: " + std::to_string(keys) + " keys, " +
+                       std::to_string(fs::file_size(dir / "s.vmd")) + " bytes)\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(go("motion shift g.vmd --by 7 --force -q -o s.vmd").err, "");
   for (auto& k : want.bone_keys) k.frame += 7;
   for (auto& k : want.morph_keys) k.frame += 7;
   for (auto& k : want.camera_keys) k.frame += 7;
@@ -276,12 +282,14 @@ TEST_F(MotionCli, TrimKeepsTheRangeAndItsValues) {
   EXPECT_LT(d.camera, 1e-4f);  // camera distances reach tens of units
   EXPECT_LE(d.fov, 0.5f);      // the view angle is a whole degree in the file
 
-  // Without --exact: the whole frames within the change reported on stdout.
+  // Without --exact: the whole frames within the change reported in the summary line.
   r = go("motion trim g.vmd --frames 30-90 -o t2.vmd");
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto at = r.out.find("whole frames: ");
-  ASSERT_NE(at, std::string::npos) << r.out;
-  const double reported = std::stod(r.out.substr(at + 14));
+  EXPECT_TRUE(r.err.starts_with("mmdkit motion trim: wrote " + (dir / "t2.vmd").string() + " (frames 30-90: keys "))
+      << r.err;
+  const auto at = r.err.find("whole frames: ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const double reported = std::stod(r.err.substr(at + 14));
   const Sampled c = sample("h.pmx", "t2.vmd", "30-90", false), a2 = sample("h.pmx", "g.vmd", "30-90", false);
   // positions of bones whose parents are unkeyed root bones move by the translation change alone
   EXPECT_LT(difference(a2, c).morphs, 1e-5f);
@@ -289,7 +297,7 @@ TEST_F(MotionCli, TrimKeepsTheRangeAndItsValues) {
   float worst = 0;
   for (std::size_t f = 0; f < a2.frames.size(); ++f)
     for (int i = 0; i < 3; ++i) worst = std::max(worst, std::fabs(a2.position(f, center)[i] - c.position(f, center)[i]));
-  EXPECT_LE(worst, reported + 1e-5) << r.out;
+  EXPECT_LE(worst, reported + 1e-5) << r.err;
 }
 
 // mirror twice gives the input's bytes back (generated motion with every section, and every VMD
@@ -345,7 +353,7 @@ TEST_F(MotionCli, MergeBWinsAtEqualFrames) {
   file("b.vmd", bytes_of(b));
   Outcome r = go("motion merge a.vmd b.vmd -o ab.vmd");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("3 of A replaced"), std::string::npos) << r.out;  // センター@10, あ@0, camera@0
+  EXPECT_NE(r.err.find("3 of A replaced"), std::string::npos) << r.err;  // センター@10, あ@0, camera@0
   const vmd::Motion o = read_vmd(dir / "ab.vmd");
   std::map<std::pair<std::string, std::uint32_t>, float> bx;
   for (const auto& k : o.bone_keys) bx[{name_of(o, k.name), k.frame}] = k.position[0];
@@ -537,7 +545,7 @@ TEST_F(MotionCli, FitToAnotherModel) {
   file("fm.vmd", bytes_of(m));
   Outcome r = go("motion fit fm.vmd --from h.pmx --to big.pmx -o fb.vmd");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("leg ratio xz 1.25, y 1.25"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("leg ratio xz 1.25, y 1.25"), std::string::npos) << r.err;
   const Sampled a = sample("h.pmx", "fm.vmd", "0-20"), b = sample("big.pmx", "fb.vmd", "0-20");
   ASSERT_EQ(a.frames.size(), b.frames.size());
   float worst = 0;
@@ -562,10 +570,10 @@ TEST_F(MotionCli, FitToAnotherModel) {
   };
   const auto lf = leg(miku->path), lt = leg(mei->path);
   const double xz = lt[0] / lf[0], y = lt[1] / lf[1];
-  const auto at = r.out.find("leg ratio xz ");
-  ASSERT_NE(at, std::string::npos) << r.out;
-  EXPECT_NEAR(std::stod(r.out.substr(at + 13)), xz, 1e-5) << r.out;
-  EXPECT_NEAR(std::stod(r.out.substr(r.out.find(", y ", at) + 4)), y, 1e-5) << r.out;
+  const auto at = r.err.find("leg ratio xz ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_NEAR(std::stod(r.err.substr(at + 13)), xz, 1e-5) << r.err;
+  EXPECT_NEAR(std::stod(r.err.substr(r.err.find(", y ", at) + 4)), y, 1e-5) << r.err;
   const vmd::Motion in = read_vmd(wave->path), out = read_vmd(dir / "w.vmd");
   ASSERT_EQ(in.bone_keys.size(), out.bone_keys.size());
   std::size_t centre = 0;

@@ -156,6 +156,34 @@ TEST_F(VmdCli, GenerateIsDeterministicAndConvertIsByteExact) {
   EXPECT_EQ(slurp(a), slurp(c));
 }
 
+// generate vmd --model: the tracks are the model's bones and morphs, so all of them bind; the
+// standard names leave the humanoid's missing 5 bones (グルーブ, 上半身2, 腰, 左親指１, 右親指１) and,
+// on a model of 3 morphs (あ, い, う), 13 of the 16 standard morphs unmatched.
+TEST_F(VmdCli, GenerateForAModelKeysOnlyItsBonesAndMorphs) {
+  const std::string m = quote((dir / "m.pmx").string());
+  ASSERT_EQ(run("generate pmx --vertices 30 --morphs 3 -o " + m).code, 0);
+  const std::string std_vmd = quote((dir / "std.vmd").string()), own = quote((dir / "own.vmd").string());
+  ASSERT_EQ(run("generate vmd --bone-keys 200 --morph-keys 40 -o " + std_vmd).code, 0);
+  Outcome r = run("generate vmd --model " + m + " --bone-keys 200 --morph-keys 40 -o " + own);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Outcome before = run("sample " + m + " " + std_vmd + " --frames 0 -o " + quote((dir / "a.json").string()));
+  EXPECT_NE(before.err.find("warning: 5 bone tracks of the motions match no bone"), std::string::npos) << before.err;
+  EXPECT_NE(before.err.find("warning: 13 morph tracks of the motions match no morph"), std::string::npos) << before.err;
+  const Outcome after = run("sample " + m + " " + own + " --frames 0 -o " + quote((dir / "b.json").string()));
+  ASSERT_EQ(after.code, 0) << after.err;
+  EXPECT_EQ(after.err.find("warning"), std::string::npos) << after.err;
+  // 29 bone tracks (the humanoid set) and 3 morph tracks; all the keys asked for.
+  const std::string info = run("info " + own).out;
+  EXPECT_NE(info.find("bone keys: 200 (29 tracks)"), std::string::npos) << info;
+  EXPECT_NE(info.find("morph keys: 40 (3 tracks)"), std::string::npos) << info;
+  // A model that cannot be read: exit 1, named; --model on another format: usage (2).
+  r = run("generate vmd --model " + quote((dir / "none.pmx").string()) + " -o " + quote((dir / "x.vmd").string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("none.pmx"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "x.vmd"));
+  EXPECT_EQ(run("generate pmx --model " + m + " -o " + quote((dir / "y.pmx").string())).code, 2);
+}
+
 TEST_F(VmdCli, ConvertCorpusFileIsByteExact) {
   MMDKIT_REQUIRE_CORPUS();
   auto f = mmdkit::test::corpus_file("moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd");

@@ -187,3 +187,43 @@ def test_cli_unreachable_scheduler_is_one_clear_error(tmp_path):
     assert "Traceback" not in r.stderr
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in r.stderr
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_cli_warns_about_unmatched_tracks_as_sample_does_and_says_what_it_wrote(tmp_path):
+    """Generated files (no corpus): the standard VMD names include 5 bones and 13 morphs a
+    generated model of 3 morphs lacks; `dataset` prints sample's two warning lines (one library
+    function, anim::unmatched_messages), then the summary line of every writing command; -q
+    silences both."""
+    from conftest import cli_path
+    m, std, own = tmp_path / "m.pmx", tmp_path / "std.vmd", tmp_path / "own.vmd"
+    for args in (["pmx", "--vertices", "40", "--morphs", "3", "-o", str(m)],
+                 ["vmd", "--bone-keys", "100", "--morph-keys", "32", "--frames", "20", "-o", str(std)],
+                 ["vmd", "--model", str(m), "--bone-keys", "60", "--morph-keys", "6", "--frames", "10", "-o", str(own)]):
+        assert subprocess.run([str(cli_path()), "generate", *args], capture_output=True).returncode == 0
+    s = subprocess.run([str(cli_path()), "sample", str(m), str(std), "--frames", "0", "-o", str(tmp_path / "s.json")],
+                       capture_output=True, text=True)
+    assert s.returncode == 0, s.stderr
+    warnings = [line for line in s.stderr.splitlines() if line.startswith("mmdkit: warning: ")]
+    assert len(warnings) == 2 and warnings[0].startswith("mmdkit: warning: 5 bone tracks of the motions match no bone")
+    assert warnings[1].startswith("mmdkit: warning: 13 morph tracks of the motions match no morph")
+    ev = mmdkit.Evaluator(str(m), [str(std)], geometry=False)
+    assert ["mmdkit: warning: " + w for w in ev.unmatched_messages] == warnings
+    assert mmdkit.Evaluator(str(m), [str(own)], geometry=False).unmatched_messages == []
+
+    out = tmp_path / "d.npz"
+    r = subprocess.run([str(cli_path()), "dataset", str(m), str(std), str(own), "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[:2] == warnings  # own.vmd binds fully: no line of its own
+    # 21 frames (0..20) + 11 frames (0..10), 29 bones (the generated humanoid)
+    assert lines[2:] == [f"mmdkit dataset: wrote {out} (2 motions, 32 frames x 29 bones, {os.path.getsize(out)} bytes)"]
+    q = subprocess.run([str(cli_path()), "dataset", str(m), str(std), "-o", str(out), "--force", "-q"],
+                       capture_output=True, text=True)
+    assert q.returncode == 0 and q.stderr == ""
+    folder = tmp_path / "f"
+    j = subprocess.run([str(cli_path()), "dataset", str(m), str(own), str(tmp_path / "missing.vmd"), "-o", str(folder),
+                        "--joints", "smpl24"], capture_output=True, text=True)
+    assert j.returncode == 1
+    assert j.stderr.splitlines()[-1] == (f"mmdkit dataset: wrote {folder / 'own.npz'} (1 motion of 2, 11 frames x "
+                                         f"24 joints, {os.path.getsize(folder / 'own.npz')} bytes)")

@@ -90,7 +90,19 @@ struct BindingReport {
   std::size_t unmatched_bones = 0;   ///< VMD bone tracks + VPD bone blocks matching no bone
   std::size_t unmatched_morphs = 0;  ///< VMD morph tracks + VPD morph blocks matching no morph
   std::vector<Track> unmatched;      ///< all of them, input by input, bones before morphs
+  /// Model bones / morphs that the inputs drive (a VMD bone or morph key, or a VPD entry). Both 0
+  /// with inputs given: the inputs move nothing of the model (a camera motion, a motion for
+  /// another model), every frame is its rest pose.
+  std::size_t keyed_bones = 0, keyed_morphs = 0;
 };
+
+/// The lines that tell a user about unmatched tracks (empty when everything matched), one per
+/// kind, bones first, without a prefix or newline, e.g. "5 bone tracks of the motions match no
+/// bone of the model and are ignored: 'グルーブ' (a.vmd), '腰' (a.vmd), ..." — up to `names` names
+/// per kind, each with `inputs[Track::input]` when there is one. The one wording of the CLI's
+/// sample / pose / export / render / convert and of the Python module's dataset.
+std::vector<std::string> unmatched_messages(const BindingReport& report, std::span<const std::string> inputs,
+                                            std::size_t names = 5);
 
 /// Immutable evaluation data of one model and its inputs. Build with create(); share freely.
 class CharacterData {

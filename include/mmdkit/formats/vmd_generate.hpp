@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "mmdkit/formats/vmd.hpp"
 
@@ -25,15 +27,24 @@ struct GenerateOptions {
   Version version = Version::v2;
   /// Section counts to write (2..6); raised to hold every non-empty section.
   int sections_present = kSectionCount;
+  /// Names (UTF-8) of the bone / morph tracks, in order; empty = the standard lists below. A name
+  /// CP932 cannot hold is skipped (no VMD track could name it); a longer one is cut to the
+  /// 15-byte field as MMD cuts it (it still binds: tracks match by those bytes). No names left
+  /// (a model without morphs): no keys of that kind. `mmdkit
+  /// generate vmd --model MODEL` passes a model's bones and morphs, so every track binds.
+  std::vector<std::string> bone_names{}, morph_names{};
 };
 
 /// A synthetic motion:
-/// - bone keys spread round-robin over standard MMD bone names (センター, 上半身, 首, 頭, 左腕,
-///   右足ＩＫ, ...); each track's keys have strictly increasing frames from 0 to the span;
+/// - bone keys spread round-robin over standard MMD bone names (センター, 全ての親, グルーブ, 下半身,
+///   上半身, 上半身2, ..., 左親指１, 右親指１: 32 names, five of them — グルーブ, 上半身2, 腰, 左親指１,
+///   右親指１ — not in the generated models' humanoid set) or over `bone_names`; each track's keys have strictly increasing frames from 0 to the span;
 ///   unit quaternions (uniform on the sphere), positions in [-10, 10] MMD units for the movable
 ///   bones (センター, 全ての親, IK bones) and 0 for the others; canonical interpolation blocks
 ///   (encode_bone_interpolation) from random control points in 0..127;
-/// - morph keys over standard morph names (あ, い, う, え, お, まばたき, ...), weights in [0, 1];
+/// - morph keys over standard morph names (あ, い, う, え, お, まばたき, 笑い, ウィンク — the first 8,
+///   also the generated models' default morphs — then 8 more) or over `morph_names`; weights in
+///   [0, 1]; one track per name at most, so min(keys, names) tracks;
 /// - camera keys: distance in [-100, -10], target in [-10, 10], angles in [-π, π], random
 ///   canonical camera interpolation, view angle 10..60 degrees, perspective 0;
 ///   light keys: color UI 0..255 / 256, unit direction; self-shadow keys: mode 0..2,

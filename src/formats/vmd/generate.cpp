@@ -6,6 +6,7 @@
 #include <cstring>
 #include <numbers>
 #include <string_view>
+#include <vector>
 
 namespace mmdkit::vmd {
 namespace {
@@ -84,6 +85,16 @@ std::uint32_t track_frame(std::uint64_t j, std::uint64_t k, std::uint32_t span) 
 // Keys of n spread over t tracks: track i gets n / t (+1 for the first n % t).
 std::uint64_t keys_on_track(std::uint64_t n, std::uint64_t t, std::uint64_t i) { return n / t + (i < n % t ? 1 : 0); }
 
+// The track names: `given` (those CP932 can hold), or the standard list.
+template <std::size_t N>
+std::vector<std::string_view> track_names(const std::vector<std::string>& given, const std::string_view (&standard)[N]) {
+  if (given.empty()) return {std::begin(standard), std::end(standard)};
+  std::vector<std::string_view> out;
+  for (const std::string& n : given)
+    if (!n.empty() && encode_text(n, Encoding::cp932)) out.push_back(n);
+  return out;
+}
+
 }  // namespace
 
 Motion generate(const GenerateOptions& o) {
@@ -94,17 +105,20 @@ Motion generate(const GenerateOptions& o) {
   const std::string_view sig = signature_text(o.version);
   std::memcpy(m.signature.data(), sig.data(), sig.size());
   const std::size_t name_size = o.version == Version::v2 ? kModelNameSizeV2 : kModelNameSizeV1;
-  const bool camera_only = o.bone_keys == 0 && o.morph_keys == 0;
+  const std::vector<std::string_view> bone_names = track_names(o.bone_names, kBoneNames);
+  const std::vector<std::string_view> morph_names = track_names(o.morph_names, kMorphNames);
+  const std::uint64_t bone_tracks = std::min<std::uint64_t>(o.bone_keys, bone_names.size());
+  const std::uint64_t morph_tracks = std::min<std::uint64_t>(o.morph_keys, morph_names.size());
+  const bool camera_only = bone_tracks == 0 && morph_tracks == 0;
   m.model_name = make_name<kModelNameSizeV2>(camera_only ? "カメラ・照明" : "mmdkit generated", name_size);
 
   // Bone keys, grouped by track.
-  const std::uint64_t bone_tracks = std::min<std::uint64_t>(o.bone_keys, std::size(kBoneNames));
   for (std::uint64_t t = 0; t < bone_tracks; ++t)
-    m.bone_names.push_back(make_name<kTrackNameSize>(kBoneNames[t], kTrackNameSize));
+    m.bone_names.push_back(make_name<kTrackNameSize>(bone_names[t], kTrackNameSize));
   m.bone_keys.reserve(o.bone_keys);
   for (std::uint64_t t = 0; t < bone_tracks; ++t) {
     const std::uint64_t k = keys_on_track(o.bone_keys, bone_tracks, t);
-    const bool moves = movable(kBoneNames[t]);
+    const bool moves = movable(bone_names[t]);
     for (std::uint64_t j = 0; j < k; ++j) {
       BoneKey key;
       key.name = static_cast<std::uint32_t>(t);
@@ -119,9 +133,8 @@ Motion generate(const GenerateOptions& o) {
   }
 
   // Morph keys, grouped by track.
-  const std::uint64_t morph_tracks = std::min<std::uint64_t>(o.morph_keys, std::size(kMorphNames));
   for (std::uint64_t t = 0; t < morph_tracks; ++t)
-    m.morph_names.push_back(make_name<kTrackNameSize>(kMorphNames[t], kTrackNameSize));
+    m.morph_names.push_back(make_name<kTrackNameSize>(morph_names[t], kTrackNameSize));
   m.morph_keys.reserve(o.morph_keys);
   for (std::uint64_t t = 0; t < morph_tracks; ++t) {
     const std::uint64_t k = keys_on_track(o.morph_keys, morph_tracks, t);

@@ -143,6 +143,41 @@ TEST(VmdGenerate, CameraOnlyMotionAndWideSpans) {
   EXPECT_EQ(bytes->size(), 40u + 6 * 4 + 40 * 32 * 111);
 }
 
+// Given names (generate vmd --model): tracks of those names only, in order; a name CP932 cannot
+// hold is skipped; a long one is cut to the 15-byte field; no names of a kind: no keys of it.
+TEST(VmdGenerate, GivenNamesOnly) {
+  GenerateOptions o;
+  o.bone_keys = 10;
+  o.morph_keys = 7;
+  o.bone_names = {"センター", "\xF0\x9F\x98\x80", "左足ＩＫ", "ABCDEFGHIJKLMNOPQRS"};  // U+1F600: not in CP932
+  o.morph_names = {"まばたき"};
+  Motion m = generate(o);
+  ASSERT_EQ(m.bone_names.size(), 3u);
+  EXPECT_EQ(m.bone_names[0].text, "センター");
+  EXPECT_EQ(m.bone_names[1].text, "左足ＩＫ");
+  EXPECT_EQ(m.bone_names[2].text, "ABCDEFGHIJKLMNO");  // 15 bytes
+  ASSERT_EQ(m.bone_keys.size(), 10u);  // 4 + 3 + 3 keys over the three tracks
+  std::size_t on[3] = {};
+  for (const BoneKey& k : m.bone_keys) ++on[k.name];
+  EXPECT_EQ(on[0], 4u);
+  EXPECT_EQ(on[1], 3u);
+  EXPECT_EQ(on[2], 3u);
+  // センター and 左足ＩＫ move (positions given), ABC... does not.
+  for (const BoneKey& k : m.bone_keys) {
+    if (k.name == 2) {
+      EXPECT_EQ(k.position, (std::array<float, 3>{0, 0, 0}));
+    }
+  }
+  ASSERT_EQ(m.morph_names.size(), 1u);
+  EXPECT_EQ(m.morph_names[0].text, "まばたき");
+  EXPECT_EQ(m.morph_keys.size(), 7u);
+  o.morph_names = {"\xF0\x9F\x98\x80"};
+  m = generate(o);
+  EXPECT_TRUE(m.morph_names.empty());
+  EXPECT_TRUE(m.morph_keys.empty());
+  EXPECT_EQ(m.bone_keys.size(), 10u);
+}
+
 // Its speed is measured in bench/ (no wall-clock bound in a test).
 TEST(VmdGenerate, OneMillionKeys) {
   GenerateOptions o;
