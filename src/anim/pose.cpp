@@ -119,16 +119,17 @@ void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, 
 void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
   const auto bind = s.bind_positions();
+  const Quat* rot = ws.model_rot_.data();
+  const Vec3* pos = ws.model_pos_.data();
+  Mat4* model = ws.model_mat_.data();
+  Mat4* skin = ws.skin_mat_.data();
   for (std::size_t i = 0; i < n; ++i) {
-    const Quat& q = ws.model_rot_[i];
-    const Vec3& p = ws.model_pos_[i];
-    ws.model_mat_[i] = rigid_matrix(q, p);
-    Mat4& sk = ws.skin_mat_[i];
-    sk = ws.model_mat_[i];
-    const Vec3 rb = pm::rotate(q, bind[i]);
-    sk[12] = p[0] - rb[0];
-    sk[13] = p[1] - rb[1];
-    sk[14] = p[2] - rb[2];
+    // model = rigid_matrix(q, p); skin = the same with translation p − q·bind.
+    const pm::V4 q = pm::load4(rot[i]), p = pm::load3(pos[i]);
+    pm::rigid_matrix4(q, p, model[i].data());
+    const pm::V4 t = __builtin_shufflevector(p - pm::rotate4(q, pm::load3(bind[i])), pm::V4{1.0f, 1.0f, 1.0f, 1.0f}, 0, 1, 2, 4);
+    __builtin_memcpy(skin[i].data(), model[i].data(), 12 * sizeof(float));
+    __builtin_memcpy(skin[i].data() + 12, &t, sizeof t);
   }
 }
 
