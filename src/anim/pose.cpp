@@ -88,15 +88,7 @@ void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspac
 }
 
 void PoseEvaluator::update_bone(const Skeleton& s, PoseWorkspace& ws, std::uint32_t i) noexcept {
-  Quat r = ws.anim_rot_[i];
-  Vec3 t = ws.anim_pos_[i];
-  const BoneDesc& d = s.desc(i);
-  if (d.append_rotation || d.append_translation) apply_append(s, ws, i, r, t);
-  ws.append_rot_[i] = r;
-  ws.append_pos_[i] = t;
-  ws.local_rot_[i] = pm::mul(ws.ik_rot_[i], r);
-  ws.local_pos_[i] = pm::add(s.bind_offsets()[i], t);
-  model_from_local(s, ws, i);
+  update_bone(s, ws, Buffers::of(s, ws), i);
 }
 
 void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_t i) noexcept {
@@ -106,9 +98,10 @@ void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_
 
 void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
                         PoseWorkspace& ws) noexcept {
+  const Buffers b = Buffers::of(s, ws);
   for (const ScheduleStep& st : steps) {
     if (st.kind == ScheduleStep::bone) {
-      update_bone(s, ws, st.index);
+      update_bone(s, ws, b, st.index);
     } else {
       if (st.index < in.ik_enabled.size() && in.ik_enabled[st.index] == 0) continue;
       solve_ik(s, ws, st.index);
