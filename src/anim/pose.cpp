@@ -109,20 +109,80 @@ void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, 
   }
 }
 
+namespace {
+
+using pm::V4;
+
+// Rows of the 4×4 transpose of a, b, c, d (lanes: a0 b0 c0 d0 / a1 b1 c1 d1 / ...).
+inline void transpose4(V4 a, V4 b, V4 c, V4 d, V4& r0, V4& r1, V4& r2, V4& r3) noexcept {
+  const V4 ab01 = __builtin_shufflevector(a, b, 0, 4, 1, 5), cd01 = __builtin_shufflevector(c, d, 0, 4, 1, 5);
+  const V4 ab23 = __builtin_shufflevector(a, b, 2, 6, 3, 7), cd23 = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+  r0 = __builtin_shufflevector(ab01, cd01, 0, 1, 4, 5);
+  r1 = __builtin_shufflevector(ab01, cd01, 2, 3, 6, 7);
+  r2 = __builtin_shufflevector(ab23, cd23, 0, 1, 4, 5);
+  r3 = __builtin_shufflevector(ab23, cd23, 2, 3, 6, 7);
+}
+
+inline void store4(float* out, V4 v) noexcept { __builtin_memcpy(out, &v, sizeof v); }
+
+}  // namespace
+
 void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
-  const auto bind = s.bind_positions();
+  const Vec3* bind = s.bind_positions().data();
   const Quat* rot = ws.model_rot_.data();
   const Vec3* pos = ws.model_pos_.data();
   Mat4* model = ws.model_mat_.data();
   Mat4* skin = ws.skin_mat_.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    // model = rigid_matrix(q, p); skin = the same with translation p − q·bind.
-    const pm::V4 q = pm::load4(rot[i]), p = pm::load3(pos[i]);
-    pm::rigid_matrix4(q, p, model[i].data());
-    const pm::V4 t = __builtin_shufflevector(p - pm::rotate4(q, pm::load3(bind[i])), pm::V4{1.0f, 1.0f, 1.0f, 1.0f}, 0, 1, 2, 4);
-    __builtin_memcpy(skin[i].data(), model[i].data(), 12 * sizeof(float));
-    __builtin_memcpy(skin[i].data() + 12, &t, sizeof t);
+  // Four bones at a time, one bone per lane: every lane computes rigid_matrix's elements and
+  // pm::rotate's translation with the same scalar operations (a − b is a + (−b), so no lane
+  // differs from the one-bone formulas):
+  //   model = rigid_matrix(q, p); skin = the same with translation p − rotate(q, bind).
+  std::size_t i = 0;
+  const V4 one{1.0f, 1.0f, 1.0f, 1.0f}, two{2.0f, 2.0f, 2.0f, 2.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
+  for (; i + 4 <= n; i += 4) {
+    V4 x, y, z, w, px, py, pz, bx, by, bz, unused;
+    transpose4(pm::load4(rot[i]), pm::load4(rot[i + 1]), pm::load4(rot[i + 2]), pm::load4(rot[i + 3]), x, y, z, w);
+    transpose4(pm::load3(pos[i]), pm::load3(pos[i + 1]), pm::load3(pos[i + 2]), pm::load3(pos[i + 3]), px, py, pz, unused);
+    transpose4(pm::load3(bind[i]), pm::load3(bind[i + 1]), pm::load3(bind[i + 2]), pm::load3(bind[i + 3]), bx, by, bz,
+               unused);
+    const V4 xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+    const V4 m0 = one - two * (yy + zz), m1 = two * (xy + wz), m2 = two * (xz - wy);
+    const V4 m4 = two * (xy - wz), m5 = one - two * (xx + zz), m6 = two * (yz + wx);
+    const V4 m8 = two * (xz + wy), m9 = two * (yz - wx), m10 = one - two * (xx + yy);
+    // pm::rotate(q, bind): t = 2(u × v), r = (v + w·t) + u × t.
+    const V4 t0 = two * (y * bz - z * by), t1 = two * (z * bx - x * bz), t2 = two * (x * by - y * bx);
+    const V4 rx = (bx + w * t0) + (y * t2 - z * t1), ry = (by + w * t1) + (z * t0 - x * t2),
+             rz = (bz + w * t2) + (x * t1 - y * t0);
+    V4 c0[4], c1[4], c2[4], c3[4], k3[4];
+    transpose4(m0, m1, m2, zero, c0[0], c0[1], c0[2], c0[3]);
+    transpose4(m4, m5, m6, zero, c1[0], c1[1], c1[2], c1[3]);
+    transpose4(m8, m9, m10, zero, c2[0], c2[1], c2[2], c2[3]);
+    transpose4(px, py, pz, one, c3[0], c3[1], c3[2], c3[3]);
+    transpose4(px - rx, py - ry, pz - rz, one, k3[0], k3[1], k3[2], k3[3]);
+    for (std::size_t k = 0; k < 4; ++k) {
+      float* m = model[i + k].data();
+      float* sk = skin[i + k].data();
+      store4(m, c0[k]);
+      store4(m + 4, c1[k]);
+      store4(m + 8, c2[k]);
+      store4(m + 12, c3[k]);
+      store4(sk, c0[k]);
+      store4(sk + 4, c1[k]);
+      store4(sk + 8, c2[k]);
+      store4(sk + 12, k3[k]);
+    }
+  }
+  for (; i < n; ++i) {
+    const Quat& q = rot[i];
+    const Vec3& p = pos[i];
+    model[i] = rigid_matrix(q, p);
+    Mat4& sk = skin[i];
+    sk = model[i];
+    const Vec3 rb = pm::rotate(q, bind[i]);
+    sk[12] = p[0] - rb[0];
+    sk[13] = p[1] - rb[1];
+    sk[14] = p[2] - rb[2];
   }
 }
 

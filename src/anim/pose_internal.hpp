@@ -47,31 +47,6 @@ inline V4 rotate4(V4 q, V4 v) noexcept {
   return (v + __builtin_shufflevector(q, q, 3, 3, 3, 3) * t) + (qyzx * __builtin_shufflevector(t, t, 2, 0, 1, 3) - qzxy * __builtin_shufflevector(t, t, 1, 2, 0, 3));
 }
 inline Vec3 rotate(const Quat& q, const Vec3& v) noexcept { return store3(rotate4(load4(q), load3(v))); }
-// rigid_matrix(q, t) (pose.cpp) column by column, each element the same products and sums:
-//   col 0 = {1 − 2(yy + zz), 2(xy + wz), 2(xz − wy), 0}, col 1 = {2(xy − wz), 1 − 2(xx + zz), 2(yz + wx), 0},
-//   col 2 = {2(xz + wy), 2(yz − wx), 1 − 2(xx + yy), 0}, col 3 = {t, 1};
-// a − b is a + (−b) in IEEE arithmetic, so the subtractions become additions of negated products.
-inline void rigid_matrix4(V4 q, V4 t, float* out) noexcept {
-  constexpr V4 two{2.0f, 2.0f, 2.0f, 2.0f}, one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
-  const V4 a0 = __builtin_shufflevector(q, q, 1, 0, 0, 3) * __builtin_shufflevector(q, q, 1, 1, 2, 3);  // yy xy xz
-  const V4 b0 = __builtin_shufflevector(q, q, 2, 3, 3, 3) * __builtin_shufflevector(q, q, 2, 2, 1, 3);  // zz wz wy
-  const V4 a1 = __builtin_shufflevector(q, q, 0, 0, 1, 3) * __builtin_shufflevector(q, q, 1, 0, 2, 3);  // xy xx yz
-  const V4 b1 = __builtin_shufflevector(q, q, 3, 2, 3, 3) * __builtin_shufflevector(q, q, 2, 2, 0, 3);  // wz zz wx
-  const V4 a2 = __builtin_shufflevector(q, q, 0, 1, 0, 3) * __builtin_shufflevector(q, q, 2, 2, 0, 3);  // xz yz xx
-  const V4 b2 = __builtin_shufflevector(q, q, 3, 3, 1, 3) * __builtin_shufflevector(q, q, 1, 0, 1, 3);  // wy wx yy
-  const V4 v0 = two * (a0 + b0 * V4{1.0f, 1.0f, -1.0f, 1.0f});
-  const V4 v1 = two * (a1 + b1 * V4{-1.0f, 1.0f, 1.0f, 1.0f});
-  const V4 v2 = two * (a2 + b2 * V4{1.0f, -1.0f, 1.0f, 1.0f});
-  const V4 u0 = one - v0, u1 = one - v1, u2 = one - v2;  // the diagonal: 1 − 2(...)
-  const V4 c0 = __builtin_shufflevector(__builtin_shufflevector(u0, v0, 0, 5, 6, 7), zero, 0, 1, 2, 4);
-  const V4 c1 = __builtin_shufflevector(__builtin_shufflevector(v1, u1, 0, 5, 2, 3), zero, 0, 1, 2, 4);
-  const V4 c2 = __builtin_shufflevector(__builtin_shufflevector(v2, u2, 0, 1, 6, 3), zero, 0, 1, 2, 4);
-  const V4 c3 = __builtin_shufflevector(t, one, 0, 1, 2, 4);
-  __builtin_memcpy(out, &c0, 16);
-  __builtin_memcpy(out + 4, &c1, 16);
-  __builtin_memcpy(out + 8, &c2, 16);
-  __builtin_memcpy(out + 12, &c3, 16);
-}
 
 inline Vec3 add(const Vec3& a, const Vec3& b) noexcept { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
 inline Vec3 sub(const Vec3& a, const Vec3& b) noexcept { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
