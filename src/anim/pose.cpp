@@ -62,28 +62,33 @@ Quat project_to_axis(const Quat& rotation, const Vec3& axis) noexcept {
 
 void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
+  const Buffers b = Buffers::of(s, ws);
+  const std::size_t nl = std::min(n, in.local.size()), nm = std::min(n, in.morph.size());
+  const BonePose* local = in.local.data();
+  const BoneMorphOffset* morph = in.morph.data();
+  const pm::V4 identity = pm::load4(kIdentityQuat), zero{0.0f, 0.0f, 0.0f, 0.0f};
   for (std::size_t i = 0; i < n; ++i) {
-    Quat r = kIdentityQuat;
-    Vec3 t{};
-    if (i < in.local.size()) {
-      r = in.local[i].rotation;
-      t = in.local[i].translation;
+    pm::V4 r = identity, t = zero;
+    if (i < nl) {
+      r = pm::load4(local[i].rotation);
+      t = pm::load3(local[i].translation);
     }
     const BoneDesc& d = s.desc(i);
-    if (d.has_fixed_axis) r = project_to_axis(r, d.fixed_axis);
-    if (i < in.morph.size()) {
-      r = pm::mul(in.morph[i].rotation, r);
-      t = pm::add(t, in.morph[i].translation);
+    if (d.has_fixed_axis) [[unlikely]]
+      r = pm::load4(project_to_axis(pm::store4(r), d.fixed_axis));
+    if (i < nm) {  // r = morph · r, t = t + morph t (pm::mul, pm::add)
+      r = pm::mul4(pm::load4(morph[i].rotation), r);
+      t = t + pm::load3(morph[i].translation);
     }
-    ws.anim_rot_[i] = r;
-    ws.anim_pos_[i] = t;
-    ws.append_rot_[i] = kIdentityQuat;
-    ws.append_pos_[i] = Vec3{};
-    ws.ik_rot_[i] = kIdentityQuat;
-    ws.local_rot_[i] = kIdentityQuat;
-    ws.local_pos_[i] = Vec3{};
-    ws.model_rot_[i] = kIdentityQuat;
-    ws.model_pos_[i] = Vec3{};
+    b.anim_rot[i] = pm::store4(r);
+    b.anim_pos[i] = pm::store3(t);
+    b.append_rot[i] = kIdentityQuat;
+    b.append_pos[i] = Vec3{};
+    b.ik_rot[i] = kIdentityQuat;
+    b.local_rot[i] = kIdentityQuat;
+    b.local_pos[i] = Vec3{};
+    b.model_rot[i] = kIdentityQuat;
+    b.model_pos[i] = Vec3{};
   }
 }
 
