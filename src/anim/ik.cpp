@@ -258,7 +258,8 @@ constexpr std::size_t kLocalPath = 32;
 
 }  // namespace
 
-void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::solve_ik_body(const Skeleton& s, PoseWorkspace& ws,
+                                                               std::uint32_t k) noexcept {
   const IkSolver& sv = s.solvers()[k];
   const auto links = s.ik_links().subspan(sv.link_begin, sv.link_end - sv.link_begin);
   const auto lists = s.ik_bone_lists();
@@ -268,9 +269,10 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
   for (const IkLink& l : links) ws.ik_rot_[l.bone] = kIdentityQuat;
 
   const Vec3 goal = ws.model_pos_[sv.bone];
-  update_bone(s, ws, sv.effector);
+  const Buffers buf = Buffers::of(s, ws);
+  update_bone(s, ws, buf, sv.effector);
   if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
-  for (std::uint32_t b : path) update_bone(s, ws, b);  // chain without IK rotations, top-down
+  for (std::uint32_t b : path) update_bone(s, ws, buf, b);  // chain without IK rotations, top-down
   if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
 
   const std::uint32_t iterations = sv.iterations;
@@ -390,7 +392,27 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) break;
     }
   }
-  for (std::uint32_t b : refresh) update_bone(s, ws, b);
+  for (std::uint32_t b : refresh) update_bone(s, ws, buf, b);
+}
+
+// The same code compiled twice: with AVX encodings (three-operand forms, fewer register copies;
+// no FMA, so every product and sum rounds as in the baseline build) where eval_isa() is avx.
+#ifdef MMDKIT_EVAL_HAVE_AVX
+[[gnu::target("avx")]] void PoseEvaluator::solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+  solve_ik_body(s, ws, k);
+}
+#endif
+void PoseEvaluator::solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+  solve_ik_body(s, ws, k);
+}
+void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    solve_ik_avx(s, ws, k);
+    return;
+  }
+#endif
+  solve_ik_base(s, ws, k);
 }
 
 }  // namespace mmdkit::anim

@@ -2,6 +2,7 @@
 #include "mmdkit/anim/pose.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "anim/pose_internal.hpp"
@@ -60,7 +61,7 @@ Quat project_to_axis(const Quat& rotation, const Vec3& axis) noexcept {
   return pm::axis_angle(a, angle);
 }
 
-void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
   const Buffers b = Buffers::of(s, ws);
   const std::size_t nl = std::min(n, in.local.size()), nm = std::min(n, in.morph.size());
@@ -101,8 +102,8 @@ void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_
   model_from_local(s, ws, i);
 }
 
-void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
-                        PoseWorkspace& ws) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps,
+                                                     const PoseInput& in, PoseWorkspace& ws) noexcept {
   const Buffers b = Buffers::of(s, ws);
   for (const ScheduleStep& st : steps) {
     if (st.kind == ScheduleStep::bone) {
@@ -119,7 +120,7 @@ namespace {
 using pm::V4;
 
 // Rows of the 4×4 transpose of a, b, c, d (lanes: a0 b0 c0 d0 / a1 b1 c1 d1 / ...).
-inline void transpose4(V4 a, V4 b, V4 c, V4 d, V4& r0, V4& r1, V4& r2, V4& r3) noexcept {
+[[gnu::always_inline]] inline void transpose4(V4 a, V4 b, V4 c, V4 d, V4& r0, V4& r1, V4& r2, V4& r3) noexcept {
   const V4 ab01 = __builtin_shufflevector(a, b, 0, 4, 1, 5), cd01 = __builtin_shufflevector(c, d, 0, 4, 1, 5);
   const V4 ab23 = __builtin_shufflevector(a, b, 2, 6, 3, 7), cd23 = __builtin_shufflevector(c, d, 2, 6, 3, 7);
   r0 = __builtin_shufflevector(ab01, cd01, 0, 1, 4, 5);
@@ -128,11 +129,11 @@ inline void transpose4(V4 a, V4 b, V4 c, V4 d, V4& r0, V4& r1, V4& r2, V4& r3) n
   r3 = __builtin_shufflevector(ab23, cd23, 2, 3, 6, 7);
 }
 
-inline void store4(float* out, V4 v) noexcept { __builtin_memcpy(out, &v, sizeof v); }
+[[gnu::always_inline]] inline void store4(float* out, V4 v) noexcept { __builtin_memcpy(out, &v, sizeof v); }
 
 }  // namespace
 
-void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
   const Vec3* bind = s.bind_positions().data();
   const Quat* rot = ws.model_rot_.data();
@@ -209,12 +210,70 @@ Result<void> validate(const Skeleton& s, const PoseWorkspace& ws) {
   return {};
 }
 
+// --- the two builds of a stage (eval_isa) -----------------------------------------------------
+
+namespace {
+
+bool cpu_has_avx() noexcept {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx");
+#else
+  return false;
+#endif
+}
+
+std::atomic<EvalIsa>& active_eval_isa() noexcept {
+  static std::atomic<EvalIsa> isa{cpu_has_avx() ? EvalIsa::avx : EvalIsa::baseline};
+  return isa;
+}
+
+void before_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  PoseEvaluator::prepass(s, in, ws);
+  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+}
+void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::finish(s, ws);
+}
+#ifdef MMDKIT_EVAL_HAVE_AVX
+// The same calls compiled for AVX (their bodies are always inlined): three-operand encodings, no
+// FMA (not enabled), so every operation rounds as in the baseline build.
+[[gnu::target("avx")]] void before_physics_avx(const Skeleton& s, const PoseInput& in,
+                                                            PoseWorkspace& ws) noexcept {
+  PoseEvaluator::prepass(s, in, ws);
+  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+}
+[[gnu::target("avx")]] void after_physics_avx(const Skeleton& s, const PoseInput& in,
+                                                           PoseWorkspace& ws) noexcept {
+  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::finish(s, ws);
+}
+#endif
+
+}  // namespace
+
+bool eval_avx() noexcept { return active_eval_isa().load(std::memory_order_relaxed) == EvalIsa::avx; }
+
+EvalIsa eval_isa() noexcept { return active_eval_isa().load(std::memory_order_relaxed); }
+
+EvalIsa set_eval_isa(EvalIsa isa) noexcept {
+  if (isa == EvalIsa::avx && !cpu_has_avx()) isa = EvalIsa::baseline;
+  active_eval_isa().store(isa, std::memory_order_relaxed);
+  return isa;
+}
+
 Result<void> evaluate_before_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) {
   if (ws.skeleton_id() != s.id() || ws.bone_count() != s.bone_count() || s.id() == 0) {
     if (auto v = validate(s, ws); !v) return v;
   }
-  PoseEvaluator::prepass(s, in, ws);
-  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    before_physics_avx(s, in, ws);
+    return {};
+  }
+#endif
+  before_physics_baseline(s, in, ws);
   return {};
 }
 
@@ -222,8 +281,13 @@ Result<void> evaluate_after_physics(const Skeleton& s, const PoseInput& in, Pose
   if (ws.skeleton_id() != s.id() || ws.bone_count() != s.bone_count() || s.id() == 0) {
     if (auto v = validate(s, ws); !v) return v;
   }
-  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
-  PoseEvaluator::finish(s, ws);
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    after_physics_avx(s, in, ws);
+    return {};
+  }
+#endif
+  after_physics_baseline(s, in, ws);
   return {};
 }
 

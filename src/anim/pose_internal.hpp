@@ -8,7 +8,15 @@
 
 #include "mmdkit/anim/pose.hpp"
 
+// x86-64: the evaluation is compiled a second time with AVX encodings (eval_isa(), pose.hpp).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MMDKIT_EVAL_HAVE_AVX 1
+#endif
+
 namespace mmdkit::anim {
+
+/// True when the AVX build of the evaluation runs (eval_isa() == EvalIsa::avx).
+bool eval_avx() noexcept;
 
 namespace pm {
 
@@ -124,15 +132,21 @@ struct PoseEvaluator {
       b.model_pos[i] = pm::store3(pm::load3(b.model_pos[pi]) + pm::rotate4(prot, lpos));
     }
   }
-  static void prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept;
+  // prepass, run, finish and solve_ik_body are defined (always inlined) in pose.cpp / ik.cpp, into
+  // a baseline and an AVX build of each stage.
+  static inline void prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept;
   /// Append + local + model transform of one bone (append.cpp holds the append part).
   static void update_bone(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone) noexcept;
   /// Local rotation = IK · append rotation and model transform, without recomputing the append.
   static void recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone) noexcept;
   static void apply_append(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone, Quat& rot, Vec3& pos) noexcept;
   static void solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
-  static void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in, PoseWorkspace& ws) noexcept;
-  static void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;
+  static inline void solve_ik_body(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  static void solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  static void solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  static inline void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
+                         PoseWorkspace& ws) noexcept;
+  static inline void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;
   [[gnu::always_inline]] static inline void model_from_local(const Skeleton& s, PoseWorkspace& ws,
                                                              std::uint32_t bone) noexcept {
     const std::int32_t p = s.parents()[bone];

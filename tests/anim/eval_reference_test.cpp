@@ -10,7 +10,8 @@
 // path, append bones on the path, every kind of limit, zero unit angles, bone morph offsets, IK
 // switched off) and, with the corpus, every frame of miku_v2 + wavefile_v2, mei + mei_greeting and
 // サンプルモデル.pmx + サンプルモーション2 (every 7th frame). Sampling: MotionSampler frame by
-// frame (its cursors) against sample_bone with a fresh cursor for each track and frame.
+// frame (its cursors) against sample_bone with a fresh cursor for each track and frame. Every case
+// runs on each build of the evaluation the CPU can run (EvalIsa: baseline, AVX).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -379,6 +380,18 @@ int compare(const Skeleton& sk, const PoseInput& in, PoseWorkspace& ws, Ref& ref
   return bad;
 }
 
+// Runs `body` once per evaluation build the CPU can run (EvalIsa), restoring the one in use.
+template <class F>
+void for_each_isa(F body) {
+  const EvalIsa saved = eval_isa();
+  for (EvalIsa isa : {EvalIsa::baseline, EvalIsa::avx}) {
+    if (set_eval_isa(isa) != isa) continue;  // not on this CPU
+    SCOPED_TRACE(isa == EvalIsa::avx ? "avx build" : "baseline build");
+    body();
+  }
+  set_eval_isa(saved);
+}
+
 // --- random skeletons ----------------------------------------------------------------------------
 
 struct Rng {
@@ -472,7 +485,7 @@ SkeletonDesc random_skeleton(Rng& r, OrderRule rule) {
   return d;
 }
 
-TEST(EvalReference, RandomSkeletonsAgreeBitForBit) {
+void check_random_skeletons() {
   Rng r(20261201);
   int built = 0, solved = 0;
   for (int t = 0; t < 300; ++t) {
@@ -502,6 +515,8 @@ TEST(EvalReference, RandomSkeletonsAgreeBitForBit) {
   EXPECT_GE(built, 250);
   EXPECT_GE(solved, 400);
 }
+
+TEST(EvalReference, RandomSkeletonsAgreeBitForBit) { for_each_isa(check_random_skeletons); }
 
 // --- corpus pairs -----------------------------------------------------------------------------------
 
@@ -544,20 +559,20 @@ void check_corpus_pair(const char* model_path, const char* motion_path, std::uin
 
 TEST(EvalReference, MikuWavefileEveryFrame) {
   MMDKIT_REQUIRE_CORPUS();
-  check_corpus_pair("jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd",
-                    "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd", 1);
+  for_each_isa([] { check_corpus_pair("jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd",
+                                       "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd", 1); });
 }
 
 TEST(EvalReference, MeiGreetingEveryFrame) {
   MMDKIT_REQUIRE_CORPUS();
-  check_corpus_pair("mmdagent__mmdagent-mirror/MMDAgent_Example/Model/mei/mei.pmd",
-                    "mmdagent__mmdagent-mirror/MMDAgent_Example/Motion/mei_greeting/mei_greeting.vmd", 1);
+  for_each_isa([] { check_corpus_pair("mmdagent__mmdagent-mirror/MMDAgent_Example/Model/mei/mei.pmd",
+                                       "mmdagent__mmdagent-mirror/MMDAgent_Example/Motion/mei_greeting/mei_greeting.vmd", 1); });
 }
 
 TEST(EvalReference, PmxSampleModelMotion2) {
   MMDKIT_REQUIRE_CORPUS();
-  check_corpus_pair("miu200521358__mmd_base/test/resources/サンプルモデル.pmx",
-                    "miu200521358__mmd_base/tests/resources/サンプルモーション2.vmd", 7);
+  for_each_isa([] { check_corpus_pair("miu200521358__mmd_base/test/resources/サンプルモデル.pmx",
+                                       "miu200521358__mmd_base/tests/resources/サンプルモーション2.vmd", 7); });
 }
 
 }  // namespace
