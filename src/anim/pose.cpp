@@ -304,6 +304,7 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
   if (!bound) return std::unexpected(bound.error());
   m.bound_ = std::move(*bound);
   m.cursors_.assign(skeleton.bone_count(), 0);
+  m.segments_.assign(skeleton.bone_count(), BoneSegmentCache{});
   m.ik_tracks_.resize(skeleton.ik_count());
   m.ik_cursors_.assign(skeleton.ik_count(), 0);
   for (const BoneTrackKey& k : m.bound_.bone_keys) m.last_frame_ = std::max(m.last_frame_, k.frame);
@@ -333,17 +334,18 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
 }
 
 void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {
-  sample_bones(bound_, frame, local, cursors_);
+  sample_bones(bound_, frame, local, cursors_, segments_);
   sample_ik(frame, ik_enabled, ik_cursors_);
 }
 
 MotionSampler::Cursors MotionSampler::make_cursors() const {
-  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0)};
+  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0),
+                 std::vector<BoneSegmentCache>(cursors_.size())};
 }
 
 void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
                            Cursors& cursors) const noexcept {
-  sample_bones(bound_, frame, local, cursors.bones);
+  sample_bones(bound_, frame, local, cursors.bones, cursors.segments);
   sample_ik(frame, ik_enabled, cursors.ik);
 }
 

@@ -166,6 +166,8 @@ class MotionSampler {
   struct Cursors {
     std::vector<std::uint32_t> bones;  ///< one per model bone
     std::vector<std::uint32_t> ik;     ///< one per IK solver
+    /// One per model bone (sampler.hpp; fewer: the remaining bones are sampled without a cache).
+    std::vector<BoneSegmentCache> segments;
   };
   /// Cursors sized for this sampler (allocates; once per user).
   Cursors make_cursors() const;
@@ -187,6 +189,7 @@ class MotionSampler {
   void sample_ik(double frame, std::span<std::uint8_t> ik_enabled, std::span<std::uint32_t> cursors) const noexcept;
   BoundMotion bound_;
   std::vector<std::uint32_t> cursors_;
+  std::vector<BoneSegmentCache> segments_;
   std::vector<std::vector<IkKey>> ik_tracks_;  // per solver
   std::vector<std::uint32_t> ik_cursors_;
   std::uint32_t last_frame_ = 0;
