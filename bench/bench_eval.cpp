@@ -125,12 +125,21 @@ void BM_CharacterFrameSkinned(benchmark::State& state) {
 }
 
 void BM_EvalFrame_BonesIk(benchmark::State& state) { run(state, true, false); }
+// The same on the baseline build of the evaluation (anim::EvalIsa; same results bit for bit).
+void BM_EvalFrame_BonesIk_Baseline(benchmark::State& state) {
+  const anim::EvalIsa saved = anim::eval_isa();
+  anim::set_eval_isa(anim::EvalIsa::baseline);
+  run(state, true, false);
+  anim::set_eval_isa(saved);
+  state.SetLabel("baseline");
+}
 void BM_EvalFrame_BonesNoIk(benchmark::State& state) { run(state, false, false); }
 void BM_SampleOnly(benchmark::State& state) { run(state, true, true); }
 
 }  // namespace
 
 BENCHMARK(BM_EvalFrame_BonesIk)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EvalFrame_BonesIk_Baseline)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EvalFrame_BonesNoIk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SampleOnly)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CharacterFrame)->Unit(benchmark::kMicrosecond);

@@ -170,26 +170,53 @@ Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcep
   return r;
 }
 
+// 4-lane helpers for the CCD step: each lane computes what the scalar pm:: functions compute, in
+// the same order (lane 3 of a 3-vector is ignored: it never reaches lanes 0..2).
+using pm::V4;
+inline V4 splat(float v) noexcept { return V4{v, v, v, v}; }
+// pm::conj: the sign of x, y, z flipped (negation, as the scalar code).
+inline V4 conj4(V4 q) noexcept { return __builtin_shufflevector(-q, q, 0, 1, 2, 7); }
+// pm::cross: {a1·b2 − a2·b1, a2·b0 − a0·b2, a0·b1 − a1·b0}.
+inline V4 cross4(V4 a, V4 b) noexcept {
+  return __builtin_shufflevector(a, a, 1, 2, 0, 3) * __builtin_shufflevector(b, b, 2, 0, 1, 3) -
+         __builtin_shufflevector(a, a, 2, 0, 1, 3) * __builtin_shufflevector(b, b, 1, 2, 0, 3);
+}
+// pm::dot = (a0·b0 + a1·b1) + a2·b2 of the products p = a·b.
+inline float hsum3(V4 p) noexcept { return p[0] + p[1] + p[2]; }
+// The four pm::dot sums of the products p, q, r, t at once: {Σp, Σq, Σr, Σt}, each (x + y) + z.
+inline V4 hsum3x4(V4 p, V4 q, V4 r, V4 t) noexcept {
+  const V4 pq01 = __builtin_shufflevector(p, q, 0, 4, 1, 5), rt01 = __builtin_shufflevector(r, t, 0, 4, 1, 5);
+  const V4 pq23 = __builtin_shufflevector(p, q, 2, 6, 3, 7), rt23 = __builtin_shufflevector(r, t, 2, 6, 3, 7);
+  const V4 x = __builtin_shufflevector(pq01, rt01, 0, 1, 4, 5), y = __builtin_shufflevector(pq01, rt01, 2, 3, 6, 7);
+  const V4 z = __builtin_shufflevector(pq23, rt23, 0, 1, 4, 5);
+  return (x + y) + z;
+}
+constexpr V4 kIdentity4{0.0f, 0.0f, 0.0f, 1.0f};
+
 // One CCD step of `link` (index c in its chain): the new IK rotation of the link, or false when the
 // link is skipped (its two directions are parallel). e = link − effector, g = link − goal (model
 // space), parent_rot = the link's parent's model rotation, ik = its current IK rotation,
 // append_rot = its local rotation before IK.
 [[gnu::always_inline]] inline bool ccd_step(const IkSolver& sv, const IkLink& link, std::size_t c, bool use_axis,
-                                            const Vec3& e, const Vec3& g, const Quat& parent_rot, const Quat& ik,
-                                            const Quat& append_rot, Quat& out) noexcept {
+                                            V4 e, V4 g, V4 parent_rot, V4 ik, V4 append_rot, V4& out) noexcept {
   // The skip test is B's |normalize(e) × normalize(g)|² < 1e-8, on the unnormalized vectors.
-  const Vec3 cr = pm::cross(e, g);
-  const float cr2 = pm::dot(cr, cr);
-  const float n2 = pm::dot(e, e) * pm::dot(g, g);
+  const V4 cr = cross4(e, g);
+  const V4 dots = hsum3x4(cr * cr, e * e, g * g, e * g);  // |cr|², |e|², |g|², e·g
+  const float cr2 = dots[0];
+  const float n2 = dots[1] * dots[2];
   if (!(cr2 >= 1.0e-8f * n2) || n2 == 0.0f) return false;
-  const float cl = std::sqrt(cr2), dt = pm::dot(e, g);
-  Vec3 axis = pm::scale(cr, 1.0f / cl);
+  const float cl = std::sqrt(cr2), dt = dots[3];
+  V4 axis = cr * splat(1.0f / cl);
   if (link.has_limits && use_axis && link.axis != IkSolveAxis::none) {
-    const Vec3& unit = link.axis == IkSolveAxis::x ? kX : link.axis == IkSolveAxis::y ? kY : kZ;
-    const float d = pm::dot(axis, pm::rotate(parent_rot, unit));
-    axis = pm::scale(unit, d >= 0.0f ? 1.0f : -1.0f);
-  } else {
-    axis = pm::normalized(pm::rotate(pm::conj(parent_rot), axis));
+    const V4 unit = link.axis == IkSolveAxis::x   ? V4{1.0f, 0.0f, 0.0f, 0.0f}
+                    : link.axis == IkSolveAxis::y ? V4{0.0f, 1.0f, 0.0f, 0.0f}
+                                                  : V4{0.0f, 0.0f, 1.0f, 0.0f};
+    const float d = hsum3(axis * pm::rotate4(parent_rot, unit));
+    axis = unit * splat(d >= 0.0f ? 1.0f : -1.0f);
+  } else {  // pm::normalized(rotate(conj(parent), axis))
+    axis = pm::rotate4(conj4(parent_rot), axis);
+    const float l2 = hsum3(axis * axis);
+    if (l2 > 0.0f) axis = axis * splat(1.0f / std::sqrt(l2));
   }
   // Step = min(cap, full angle φ), as the sine and cosine of its half. cos φ = dt / nn and
   // sin φ = cl / nn (nn = |e||g|); the half-angle identities (the larger of sine and cosine by a
@@ -215,11 +242,11 @@ Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcep
     hs = std::sin(0.5f * angle);
     hc = std::cos(0.5f * angle);
   }
-  out = pm::mul({axis[0] * hs, axis[1] * hs, axis[2] * hs, hc}, ik);
+  out = pm::mul4(__builtin_shufflevector(axis * splat(hs), splat(hc), 0, 1, 2, 4), ik);
   if (link.has_limits) {
-    const Quat q = pm::mul(out, append_rot);
+    const Quat q = pm::store4(pm::mul4(out, append_rot));
     const Quat limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis) : limit_rotation(link, q, use_axis);
-    out = pm::mul(limited, pm::conj(append_rot));
+    out = pm::mul4(pm::load4(limited), conj4(append_rot));
   }
   return true;
 }
@@ -231,7 +258,8 @@ constexpr std::size_t kLocalPath = 32;
 
 }  // namespace
 
-void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::solve_ik_body(const Skeleton& s, PoseWorkspace& ws,
+                                                               std::uint32_t k) noexcept {
   const IkSolver& sv = s.solvers()[k];
   const auto links = s.ik_links().subspan(sv.link_begin, sv.link_end - sv.link_begin);
   const auto lists = s.ik_bone_lists();
@@ -241,9 +269,10 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
   for (const IkLink& l : links) ws.ik_rot_[l.bone] = kIdentityQuat;
 
   const Vec3 goal = ws.model_pos_[sv.bone];
-  update_bone(s, ws, sv.effector);
+  const Buffers buf = Buffers::of(s, ws);
+  update_bone(s, ws, buf, sv.effector);
   if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
-  for (std::uint32_t b : path) update_bone(s, ws, b);  // chain without IK rotations, top-down
+  for (std::uint32_t b : path) update_bone(s, ws, buf, b);  // chain without IK rotations, top-down
   if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
 
   const std::uint32_t iterations = sv.iterations;
@@ -255,11 +284,14 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
   }
 
   if (local) {
-    using pm::V4;
     const std::size_t n = path.size();
-    V4 rot[kLocalPath], pos[kLocalPath], lrot[kLocalPath], lpos[kLocalPath], prot[kLocalPath], ppos[kLocalPath],
+    V4 rot[kLocalPath], pos[kLocalPath], lrot[kLocalPath], lpos[kLocalPath], prot[kLocalPath],
         ik[kLocalPath], arot[kLocalPath];
     int parent[kLocalPath];  // index in the path; −1: a bone outside the path (constant); −2: none
+    // below[j]: the path bones below path bone j (its descendants within the path), as a bit mask;
+    // inner: path bones that are the parent of another path bone (the others need their model
+    // rotation only once, after the solve).
+    std::uint32_t below[kLocalPath] = {}, inner = 0;
     std::size_t eff = 0;
     for (std::size_t j = 0; j < n; ++j) {
       const std::uint32_t b = path[j];
@@ -276,7 +308,10 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
         if (static_cast<std::int32_t>(path[i]) == p) parent[j] = static_cast<int>(i);
       if (parent[j] == -1) {
         prot[j] = pm::load4(ws.model_rot_[static_cast<std::size_t>(p)]);
-        ppos[j] = pm::load3(ws.model_pos_[static_cast<std::size_t>(p)]);
+      }
+      if (parent[j] >= 0) {
+        inner |= 1u << parent[j];
+        for (int a = parent[j]; a >= 0; a = parent[a]) below[a] |= 1u << j;  // parents come first
       }
     }
     const V4 goal4 = pm::load3(goal);
@@ -290,31 +325,33 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
         const IkLink& link = links[c];
         if (link.axis == IkSolveAxis::fixed) continue;
         const std::size_t j0 = link.path_index;
-        const V4 e4 = pos[j0] - pos[eff], g4 = pos[j0] - goal4;
         const int pj = parent[j0];
-        const Quat parent_rot = pj >= 0 ? pm::store4(rot[pj]) : pj == -1 ? pm::store4(prot[j0]) : kIdentityQuat;
-        Quat out;
-        if (!ccd_step(sv, link, c, use_axis, pm::store3(e4), pm::store3(g4), parent_rot, pm::store4(ik[j0]),
-                      pm::store4(arot[j0]), out))
+        const V4 parent_rot = pj >= 0 ? rot[pj] : pj == -1 ? prot[j0] : kIdentity4;
+        if (!ccd_step(sv, link, c, use_axis, pos[j0] - pos[eff], pos[j0] - goal4, parent_rot, ik[j0], arot[j0], ik[j0]))
           continue;
-        ik[j0] = pm::load4(out);
         lrot[j0] = pm::mul4(ik[j0], arot[j0]);  // recompose
-        // Model transforms of the path from this link down (model_from_local).
-        for (std::size_t j = j0; j < n; ++j) {
-          const int p = parent[j];
-          if (p >= 0) {
-            rot[j] = pm::mul4(rot[p], lrot[j]);
-            pos[j] = pos[p] + pm::rotate4(rot[p], lpos[j]);
-          } else if (p == -1) {
-            rot[j] = pm::mul4(prot[j], lrot[j]);
-            pos[j] = ppos[j] + pm::rotate4(prot[j], lpos[j]);
-          } else {
-            rot[j] = lrot[j];
-            pos[j] = lpos[j];
-          }
+        // Model transforms of the path from this link down (model_from_local), as the whole
+        // path's re-evaluation would give them, without the values it leaves unchanged: the
+        // link's own position (its parent and local translation did not move), bones not below
+        // the link, and the model rotations of bones without a child on the path (set once after
+        // the solve from their final parents: the same floats).
+        if (inner >> j0 & 1u) {
+          const int p = parent[j0];
+          rot[j0] = p >= 0 ? pm::mul4(rot[p], lrot[j0]) : p == -1 ? pm::mul4(prot[j0], lrot[j0]) : lrot[j0];
+        }
+        for (std::uint32_t m = below[j0]; m != 0; m &= m - 1) {
+          const auto j = static_cast<std::size_t>(__builtin_ctz(m));
+          const int p = parent[j];  // >= 0: on the path, below the link
+          pos[j] = pos[p] + pm::rotate4(rot[p], lpos[j]);
+          if (inner >> j & 1u) rot[j] = pm::mul4(rot[p], lrot[j]);
         }
       }
       if (dist2() < 1.0e-8f) break;
+    }
+    for (std::size_t j = 0; j < n; ++j) {  // model rotations of the bones without a child on the path
+      if (inner >> j & 1u) continue;
+      const int p = parent[j];
+      rot[j] = p >= 0 ? pm::mul4(rot[p], lrot[j]) : p == -1 ? pm::mul4(prot[j], lrot[j]) : lrot[j];
     }
     for (std::size_t j = 0; j < n; ++j) {
       const std::uint32_t b = path[j];
@@ -332,11 +369,12 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
         const std::uint32_t lb = link.bone;
         const std::int32_t parent = s.parents()[lb];
         const Quat parent_rot = parent < 0 ? kIdentityQuat : ws.model_rot_[static_cast<std::size_t>(parent)];
-        Quat out;
-        if (!ccd_step(sv, link, c, use_axis, pm::sub(ws.model_pos_[lb], ws.model_pos_[sv.effector]),
-                      pm::sub(ws.model_pos_[lb], goal), parent_rot, ws.ik_rot_[lb], ws.append_rot_[lb], out))
+        V4 out;
+        if (!ccd_step(sv, link, c, use_axis, pm::load3(pm::sub(ws.model_pos_[lb], ws.model_pos_[sv.effector])),
+                      pm::load3(pm::sub(ws.model_pos_[lb], goal)), pm::load4(parent_rot), pm::load4(ws.ik_rot_[lb]),
+                      pm::load4(ws.append_rot_[lb]), out))
           continue;
-        ws.ik_rot_[lb] = out;
+        ws.ik_rot_[lb] = pm::store4(out);
         // Update the chain below (and including) this link; the effector last.
         for (std::size_t j = link.path_index; j < path.size(); ++j) {
           const std::uint32_t b = path[j];
@@ -354,7 +392,27 @@ void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t
       if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) break;
     }
   }
-  for (std::uint32_t b : refresh) update_bone(s, ws, b);
+  for (std::uint32_t b : refresh) update_bone(s, ws, buf, b);
+}
+
+// The same code compiled twice: with AVX encodings (three-operand forms, fewer register copies;
+// no FMA, so every product and sum rounds as in the baseline build) where eval_isa() is avx.
+#ifdef MMDKIT_EVAL_HAVE_AVX
+[[gnu::target("avx")]] void PoseEvaluator::solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+  solve_ik_body(s, ws, k);
+}
+#endif
+void PoseEvaluator::solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+  solve_ik_body(s, ws, k);
+}
+void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    solve_ik_avx(s, ws, k);
+    return;
+  }
+#endif
+  solve_ik_base(s, ws, k);
 }
 
 }  // namespace mmdkit::anim

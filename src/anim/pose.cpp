@@ -2,6 +2,7 @@
 #include "mmdkit/anim/pose.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "anim/pose_internal.hpp"
@@ -60,43 +61,40 @@ Quat project_to_axis(const Quat& rotation, const Vec3& axis) noexcept {
   return pm::axis_angle(a, angle);
 }
 
-void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
+  const Buffers b = Buffers::of(s, ws);
+  const std::size_t nl = std::min(n, in.local.size()), nm = std::min(n, in.morph.size());
+  const BonePose* local = in.local.data();
+  const BoneMorphOffset* morph = in.morph.data();
+  const pm::V4 identity = pm::load4(kIdentityQuat), zero{0.0f, 0.0f, 0.0f, 0.0f};
   for (std::size_t i = 0; i < n; ++i) {
-    Quat r = kIdentityQuat;
-    Vec3 t{};
-    if (i < in.local.size()) {
-      r = in.local[i].rotation;
-      t = in.local[i].translation;
+    pm::V4 r = identity, t = zero;
+    if (i < nl) {
+      r = pm::load4(local[i].rotation);
+      t = pm::load3(local[i].translation);
     }
     const BoneDesc& d = s.desc(i);
-    if (d.has_fixed_axis) r = project_to_axis(r, d.fixed_axis);
-    if (i < in.morph.size()) {
-      r = pm::mul(in.morph[i].rotation, r);
-      t = pm::add(t, in.morph[i].translation);
+    if (d.has_fixed_axis) [[unlikely]]
+      r = pm::load4(project_to_axis(pm::store4(r), d.fixed_axis));
+    if (i < nm) {  // r = morph · r, t = t + morph t (pm::mul, pm::add)
+      r = pm::mul4(pm::load4(morph[i].rotation), r);
+      t = t + pm::load3(morph[i].translation);
     }
-    ws.anim_rot_[i] = r;
-    ws.anim_pos_[i] = t;
-    ws.append_rot_[i] = kIdentityQuat;
-    ws.append_pos_[i] = Vec3{};
-    ws.ik_rot_[i] = kIdentityQuat;
-    ws.local_rot_[i] = kIdentityQuat;
-    ws.local_pos_[i] = Vec3{};
-    ws.model_rot_[i] = kIdentityQuat;
-    ws.model_pos_[i] = Vec3{};
+    b.anim_rot[i] = pm::store4(r);
+    b.anim_pos[i] = pm::store3(t);
+    b.append_rot[i] = kIdentityQuat;
+    b.append_pos[i] = Vec3{};
+    b.ik_rot[i] = kIdentityQuat;
+    b.local_rot[i] = kIdentityQuat;
+    b.local_pos[i] = Vec3{};
+    b.model_rot[i] = kIdentityQuat;
+    b.model_pos[i] = Vec3{};
   }
 }
 
 void PoseEvaluator::update_bone(const Skeleton& s, PoseWorkspace& ws, std::uint32_t i) noexcept {
-  Quat r = ws.anim_rot_[i];
-  Vec3 t = ws.anim_pos_[i];
-  const BoneDesc& d = s.desc(i);
-  if (d.append_rotation || d.append_translation) apply_append(s, ws, i, r, t);
-  ws.append_rot_[i] = r;
-  ws.append_pos_[i] = t;
-  ws.local_rot_[i] = pm::mul(ws.ik_rot_[i], r);
-  ws.local_pos_[i] = pm::add(s.bind_offsets()[i], t);
-  model_from_local(s, ws, i);
+  update_bone(s, ws, Buffers::of(s, ws), i);
 }
 
 void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_t i) noexcept {
@@ -104,11 +102,12 @@ void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_
   model_from_local(s, ws, i);
 }
 
-void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
-                        PoseWorkspace& ws) noexcept {
+[[gnu::always_inline]] inline void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps,
+                                                     const PoseInput& in, PoseWorkspace& ws) noexcept {
+  const Buffers b = Buffers::of(s, ws);
   for (const ScheduleStep& st : steps) {
     if (st.kind == ScheduleStep::bone) {
-      update_bone(s, ws, st.index);
+      update_bone(s, ws, b, st.index);
     } else {
       if (st.index < in.ik_enabled.size() && in.ik_enabled[st.index] == 0) continue;
       solve_ik(s, ws, st.index);
@@ -116,15 +115,76 @@ void PoseEvaluator::run(const Skeleton& s, std::span<const ScheduleStep> steps, 
   }
 }
 
-void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
+namespace {
+
+using pm::V4;
+
+// Rows of the 4×4 transpose of a, b, c, d (lanes: a0 b0 c0 d0 / a1 b1 c1 d1 / ...).
+[[gnu::always_inline]] inline void transpose4(V4 a, V4 b, V4 c, V4 d, V4& r0, V4& r1, V4& r2, V4& r3) noexcept {
+  const V4 ab01 = __builtin_shufflevector(a, b, 0, 4, 1, 5), cd01 = __builtin_shufflevector(c, d, 0, 4, 1, 5);
+  const V4 ab23 = __builtin_shufflevector(a, b, 2, 6, 3, 7), cd23 = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+  r0 = __builtin_shufflevector(ab01, cd01, 0, 1, 4, 5);
+  r1 = __builtin_shufflevector(ab01, cd01, 2, 3, 6, 7);
+  r2 = __builtin_shufflevector(ab23, cd23, 0, 1, 4, 5);
+  r3 = __builtin_shufflevector(ab23, cd23, 2, 3, 6, 7);
+}
+
+[[gnu::always_inline]] inline void store4(float* out, V4 v) noexcept { __builtin_memcpy(out, &v, sizeof v); }
+
+}  // namespace
+
+[[gnu::always_inline]] inline void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
-  const auto bind = s.bind_positions();
-  for (std::size_t i = 0; i < n; ++i) {
-    const Quat& q = ws.model_rot_[i];
-    const Vec3& p = ws.model_pos_[i];
-    ws.model_mat_[i] = rigid_matrix(q, p);
-    Mat4& sk = ws.skin_mat_[i];
-    sk = ws.model_mat_[i];
+  const Vec3* bind = s.bind_positions().data();
+  const Quat* rot = ws.model_rot_.data();
+  const Vec3* pos = ws.model_pos_.data();
+  Mat4* model = ws.model_mat_.data();
+  Mat4* skin = ws.skin_mat_.data();
+  // Four bones at a time, one bone per lane: every lane computes rigid_matrix's elements and
+  // pm::rotate's translation with the same scalar operations (a − b is a + (−b), so no lane
+  // differs from the one-bone formulas):
+  //   model = rigid_matrix(q, p); skin = the same with translation p − rotate(q, bind).
+  std::size_t i = 0;
+  const V4 one{1.0f, 1.0f, 1.0f, 1.0f}, two{2.0f, 2.0f, 2.0f, 2.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
+  for (; i + 4 <= n; i += 4) {
+    V4 x, y, z, w, px, py, pz, bx, by, bz, unused;
+    transpose4(pm::load4(rot[i]), pm::load4(rot[i + 1]), pm::load4(rot[i + 2]), pm::load4(rot[i + 3]), x, y, z, w);
+    transpose4(pm::load3(pos[i]), pm::load3(pos[i + 1]), pm::load3(pos[i + 2]), pm::load3(pos[i + 3]), px, py, pz, unused);
+    transpose4(pm::load3(bind[i]), pm::load3(bind[i + 1]), pm::load3(bind[i + 2]), pm::load3(bind[i + 3]), bx, by, bz,
+               unused);
+    const V4 xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+    const V4 m0 = one - two * (yy + zz), m1 = two * (xy + wz), m2 = two * (xz - wy);
+    const V4 m4 = two * (xy - wz), m5 = one - two * (xx + zz), m6 = two * (yz + wx);
+    const V4 m8 = two * (xz + wy), m9 = two * (yz - wx), m10 = one - two * (xx + yy);
+    // pm::rotate(q, bind): t = 2(u × v), r = (v + w·t) + u × t.
+    const V4 t0 = two * (y * bz - z * by), t1 = two * (z * bx - x * bz), t2 = two * (x * by - y * bx);
+    const V4 rx = (bx + w * t0) + (y * t2 - z * t1), ry = (by + w * t1) + (z * t0 - x * t2),
+             rz = (bz + w * t2) + (x * t1 - y * t0);
+    V4 c0[4], c1[4], c2[4], c3[4], k3[4];
+    transpose4(m0, m1, m2, zero, c0[0], c0[1], c0[2], c0[3]);
+    transpose4(m4, m5, m6, zero, c1[0], c1[1], c1[2], c1[3]);
+    transpose4(m8, m9, m10, zero, c2[0], c2[1], c2[2], c2[3]);
+    transpose4(px, py, pz, one, c3[0], c3[1], c3[2], c3[3]);
+    transpose4(px - rx, py - ry, pz - rz, one, k3[0], k3[1], k3[2], k3[3]);
+    for (std::size_t k = 0; k < 4; ++k) {
+      float* m = model[i + k].data();
+      float* sk = skin[i + k].data();
+      store4(m, c0[k]);
+      store4(m + 4, c1[k]);
+      store4(m + 8, c2[k]);
+      store4(m + 12, c3[k]);
+      store4(sk, c0[k]);
+      store4(sk + 4, c1[k]);
+      store4(sk + 8, c2[k]);
+      store4(sk + 12, k3[k]);
+    }
+  }
+  for (; i < n; ++i) {
+    const Quat& q = rot[i];
+    const Vec3& p = pos[i];
+    model[i] = rigid_matrix(q, p);
+    Mat4& sk = skin[i];
+    sk = model[i];
     const Vec3 rb = pm::rotate(q, bind[i]);
     sk[12] = p[0] - rb[0];
     sk[13] = p[1] - rb[1];
@@ -150,12 +210,70 @@ Result<void> validate(const Skeleton& s, const PoseWorkspace& ws) {
   return {};
 }
 
+// --- the two builds of a stage (eval_isa) -----------------------------------------------------
+
+namespace {
+
+bool cpu_has_avx() noexcept {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx");
+#else
+  return false;
+#endif
+}
+
+std::atomic<EvalIsa>& active_eval_isa() noexcept {
+  static std::atomic<EvalIsa> isa{cpu_has_avx() ? EvalIsa::avx : EvalIsa::baseline};
+  return isa;
+}
+
+void before_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  PoseEvaluator::prepass(s, in, ws);
+  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+}
+void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
+  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::finish(s, ws);
+}
+#ifdef MMDKIT_EVAL_HAVE_AVX
+// The same calls compiled for AVX (their bodies are always inlined): three-operand encodings, no
+// FMA (not enabled), so every operation rounds as in the baseline build.
+[[gnu::target("avx")]] void before_physics_avx(const Skeleton& s, const PoseInput& in,
+                                                            PoseWorkspace& ws) noexcept {
+  PoseEvaluator::prepass(s, in, ws);
+  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+}
+[[gnu::target("avx")]] void after_physics_avx(const Skeleton& s, const PoseInput& in,
+                                                           PoseWorkspace& ws) noexcept {
+  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::finish(s, ws);
+}
+#endif
+
+}  // namespace
+
+bool eval_avx() noexcept { return active_eval_isa().load(std::memory_order_relaxed) == EvalIsa::avx; }
+
+EvalIsa eval_isa() noexcept { return active_eval_isa().load(std::memory_order_relaxed); }
+
+EvalIsa set_eval_isa(EvalIsa isa) noexcept {
+  if (isa == EvalIsa::avx && !cpu_has_avx()) isa = EvalIsa::baseline;
+  active_eval_isa().store(isa, std::memory_order_relaxed);
+  return isa;
+}
+
 Result<void> evaluate_before_physics(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) {
   if (ws.skeleton_id() != s.id() || ws.bone_count() != s.bone_count() || s.id() == 0) {
     if (auto v = validate(s, ws); !v) return v;
   }
-  PoseEvaluator::prepass(s, in, ws);
-  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    before_physics_avx(s, in, ws);
+    return {};
+  }
+#endif
+  before_physics_baseline(s, in, ws);
   return {};
 }
 
@@ -163,8 +281,13 @@ Result<void> evaluate_after_physics(const Skeleton& s, const PoseInput& in, Pose
   if (ws.skeleton_id() != s.id() || ws.bone_count() != s.bone_count() || s.id() == 0) {
     if (auto v = validate(s, ws); !v) return v;
   }
-  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
-  PoseEvaluator::finish(s, ws);
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    after_physics_avx(s, in, ws);
+    return {};
+  }
+#endif
+  after_physics_baseline(s, in, ws);
   return {};
 }
 
@@ -181,6 +304,7 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
   if (!bound) return std::unexpected(bound.error());
   m.bound_ = std::move(*bound);
   m.cursors_.assign(skeleton.bone_count(), 0);
+  m.segments_.assign(skeleton.bone_count(), BoneSegmentCache{});
   m.ik_tracks_.resize(skeleton.ik_count());
   m.ik_cursors_.assign(skeleton.ik_count(), 0);
   for (const BoneTrackKey& k : m.bound_.bone_keys) m.last_frame_ = std::max(m.last_frame_, k.frame);
@@ -210,17 +334,18 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
 }
 
 void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {
-  sample_bones(bound_, frame, local, cursors_);
+  sample_bones(bound_, frame, local, cursors_, segments_);
   sample_ik(frame, ik_enabled, ik_cursors_);
 }
 
 MotionSampler::Cursors MotionSampler::make_cursors() const {
-  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0)};
+  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0),
+                 std::vector<BoneSegmentCache>(cursors_.size())};
 }
 
 void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
                            Cursors& cursors) const noexcept {
-  sample_bones(bound_, frame, local, cursors.bones);
+  sample_bones(bound_, frame, local, cursors.bones, cursors.segments);
   sample_ik(frame, ik_enabled, cursors.ik);
 }
 

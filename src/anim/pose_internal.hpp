@@ -8,7 +8,15 @@
 
 #include "mmdkit/anim/pose.hpp"
 
+// x86-64: the evaluation is compiled a second time with AVX encodings (eval_isa(), pose.hpp).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MMDKIT_EVAL_HAVE_AVX 1
+#endif
+
 namespace mmdkit::anim {
+
+/// True when the AVX build of the evaluation runs (eval_isa() == EvalIsa::avx).
+bool eval_avx() noexcept;
 
 namespace pm {
 
@@ -47,6 +55,7 @@ inline V4 rotate4(V4 q, V4 v) noexcept {
   return (v + __builtin_shufflevector(q, q, 3, 3, 3, 3) * t) + (qyzx * __builtin_shufflevector(t, t, 2, 0, 1, 3) - qzxy * __builtin_shufflevector(t, t, 1, 2, 0, 3));
 }
 inline Vec3 rotate(const Quat& q, const Vec3& v) noexcept { return store3(rotate4(load4(q), load3(v))); }
+
 inline Vec3 add(const Vec3& a, const Vec3& b) noexcept { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
 inline Vec3 sub(const Vec3& a, const Vec3& b) noexcept { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 inline Vec3 scale(const Vec3& a, float s) noexcept { return {a[0] * s, a[1] * s, a[2] * s}; }
@@ -72,15 +81,72 @@ inline Quat axis_angle(const Vec3& unit_axis, float angle) noexcept {
 }  // namespace pm
 
 struct PoseEvaluator {
-  static void prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept;
+  /// The workspace's and skeleton's arrays as plain pointers, taken once per pass (the loops over
+  /// bones then need no reloads through the vectors).
+  struct Buffers {
+    Quat* anim_rot;
+    Vec3* anim_pos;
+    Quat* append_rot;
+    Vec3* append_pos;
+    Quat* ik_rot;
+    Quat* local_rot;
+    Vec3* local_pos;
+    Quat* model_rot;
+    Vec3* model_pos;
+    const std::int32_t* parent;
+    const Vec3* offset;
+    static Buffers of(const Skeleton& s, PoseWorkspace& ws) noexcept {
+      return {ws.anim_rot_.data(),  ws.anim_pos_.data(),  ws.append_rot_.data(), ws.append_pos_.data(),
+              ws.ik_rot_.data(),    ws.local_rot_.data(), ws.local_pos_.data(),  ws.model_rot_.data(),
+              ws.model_pos_.data(), s.parents().data(),   s.bind_offsets().data()};
+    }
+  };
+  /// update_bone over Buffers: the same operations (pm::mul / rotate / add on 4 lanes).
+  [[gnu::always_inline]] static inline void update_bone(const Skeleton& s, PoseWorkspace& ws, const Buffers& b,
+                                                         std::uint32_t i) noexcept {
+    const BoneDesc& d = s.desc(i);
+    pm::V4 r, t;
+    if (d.append_rotation || d.append_translation) [[unlikely]] {
+      Quat rq = b.anim_rot[i];
+      Vec3 tv = b.anim_pos[i];
+      apply_append(s, ws, i, rq, tv);
+      r = pm::load4(rq);
+      t = pm::load3(tv);
+    } else {
+      r = pm::load4(b.anim_rot[i]);
+      t = pm::load3(b.anim_pos[i]);
+    }
+    b.append_rot[i] = pm::store4(r);
+    b.append_pos[i] = pm::store3(t);
+    const pm::V4 lrot = pm::mul4(pm::load4(b.ik_rot[i]), r), lpos = pm::load3(b.offset[i]) + t;
+    b.local_rot[i] = pm::store4(lrot);
+    b.local_pos[i] = pm::store3(lpos);
+    const std::int32_t p = b.parent[i];
+    if (p < 0) {
+      b.model_rot[i] = b.local_rot[i];
+      b.model_pos[i] = b.local_pos[i];
+    } else {
+      const auto pi = static_cast<std::size_t>(p);
+      const pm::V4 prot = pm::load4(b.model_rot[pi]);
+      b.model_rot[i] = pm::store4(pm::mul4(prot, lrot));
+      b.model_pos[i] = pm::store3(pm::load3(b.model_pos[pi]) + pm::rotate4(prot, lpos));
+    }
+  }
+  // prepass, run, finish and solve_ik_body are defined (always inlined) in pose.cpp / ik.cpp, into
+  // a baseline and an AVX build of each stage.
+  static inline void prepass(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept;
   /// Append + local + model transform of one bone (append.cpp holds the append part).
   static void update_bone(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone) noexcept;
   /// Local rotation = IK · append rotation and model transform, without recomputing the append.
   static void recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone) noexcept;
   static void apply_append(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone, Quat& rot, Vec3& pos) noexcept;
   static void solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
-  static void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in, PoseWorkspace& ws) noexcept;
-  static void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;
+  static inline void solve_ik_body(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  static void solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  static void solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  static inline void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
+                         PoseWorkspace& ws) noexcept;
+  static inline void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;
   [[gnu::always_inline]] static inline void model_from_local(const Skeleton& s, PoseWorkspace& ws,
                                                              std::uint32_t bone) noexcept {
     const std::int32_t p = s.parents()[bone];

@@ -1,6 +1,7 @@
 // Bone and morph track sampling (sampler.hpp).
 #include "mmdkit/anim/sampler.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "mmdkit/anim/bezier.hpp"
@@ -36,7 +37,52 @@ std::vector<MorphTrackKey> build_morph_track(std::span<const vmd::MorphKey> keys
   return out;
 }
 
-BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint32_t& cursor) noexcept {
+namespace {
+
+double dbl(float v) noexcept { return static_cast<double>(v); }
+// quat_slerp's (core/math.cpp) dot product in double.
+double dot4(const Quat& a, const Quat& b) noexcept {
+  return dbl(a[0]) * dbl(b[0]) + dbl(a[1]) * dbl(b[1]) + dbl(a[2]) * dbl(b[2]) + dbl(a[3]) * dbl(b[3]);
+}
+
+// quat_slerp(a, b, t) split at the time: fill() does what does not depend on t, slerp() the rest,
+// with the same operations in the same order.
+void fill(BoneSegmentCache& c, const BoneTrackKey& a, const BoneTrackKey& b) noexcept {
+  c.key = &a;
+  c.equal = std::memcmp(a.rotation.data(), b.rotation.data(), sizeof(Quat)) == 0;
+  if (c.equal) {  // see sample_bone_impl: the slerp of equal rotations is their renormalisation
+    c.qa = quat_normalize(quat_normalize(a.rotation));
+    return;
+  }
+  c.qa = quat_normalize(a.rotation);
+  c.qb = quat_normalize(b.rotation);
+  double cosine = dot4(c.qa, c.qb);
+  if (cosine < 0) {  // shortest arc: −b is the same rotation
+    for (float& v : c.qb) v = -v;
+    cosine = -cosine;
+  }
+  c.trig = cosine < 1.0 - 1e-6;
+  if (c.trig) {
+    c.theta = std::acos(cosine);
+    c.sine = std::sin(c.theta);
+  }
+}
+
+Quat slerp(const BoneSegmentCache& c, float t) noexcept {
+  if (std::isnan(t)) return c.qa;
+  const double td = dbl(t);
+  double s0 = 1.0 - td, s1 = td;
+  if (c.trig) {
+    s0 = std::sin((1.0 - td) * c.theta) / c.sine;
+    s1 = std::sin(td * c.theta) / c.sine;
+  }
+  Quat r;
+  for (std::size_t i = 0; i < 4; ++i) r[i] = static_cast<float>(s0 * dbl(c.qa[i]) + s1 * dbl(c.qb[i]));
+  return quat_normalize(r);
+}
+
+[[gnu::always_inline]] inline BonePose sample_bone_impl(std::span<const BoneTrackKey> keys, double frame,
+                                                        std::uint32_t& cursor, BoneSegmentCache* cache) noexcept {
   if (keys.empty()) return {};
   const Segment s = find_segment(keys, frame, cursor);
   const BoneTrackKey& a = keys[s.first];
@@ -61,11 +107,26 @@ BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint
     const float d = b.translation[i] - a.translation[i];
     p.translation[i] = d == 0.0f ? a.translation[i] + 0.0f : a.translation[i] + d * weight_of(i);
   }
-  if (std::memcmp(a.rotation.data(), b.rotation.data(), sizeof(Quat)) == 0)
+  if (cache) {
+    if (cache->key != &a) fill(*cache, a, b);
+    p.rotation = cache->equal ? cache->qa : slerp(*cache, weight_of(3));
+  } else if (std::memcmp(a.rotation.data(), b.rotation.data(), sizeof(Quat)) == 0) {
     p.rotation = quat_normalize(quat_normalize(a.rotation));
-  else
+  } else {
     p.rotation = quat_slerp(a.rotation, b.rotation, weight_of(3));
+  }
   return p;
+}
+
+}  // namespace
+
+BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint32_t& cursor) noexcept {
+  return sample_bone_impl(keys, frame, cursor, nullptr);
+}
+
+BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint32_t& cursor,
+                     BoneSegmentCache& cache) noexcept {
+  return sample_bone_impl(keys, frame, cursor, &cache);
 }
 
 float sample_morph(std::span<const MorphTrackKey> keys, double frame, std::uint32_t& cursor) noexcept {

@@ -2,6 +2,8 @@
 // cursor cache, morph lerp.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <cmath>
 #include <numbers>
 
@@ -162,6 +164,42 @@ TEST(Sampler, BoneCurveDecodeInvertsTheEncoderAndReadsRealBlocks) {
   EXPECT_EQ(b.y, (vmd::Curve{64, 0, 64, 127}));
   EXPECT_EQ(b.z, (vmd::Curve{20, 20, 107, 107}));
   EXPECT_EQ(b.rotation, (vmd::Curve{20, 20, 107, 107}));
+}
+
+}  // namespace
+}  // namespace mmdkit::anim
+
+namespace mmdkit::anim {
+namespace {
+
+// The segment cache (BoneSegmentCache) gives the uncached result bit for bit: rotations that are
+// equal, nearly equal (the lerp branch) and far apart (sines; one on the long arc), fractional and
+// backward times, and one cache shared by two tracks in turn (it must refill, not reuse).
+TEST(Sampler, SegmentCacheGivesTheUncachedPosesBitForBit) {
+  const Quat far = quat_normalize({0.3f, -0.5f, 0.7f, -0.4f});  // negative dot with identity: long arc flipped
+  const Quat near = quat_normalize({1e-5f, 0.0f, 0.0f, 1.0f});
+  const std::vector<vmd::BoneKey> ka = {test::bone_key(0, 0, {0, 0, 0}), test::bone_key(0, 10, {1, 2, 3}, far),
+                                        test::bone_key(0, 20, {1, 2, 3}, far), test::bone_key(0, 30, {0, 0, 0}, near)};
+  const std::vector<vmd::BoneKey> kb = {test::bone_key(0, 0, {0, 0, 0}, near), test::bone_key(0, 10, {5, 0, 0}, far)};
+  const auto ta = build_bone_track(ka), tb = build_bone_track(kb);
+  BoneSegmentCache shared, own;
+  std::uint32_t c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+  int checked = 0;
+  for (double t : {0.0, 0.5, 3.25, 9.99, 10.0, 12.5, 15.0, 4.0, 25.0, 29.5, 31.0, 1.0, 17.75}) {
+    const BonePose want_a = sample_bone(ta, t, c1), want_b = sample_bone(tb, t, c2);
+    const BonePose got_a = sample_bone(ta, t, c3, own);
+    const BonePose got_b = sample_bone(tb, t, c4, shared);
+    const BonePose got_a2 = sample_bone(ta, t, c3, shared);  // the shared cache now holds tb's segment
+    EXPECT_EQ(std::memcmp(&want_a, &got_a, sizeof want_a), 0) << t;
+    EXPECT_EQ(std::memcmp(&want_b, &got_b, sizeof want_b), 0) << t;
+    EXPECT_EQ(std::memcmp(&want_a, &got_a2, sizeof want_a), 0) << t;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 13);
+  // A value that could be wrong: halfway between identity and `far` is not `far`.
+  std::uint32_t c = 0;
+  BoneSegmentCache cache;
+  EXPECT_GT(quat_angle_between(sample_bone(ta, 5.0, c, cache).rotation, far), 0.1f);
 }
 
 }  // namespace

@@ -98,6 +98,10 @@ Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
 /// keep between calls). Only min(out.size(), cursors.size(), bone count) bones are written.
 void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out,
                   std::span<std::uint32_t> cursors) noexcept;
+/// The same with one segment cache per track (sampler.hpp BoneSegmentCache; bit for bit the same
+/// poses): bones beyond `caches` are sampled without one.
+void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out, std::span<std::uint32_t> cursors,
+                  std::span<BoneSegmentCache> caches) noexcept;
 
 /// The physics toggle of every bone at `frame` (1 = physics off: the bone follows its keys), as
 /// MMD steps it: the last key at or before the frame decides, before the first key the first key;

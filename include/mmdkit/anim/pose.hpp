@@ -128,6 +128,18 @@ Result<void> evaluate_after_physics(const Skeleton& skeleton, const PoseInput& i
 /// Both stages without physics. Errors and allocation as evaluate_before_physics.
 Result<void> evaluate(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
+/// The code evaluate* (bones, append, CCD IK, matrices) runs. Chosen once from the CPU: `avx` on
+/// x86-64 CPUs that report AVX (the same operations in AVX encodings: three-operand forms, fewer
+/// register copies; no FMA, nothing reordered), else `baseline`. Both give the same results bit
+/// for bit (tests/anim/eval_reference_test.cpp runs both).
+enum class EvalIsa : std::uint8_t { baseline = 0, avx = 1 };
+/// The code in use.
+EvalIsa eval_isa() noexcept;
+/// Selects the code (tests and benchmarks compare them). Asking for `avx` on a CPU without it
+/// selects `baseline`. Returns the code now in use. Process-wide; do not call while another thread
+/// evaluates.
+EvalIsa set_eval_isa(EvalIsa isa) noexcept;
+
 /// Key rotation projected onto a fixed axis (PMX 0x400 / PMD twist): the rotation's angle about
 /// its own axis, signed by the axis' direction relative to `axis`, applied about `axis`
 /// (babylon-mmd MmdRuntimeBone; MMD does this when loading the motion). A zero axis gives identity.
@@ -154,6 +166,8 @@ class MotionSampler {
   struct Cursors {
     std::vector<std::uint32_t> bones;  ///< one per model bone
     std::vector<std::uint32_t> ik;     ///< one per IK solver
+    /// One per model bone (sampler.hpp; fewer: the remaining bones are sampled without a cache).
+    std::vector<BoneSegmentCache> segments;
   };
   /// Cursors sized for this sampler (allocates; once per user).
   Cursors make_cursors() const;
@@ -175,6 +189,7 @@ class MotionSampler {
   void sample_ik(double frame, std::span<std::uint8_t> ik_enabled, std::span<std::uint32_t> cursors) const noexcept;
   BoundMotion bound_;
   std::vector<std::uint32_t> cursors_;
+  std::vector<BoneSegmentCache> segments_;
   std::vector<std::vector<IkKey>> ik_tracks_;  // per solver
   std::vector<std::uint32_t> ik_cursors_;
   std::uint32_t last_frame_ = 0;

@@ -122,6 +122,25 @@ void sort_and_dedupe(std::vector<Key>& keys) {
 /// pose (zero translation, identity rotation).
 BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint32_t& cursor) noexcept;
 
+/// What sampling one segment of a bone track computes independently of the time — the slerp's
+/// normalised end rotations (the later one on the shorter arc), its angle and that angle's sine,
+/// or, when the two keys' rotations are equal, the renormalised rotation — kept by the caller
+/// between calls so that consecutive frames of one segment repeat only the time-dependent work.
+/// One per track, starting default-constructed (empty); a cache is refilled whenever it was filled
+/// for another segment or another track (it remembers the segment's first key by address).
+struct BoneSegmentCache {
+  const BoneTrackKey* key = nullptr;  ///< first key of the cached segment; nullptr = empty
+  bool equal = false;                 ///< the two rotations are bitwise equal: `qa` is the result
+  bool trig = false;                  ///< angle large enough for sines (else the lerp weights)
+  Quat qa = kIdentityQuat, qb = kIdentityQuat;
+  double theta = 0.0, sine = 0.0;
+};
+
+/// sample_bone with a segment cache: the same result bit for bit (the same operations of
+/// quat_slerp / quat_normalize, the frame-independent ones done once per segment).
+BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint32_t& cursor,
+                     BoneSegmentCache& cache) noexcept;
+
 /// The morph weight of a track at `frame`, linear between keys. An empty track gives 0.
 float sample_morph(std::span<const MorphTrackKey> keys, double frame, std::uint32_t& cursor) noexcept;
 
