@@ -51,6 +51,9 @@ std::unique_ptr<btRigidBody> make_body(const BodyDesc& d, btCollisionShape& shap
   auto body = std::make_unique<btRigidBody>(info);
   body->setInterpolationWorldTransform(at);
   body->setSleepingThresholds(0, 0);
+  // No gyroscopic term: MMD's Bullet 2.75 had none (Bullet enables it by default from 2.83 on,
+  // btRigidBody.h); it also saves its per-body implicit solve every step.
+  body->setFlags(body->getFlags() & ~BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY);
   body->setActivationState(DISABLE_DEACTIVATION);
   int flags = body->getCollisionFlags();
   // Mass 0 made it static; a kinematic body must not be (Bullet puts static bodies to sleep and

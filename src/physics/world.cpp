@@ -115,6 +115,14 @@ class Solver final : public btSequentialImpulseConstraintSolver {
 /// pair collide once, which costs O(n²).
 constexpr std::size_t kMaxPrimedBodies = 1024;
 
+/// Worlds of up to this many rigid bodies use Bullet's brute-force broadphase
+/// (btSimpleBroadphase: every pair's bounding boxes compared each step, n(n−1)/2 tests); larger
+/// ones its dynamic AABB tree (btDbvtBroadphase). Both report exactly the overlapping pairs; for a
+/// character's 30-150 bodies the n² loop costs less than keeping the tree (miku_v2's 45 bodies:
+/// about 10 % of the physics frame; docs/PHYSICS.md "Speed"). The choice changes the order of the
+/// pair cache and so results in the last bits, not what collides.
+constexpr std::size_t kSimpleBroadphaseBodies = 128;
+
 }  // namespace
 
 struct World::Impl {
@@ -127,7 +135,7 @@ struct World::Impl {
   // Bullet, rebuilt by every reset (declaration order = reverse destruction order).
   std::unique_ptr<btDefaultCollisionConfiguration> config;
   std::unique_ptr<btCollisionDispatcher> dispatcher;
-  std::unique_ptr<btDbvtBroadphase> broadphase;
+  std::unique_ptr<btBroadphaseInterface> broadphase;
   std::unique_ptr<Solver> solver;
   std::unique_ptr<btDiscreteDynamicsWorld> world;
   std::unique_ptr<btStaticPlaneShape> floor_shape;
@@ -182,7 +190,12 @@ void World::Impl::build() {
   config = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher = std::make_unique<btCollisionDispatcher>(config.get());
   dispatcher->setNearCallback(near_callback);
-  broadphase = std::make_unique<btDbvtBroadphase>();
+  std::size_t total = 0;
+  for (const auto& mp : models) total += mp->impl_->desc.bodies.size();
+  if (total <= kSimpleBroadphaseBodies)  // + the floor and the priming step's plane
+    broadphase = std::make_unique<btSimpleBroadphase>(static_cast<int>(total) + 2);
+  else
+    broadphase = std::make_unique<btDbvtBroadphase>();
   solver = std::make_unique<Solver>();
   world = std::make_unique<btDiscreteDynamicsWorld>(dispatcher.get(), broadphase.get(), solver.get(), config.get());
   world->setGravity(bt(settings.gravity));
@@ -229,7 +242,8 @@ void World::Impl::build() {
 // origin: every pair that may collide does, every joint, one island) and of the floor, which grows
 // them all to what this world can need; the solver's contact pools are reserved for Bullet's
 // maximum of 4 points per pair. The scratch objects are then removed and the broadphase reset to
-// its initial state (btDbvtBroadphase::resetPool: proxy ids and stages from 0), so that the real
+// its initial state (btDbvtBroadphase::resetPool: proxy ids and stages from 0; btSimpleBroadphase:
+// handles freed last to first), so that the real
 // bodies get exactly the state of an unprimed world: priming changes no result.
 void World::Impl::prime() {
   std::size_t total = 0;
@@ -264,7 +278,9 @@ void World::Impl::prime() {
   world->stepSimulation(dt, 0, dt);
   solver->reserve_contacts(4 * dispatcher->getNumManifolds());
   for (auto& c : joints) world->removeConstraint(c.get());
-  for (auto& b : bodies) world->removeRigidBody(b.get());
+  // In reverse order, so that btSimpleBroadphase's handle free list is its initial one again
+  // (handles 0, 1, 2, ... in turn); btDbvtBroadphase::resetPool clears the tree.
+  for (auto b = bodies.rbegin(); b != bodies.rend(); ++b) world->removeRigidBody(b->get());
   broadphase->resetPool(dispatcher.get());
 }
 
