@@ -34,6 +34,17 @@ std::vector<std::uint8_t> full_name_bytes(const model::Morph& m) {
   return m.binding_key;
 }
 
+// True when `raw` (or `text` encoded in `enc` when there are no raw bytes) names the PMD base
+// morph of `m` (model.hpp pmd_base_morph_key; always false for PMX): MMD ignores a key of it, so
+// it is not an unmatched track.
+bool names_pmd_base_morph(const model::Model& m, std::span<const std::uint8_t> raw, const std::string& text,
+                          Encoding enc) {
+  if (m.pmd_base_morph_key.empty()) return false;
+  if (!raw.empty()) return binding_key(raw) == m.pmd_base_morph_key;
+  auto k = binding_key_of_text(text, enc);
+  return k && *k == m.pmd_base_morph_key;
+}
+
 }  // namespace
 
 bool CharacterData::has_geometry() const noexcept { return model_->has_geometry; }
@@ -99,6 +110,9 @@ Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_p
       if (u.morph != morph) continue;
       const vmd::Motion& mo = *motions[u.motion];
       const auto& names = morph ? mo.morph_names : mo.bone_names;
+      if (morph && u.name < names.size() &&
+          names_pmd_base_morph(m, names[u.name].raw, names[u.name].text, mo.encoding))
+        continue;
       rep.unmatched.push_back({input_of[u.motion], morph, u.name < names.size() ? names[u.name].text : std::string()});
       ++(morph ? rep.unmatched_morphs : rep.unmatched_bones);
     }
@@ -130,9 +144,13 @@ Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_p
       }
     const std::size_t input = inputs.pose_input == static_cast<std::size_t>(-1) ? inputs.motions.size() : inputs.pose_input;
     for (std::size_t b : unmatched_bones) rep.unmatched.push_back({input, false, pose.bones[b].name.text});
-    for (std::size_t b : unmatched_morphs) rep.unmatched.push_back({input, true, pose.morphs[b].name.text});
     rep.unmatched_bones += unmatched_bones.size();
-    rep.unmatched_morphs += unmatched_morphs.size();
+    for (std::size_t b : unmatched_morphs) {
+      const auto& name = pose.morphs[b].name;
+      if (names_pmd_base_morph(m, name.raw, name.text, pose.encoding)) continue;
+      rep.unmatched.push_back({input, true, name.text});
+      ++rep.unmatched_morphs;
+    }
   }
   // Keyed model bones / morphs: a VMD track, or a VPD entry on one without a track (once each).
   for (const KeyRange& r : d->bones_.bound().bone_tracks) rep.keyed_bones += !r.empty();

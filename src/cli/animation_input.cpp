@@ -5,6 +5,7 @@
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/model/check.hpp"
 
@@ -13,7 +14,8 @@ namespace mmdkit::cli {
 std::string binding_warning(const anim::BindingReport& report, const std::vector<std::string>& inputs,
                             std::size_t names) {
   std::string out;
-  for (const std::string& line : anim::unmatched_messages(report, inputs, names)) out += "mmdkit: warning: " + line + "\n";
+  for (const std::string& line : anim::unmatched_messages(report, inputs, names))
+    out += diagnostic_line(Diagnostic::warning, line);
   return out;
 }
 
@@ -21,9 +23,34 @@ std::string model_check_warning(const model::Model& m, const std::string& path) 
   std::size_t errors = model::count(m.findings, model::Severity::error);
   errors += model::count(model::check_view(m), model::Severity::error);
   if (errors == 0) return {};
-  return "mmdkit: warning: " + path + ": the model fails 'mmdkit check' with " + std::to_string(errors) +
-         (errors == 1 ? " error" : " errors") + " (repaired or ignored here; MMD may show it differently; run 'mmdkit check " +
-         path + "' for the list)\n";
+  return diagnostic_line(Diagnostic::warning,
+                         path + ": the model fails 'mmdkit check' with " + std::to_string(errors) +
+                             (errors == 1 ? " error" : " errors") +
+                             " (repaired or ignored here; MMD may show it differently; run 'mmdkit check " + path +
+                             "' for the list)");
+}
+
+int refuse_motions_keying_nothing(const AnimationRequest& req, const anim::CharacterData& data, bool camera_used,
+                                  std::string_view camera_hint, std::string_view warning_tail, std::ostream& err) {
+  const anim::BindingReport& rep = data.report();
+  if (req.motions.empty() || rep.keyed_bones != 0 || rep.keyed_morphs != 0) return kExitOk;
+  // "FILE: the motion keys ..." as every message about one file; several: the paths quoted.
+  std::string what = req.motions.front() + ": the motion keys";
+  if (req.motions.size() > 1) {
+    what = "the motions ";
+    for (std::size_t i = 0; i < req.motions.size(); ++i) what += (i ? ", '" : "'") + req.motions[i] + "'";
+    what += " key";
+  }
+  what += " no bone or morph of the model '" + req.model + "'";
+  const bool camera_keys = !data.camera_track().empty();
+  if (camera_used && camera_keys) {
+    if (!req.quiet) err << diagnostic_line(Diagnostic::warning, what + ": " + std::string(warning_tail));
+    return kExitOk;
+  }
+  what += ": every frame would be the rest pose";
+  if (camera_keys && !camera_hint.empty()) what += " (" + std::string(camera_hint) + ")";
+  err << diagnostic_line(Diagnostic::error, what);
+  return kExitBadInput;
 }
 
 std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
@@ -50,7 +77,7 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
     return std::unexpected(e.code == ErrorCode::invalid_argument ? kExitUsage : kExitBadInput);
   }
   if (!req.quiet) {
-    for (const Warning& w : loaded->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+    print_warnings(err, loaded->warnings);
     if (!model_given) err << model_check_warning(loaded->data->model(), req.model);  // else the caller's
     // The VPD pose (if any) is input motions.size(): name it by its path too.
     err << binding_warning(loaded->data->report(), req.motions);

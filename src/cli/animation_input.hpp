@@ -11,6 +11,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mmdkit/anim/character.hpp"
@@ -44,6 +45,17 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
 /// number of errors (the view builder's repairs and check_view's findings, model/check.hpp), so a
 /// model MMD might show differently is not used without a word. `path` names the model.
 std::string model_check_warning(const model::Model& model, const std::string& path);
+
+/// The rule of `sample` and `pose` for motions that key no bone and no morph of the model (a
+/// camera-only VMD, a motion made for another model; anim::BindingReport keyed_bones and
+/// keyed_morphs both 0): every frame would be the rest pose. With no motion given, or something
+/// keyed: returns 0. Otherwise, when `camera_used` (the command writes the camera, sample
+/// --camera) and the motions have camera keys: prints the warning "mmdkit: warning: MOTION: the
+/// motion keys no bone or morph of the model 'MODEL': <warning_tail>" (unless request.quiet) and
+/// returns 0; else prints the error with "every frame would be the rest pose" and, for a camera
+/// motion, `camera_hint` in parentheses, and returns 1 (kExitBadInput).
+int refuse_motions_keying_nothing(const AnimationRequest& request, const anim::CharacterData& data, bool camera_used,
+                                  std::string_view camera_hint, std::string_view warning_tail, std::ostream& err);
 
 /// The warning line(s) for a binding report (empty when everything matched): counts of unmatched
 /// bone and morph tracks and up to `names` of their names per kind, with the input file.

@@ -18,6 +18,7 @@
 #include "cli/scene_commands.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/obj_materials.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
@@ -36,7 +37,9 @@ namespace {
 void declare_pose_options(CLI::App& sub, PoseArgs& a) {
   CLI::App* s = &sub;
   s->add_option("MODEL", a.model, "model file (PMX or PMD, or its mmdkit JSON; by content); not with --scene");
-  s->add_option("MOTION", a.motions, "VMD motions (merged) and at most one VPD pose (over them), or their JSON; none = bind pose");
+  s->add_option("MOTION", a.motions,
+                "VMD motions (merged) and at most one VPD pose (over them), or their JSON; none = bind pose. "
+                "Motions that key no bone or morph of the model (a camera motion) are refused (exit 1), as by sample");
   s->add_option("--frame", a.frame, "frame to evaluate (30 fps, fractional allowed; default 0)");
   s->add_option("-o,--output", a.output, "output .obj (the .mtl is written next to it; not stdout)")->required();
   s->add_flag("--right-handed", a.right_handed, "negate Z and reverse the winding (default: MMD coordinates)");
@@ -108,6 +111,14 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   AnimationRequest req{a.model, a.motions, true, a.quiet, "pose"};
   auto loaded = load_animation(req, err);
   if (!loaded) return loaded.error();
+  // Motions keying nothing of the model (a camera motion): refused, as by `sample`
+  // (animation_input.hpp); pose writes no camera.
+  if (int rc = refuse_motions_keying_nothing(req, **loaded, false,
+                                             "a camera motion: pose writes no camera; give the model's motion, or "
+                                             "no motion for the rest pose",
+                                             "", err);
+      rc != kExitOk)
+    return rc;
   anim::Character ch(*loaded);
   const model::Model& mdl = ch.data().model();
   ch.set_ik(!a.no_ik);
@@ -130,7 +141,7 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   ObjMaterialPlan plan =
       plan_obj_materials(mdl, mws.materials(), model_dir, out_dir, a.copy_textures ? stem + "_textures" : std::string());
   if (!a.quiet)
-    for (const std::string& w : plan.warnings) err << "mmdkit: warning: " << a.model << ": " << w << "\n";
+    for (const std::string& w : plan.warnings) err << diagnostic_line(Diagnostic::warning, a.model + ": " + w);
   const std::vector<exporter::ObjMaterial>& mats = plan.materials;
   const auto& copies = plan.copies;
   std::vector<std::array<std::uint32_t, 2>> ranges;

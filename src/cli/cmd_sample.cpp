@@ -160,31 +160,6 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
   return kExitBadInput;
 }
 
-// Motions that key no bone or morph of the model (a camera motion, a motion for another model)
-// give the rest pose at every frame: refused (exit 1) unless the camera is what is sampled
-// (--camera and camera keys), then a warning.
-int refuse_motions_keying_nothing(const SampleArgs& a, const anim::CharacterData& data, std::ostream& err) {
-  const anim::BindingReport& rep = data.report();
-  if (a.motions.empty() || rep.keyed_bones != 0 || rep.keyed_morphs != 0) return kExitOk;
-  std::string what = a.motions.front() + ": the motion keys";
-  if (a.motions.size() > 1) {
-    what = "the motions (";
-    for (std::size_t i = 0; i < a.motions.size(); ++i) what += (i ? ", " : "") + a.motions[i];
-    what += ") key";
-  }
-  what += " no bone or morph of the model " + a.model;
-  const bool camera_keys = !data.camera_track().empty();
-  if (a.camera && camera_keys) {
-    if (!a.quiet)
-      err << "mmdkit: warning: " << what << ": its bones are written at the rest pose"
-          << (a.bones.empty() ? " (--bones NAME,... writes fewer)" : "") << "\n";
-    return kExitOk;
-  }
-  err << "mmdkit: error: " << what << ": every frame would be the rest pose"
-      << (camera_keys ? " (a camera motion: add --camera to sample its camera)" : "") << "\n";
-  return kExitBadInput;
-}
-
 }  // namespace
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
@@ -217,7 +192,15 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();
-  if (int rc = refuse_motions_keying_nothing(a, data, err); rc != kExitOk) return rc;
+  // Motions keying nothing of the model: refused, or a warning when --camera samples their camera
+  // (animation_input.hpp, the rule `pose` shares).
+  if (int rc = refuse_motions_keying_nothing(
+          req, data, a.camera, "a camera motion: add --camera to sample its camera",
+          a.bones.empty() ? "its bones are written at the rest pose (--bones NAME,... writes fewer)"
+                          : "its bones are written at the rest pose",
+          err);
+      rc != kExitOk)
+    return rc;
 
   // Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone).
   std::vector<double> frames;

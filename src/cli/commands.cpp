@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/cmd_convert_bvh.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/model_ops.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/file.hpp"
@@ -22,14 +23,7 @@ namespace fs = std::filesystem;
 
 void print_error(std::ostream& err, Error e, const std::string& file) {
   if (e.file.empty()) e.file = file;
-  err << "mmdkit: error: " << e.to_string() << "\n";
-}
-
-void print_warnings(std::ostream& err, const std::vector<Warning>& warnings, const std::string& file) {
-  for (Warning w : warnings) {
-    if (w.file.empty()) w.file = file;
-    err << "mmdkit: warning: " << w.to_string() << "\n";
-  }
+  err << diagnostic_line(Diagnostic::error, e.to_string());
 }
 
 std::string_view as_text(ByteSpan b) {
@@ -487,11 +481,14 @@ int cmd_check(const InputArgs& a, const Streams& s) {
     out << "}\n";
     return errors ? kExitBadInput : kExitOk;
   }
+  // One line per finding in the form of every command's diagnostics (messages.hpp), on stdout:
+  // the findings are check's result.
   for (Finding f : *findings) {
     if (f.where.file.empty()) f.where.file = label;
-    out << (f.omitted ? "note: " : f.severity_error ? "error: " : "warning: ") << f.where.to_string() << "\n";
+    out << diagnostic_line(f.omitted ? Diagnostic::note : f.severity_error ? Diagnostic::error : Diagnostic::warning,
+                           f.where.to_string());
   }
-  for (const std::string& n : not_checked) out << "note: " << label << ": not checked: " << n << "\n";
+  for (const std::string& n : not_checked) out << diagnostic_line(Diagnostic::note, label + ": not checked: " + n);
   out << label << ": " << errors << " error(s), " << warnings << " warning(s)\n";
   return errors ? kExitBadInput : kExitOk;
 }

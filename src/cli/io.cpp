@@ -1,5 +1,6 @@
 // mmdkit CLI — inputs and outputs (io.hpp).
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,7 +35,7 @@ std::string lower_extension(std::string_view path) {
 int report_error(std::ostream& err, const Error& error, const std::string& file) {
   Error x = error;
   if (x.file.empty()) x.file = file;
-  err << "mmdkit: error: " << x.to_string() << "\n";
+  err << diagnostic_line(Diagnostic::error, x.to_string());
   return 1;
 }
 

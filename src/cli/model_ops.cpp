@@ -142,7 +142,8 @@ std::vector<Warning> texture_warnings_for_output(ByteSpan output_bytes, const st
     const model::TextureLookup here = model::resolve_texture(input_folder, ref);
     std::string msg = "field " + std::string(field) + ": will not resolve from the output's folder: " + there.message + "; ";
     if (here.status == model::TextureStatus::found)
-      msg += "it is beside the input (" + input_folder.string() + "): copy it, keeping its relative path";
+      msg += "it is beside the input (" + input_folder.string() +
+             "): give --copy-textures to copy it there (or copy it yourself, keeping its relative path)";
     else if (here.status == model::TextureStatus::escapes)
       msg += "it leaves the input's folder too";
     else

@@ -189,7 +189,7 @@ void utf8_binding_keys(Model& m) {
       m.bones[i].binding_key = std::move(*k);
     } else {
       add(m.findings, FindingKind::name_not_cp932, "bones", static_cast<std::int64_t>(i), "name",
-          "name \"" + m.bones[i].name + "\" has no CP932 form: VMD bone tracks cannot drive this bone",
+          "name '" + m.bones[i].name + "' has no CP932 form: VMD bone tracks cannot drive this bone",
           Severity::warning);
     }
   }
@@ -199,7 +199,7 @@ void utf8_binding_keys(Model& m) {
       m.morphs[i].binding_key = std::move(*k);
     } else {
       add(m.findings, FindingKind::name_not_cp932, "morphs", static_cast<std::int64_t>(i), "name",
-          "name \"" + m.morphs[i].name + "\" has no CP932 form: VMD morph tracks cannot drive this morph",
+          "name '" + m.morphs[i].name + "' has no CP932 form: VMD morph tracks cannot drive this morph",
           Severity::warning);
     }
   }

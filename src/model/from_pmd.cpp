@@ -250,6 +250,10 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
   const bool has_base = !p.morphs.empty() && p.morphs[0].type == 0;
   const std::size_t first = has_base ? 1 : 0;
   m.pmd_base_morph = has_base;
+  if (has_base) {
+    std::vector<std::uint8_t> scratch;
+    m.pmd_base_morph_key = mmdkit::binding_key(raw_or_text(p.morphs[0].name, scratch));
+  }
   std::vector<std::uint32_t> base_vertex;  // base entry → vertex (0xFFFFFFFF = invalid)
   if (has_base && geometry) {
     const auto& bo = p.morphs[0].offsets;

@@ -91,8 +91,8 @@ TextureLookup resolve_texture(const std::filesystem::path& folder, std::string_v
     res.message = std::move(why);
     return res;
   };
-  if (r[0] == '/') return escapes("\"" + std::string(reference) + "\" is an absolute path");
-  if (r.size() >= 2 && r[1] == ':') return escapes("\"" + std::string(reference) + "\" names a drive");
+  if (r[0] == '/') return escapes("'" + std::string(reference) + "' is an absolute path");
+  if (r.size() >= 2 && r[1] == ':') return escapes("'" + std::string(reference) + "' names a drive");
   std::vector<std::string> parts;
   {
     std::string norm = normalize_texture_path(r);
@@ -102,7 +102,7 @@ TextureLookup resolve_texture(const std::filesystem::path& folder, std::string_v
       if (j == std::string::npos) j = norm.size();
       std::string part = norm.substr(i, j - i);
       if (part == "..") {
-        if (parts.empty()) return escapes("\"" + std::string(reference) + "\" leaves the model's folder");
+        if (parts.empty()) return escapes("'" + std::string(reference) + "' leaves the model's folder");
         parts.pop_back();
       } else if (!part.empty()) {
         parts.push_back(part);
@@ -126,7 +126,7 @@ TextureLookup resolve_texture(const std::filesystem::path& folder, std::string_v
       if (lower_str(it->path().filename().string()) == want) hits.push_back(it->path());
     if (hits.empty()) {
       res.status = TextureStatus::missing;
-      res.message = "\"" + std::string(reference) + "\" not found in " + folder.string();
+      res.message = "'" + std::string(reference) + "' not found in " + folder.string();
       return res;
     }
     std::sort(hits.begin(), hits.end());
@@ -137,11 +137,11 @@ TextureLookup resolve_texture(const std::filesystem::path& folder, std::string_v
   fs::path real = fs::weakly_canonical(cur, ec);
   if (!ec) {
     auto [b, r2] = std::mismatch(base.begin(), base.end(), real.begin(), real.end());
-    if (b != base.end()) return escapes("\"" + std::string(reference) + "\" leads out of the model's folder");
+    if (b != base.end()) return escapes("'" + std::string(reference) + "' leads out of the model's folder");
   }
   if (!fs::is_regular_file(cur, ec)) {
     res.status = TextureStatus::missing;
-    res.message = "\"" + std::string(reference) + "\" is not a regular file";
+    res.message = "'" + std::string(reference) + "' is not a regular file";
     return res;
   }
   res.status = TextureStatus::found;

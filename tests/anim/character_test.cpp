@@ -169,8 +169,39 @@ TEST(Character, ReportsTracksThatMatchNothing) {
   EXPECT_EQ(r.keyed_morphs, 1u);
   EXPECT_EQ(unmatched_messages(r, std::vector<std::string>{"a.vmd", "p.vpd", "b.vmd"}, 1),
             (std::vector<std::string>{
-                "2 bone tracks of the motions match no bone of the model and are ignored: 'tail' (a.vmd), ...",
-                "2 morph tracks of the motions match no morph of the model and are ignored: 'wink' (b.vmd), ..."}));
+                "a.vmd: 1 bone track of the motion matches no bone of the model and is ignored: 'tail'",
+                "p.vpd: 1 bone track of the motion matches no bone of the model and is ignored: 'wing'",
+                "b.vmd: 2 morph tracks of the motion match no morph of the model and are ignored: 'wink', ..."}));
+  // All names: each input named once, before its names; no input: "of the motions", no name.
+  EXPECT_EQ(unmatched_messages(r, std::vector<std::string>{"a.vmd", "p.vpd", "b.vmd"})[2],
+            "b.vmd: 2 morph tracks of the motion match no morph of the model and are ignored: 'wink', 'blink'");
+  EXPECT_EQ(unmatched_messages(r, {})[0], "1 bone track of the motions matches no bone of the model and is ignored: 'tail'");
+}
+
+// A PMD model's base morph (skin type 0) is not a morph of the view; MMD ignores a key of it, and
+// motions made with PMD models carry one ("base" at frame 0): not an unmatched track. A PMX morph
+// named "base" is an ordinary morph, and a PMX model without one reports the track.
+TEST(Character, APmdBaseMorphTrackIsNotUnmatched) {
+  vmd::Motion a;
+  a.morph_names = {name("base"), name("wink")};
+  a.morph_keys = {{0, 0, 0}, {1, 0, 1}};
+  vpd::Pose pose;
+  pose.morphs.resize(1);
+  pose.morphs[0].name.raw = test::bytes("base");
+  pose.morphs[0].name.text = "base";
+  auto pmd = std::make_shared<model::Model>(*small_model());
+  pmd->source = model::SourceFormat::pmd;
+  pmd->pmd_base_morph = true;
+  pmd->pmd_base_morph_key = test::bytes("base");
+  auto d = CharacterData::create(pmd, MotionInputs{{&a}, &pose});
+  ASSERT_TRUE(d);
+  EXPECT_EQ((*d)->report().unmatched_morphs, 1u);  // wink only
+  ASSERT_EQ((*d)->report().unmatched.size(), 1u);
+  EXPECT_EQ((*d)->report().unmatched[0].name, "wink");
+  EXPECT_EQ((*d)->report().keyed_morphs, 0u);  // base drives nothing
+  auto pmx = CharacterData::create(small_model(), MotionInputs{{&a}, &pose});
+  ASSERT_TRUE(pmx);
+  EXPECT_EQ((*pmx)->report().unmatched_morphs, 3u);  // base (VMD), wink, base (VPD)
 }
 
 TEST(Character, KeyedBonesAndMorphsCountEachOnce) {

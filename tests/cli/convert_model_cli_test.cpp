@@ -55,7 +55,7 @@ TEST_F(ConvertModelCli, CopyTexturesCopiesWhatTheModelRefersTo) {
   fs::create_directories(out2);
   const Outcome miss = run("convert --copy-textures " + quote((src / "m.pmd").string()) + " " + quote((out2 / "m.pmd").string()));
   EXPECT_EQ(miss.code, 0) << miss.err;
-  EXPECT_NE(miss.err.find("texture_missing: not copied (missing beside the input): \"face.sph\" not found in"),
+  EXPECT_NE(miss.err.find("texture_missing: not copied (missing beside the input): 'face.sph' not found in"),
             std::string::npos)
       << miss.err;
   EXPECT_TRUE(fs::exists(out2 / "face.bmp"));

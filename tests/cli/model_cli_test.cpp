@@ -95,7 +95,7 @@ TEST_F(ModelCli, IkLinkNotAncestorIsAWarningInCheckAndPose) {
   fs::path f = file("ik.pmx", *bytes);
   Outcome c = run("check " + quote(f.string()));
   EXPECT_EQ(c.code, 0) << c.out;
-  EXPECT_NE(c.out.find("warning: " + f.string() + ": section 'bones', record 22: invalid_value: ik_link_not_ancestor"),
+  EXPECT_NE(c.out.find("mmdkit: warning: " + f.string() + ": section 'bones', record 22: invalid_value: ik_link_not_ancestor"),
             std::string::npos)
       << c.out;
   EXPECT_NE(c.out.find(": 0 error(s), "), std::string::npos) << c.out;
@@ -119,21 +119,21 @@ TEST_F(ModelCli, CheckReportsViewFindingsWithLocation) {
   fs::path f = file("bad.pmx", *bytes);
   Outcome c = run("check " + quote(f.string()));
   EXPECT_EQ(c.code, 1);
-  EXPECT_NE(c.out.find("error: " + f.string() + ": section 'bones', record 4: invalid_value: non_finite: field position"),
+  EXPECT_NE(c.out.find("mmdkit: error: " + f.string() + ": section 'bones', record 4: invalid_value: non_finite: field position"),
             std::string::npos)
       << c.out;
   // A link that is not an ancestor of the effector is a warning (MMD uses such models).
-  EXPECT_NE(c.out.find("warning: " + f.string() +
+  EXPECT_NE(c.out.find("mmdkit: warning: " + f.string() +
                        ": section 'bones', record 22: invalid_value: ik_link_not_ancestor: field ik_links[2].bone"),
             std::string::npos)
       << c.out;
   EXPECT_NE(c.out.find(": 1 error(s), 4 warning(s)"), std::string::npos) << c.out;
   // The three missing textures (body.bmp, face.bmp, face.sph) have their own code.
-  EXPECT_NE(c.out.find("warning: " + f.string() +
-                       ": section 'materials', record 0: texture_missing: field texture: \"body.bmp\" not found in "),
+  EXPECT_NE(c.out.find("mmdkit: warning: " + f.string() +
+                       ": section 'materials', record 0: texture_missing: field texture: 'body.bmp' not found in "),
             std::string::npos)
       << c.out;
-  EXPECT_NE(c.out.find("record 1: texture_missing: field sphere_texture: \"face.sph\" not found"), std::string::npos)
+  EXPECT_NE(c.out.find("record 1: texture_missing: field sphere_texture: 'face.sph' not found"), std::string::npos)
       << c.out;
   Outcome j = run("check --json " + quote(f.string()));
   EXPECT_NE(j.out.find("\"severity\": \"warning\", \"code\": \"texture_missing\", \"section\": \"materials\", "
@@ -200,13 +200,13 @@ TEST_F(ModelCli, ConvertToAnotherFolderWarnsAboutTexturesLeftBehind) {
   EXPECT_EQ(moved.code, 0) << moved.err;
   EXPECT_NE(moved.err.find("mmdkit: warning: " + out.string() +
                            ": section 'materials', record 0: texture_missing: field texture: will not resolve from "
-                           "the output's folder: \"body.bmp\" not found in "),
+                           "the output's folder: 'body.bmp' not found in "),
             std::string::npos)
       << moved.err;
-  EXPECT_NE(moved.err.find("\"face.bmp\" not found in " + other.string() + "; it is beside the input"),
+  EXPECT_NE(moved.err.find("'face.bmp' not found in " + other.string() + "; it is beside the input"),
             std::string::npos)
       << moved.err;
-  EXPECT_NE(moved.err.find("field sphere_texture: will not resolve from the output's folder: \"face.sph\" not found in " +
+  EXPECT_NE(moved.err.find("field sphere_texture: will not resolve from the output's folder: 'face.sph' not found in " +
                            other.string() + "; it is missing beside the input too"),
             std::string::npos)
       << moved.err;

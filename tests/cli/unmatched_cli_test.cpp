@@ -39,8 +39,8 @@ TEST_F(UnmatchedCli, SampleRefusesACameraMotionWithoutCamera) {
   // Before: 91 frames x 29 rest-pose bones written without a word.
   const Outcome r = run("sample " + q("m.pmx") + " " + q("cam.vmd") + " -o " + q("s.json"));
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err, "mmdkit: error: " + p("cam.vmd") + ": the motion keys no bone or morph of the model " + p("m.pmx") +
-                       ": every frame would be the rest pose (a camera motion: add --camera to sample its camera)\n");
+  EXPECT_EQ(r.err, "mmdkit: error: " + p("cam.vmd") + ": the motion keys no bone or morph of the model '" + p("m.pmx") +
+                       "': every frame would be the rest pose (a camera motion: add --camera to sample its camera)\n");
   EXPECT_FALSE(fs::exists(dir / "s.json"));
   // --morphs asks for no camera either.
   EXPECT_EQ(run("sample " + q("m.pmx") + " " + q("cam.vmd") + " --morphs -o " + q("s.json")).code, 1);
@@ -49,8 +49,8 @@ TEST_F(UnmatchedCli, SampleRefusesACameraMotionWithoutCamera) {
 TEST_F(UnmatchedCli, SampleOfACameraMotionWithCameraWarnsAndWrites) {
   const Outcome r = run("sample " + q("m.pmx") + " " + q("cam.vmd") + " --camera --frames 0-2 -o " + q("s.json"));
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(r.err.starts_with("mmdkit: warning: " + p("cam.vmd") + ": the motion keys no bone or morph of the model " +
-                                p("m.pmx") + ": its bones are written at the rest pose (--bones NAME,... writes fewer)\n"))
+  EXPECT_TRUE(r.err.starts_with("mmdkit: warning: " + p("cam.vmd") + ": the motion keys no bone or morph of the model '" +
+                                p("m.pmx") + "': its bones are written at the rest pose (--bones NAME,... writes fewer)\n"))
       << r.err;
   EXPECT_NE(r.err.find("mmdkit sample: wrote " + p("s.json") + " (3 frames x 29 bones, camera, json, "), std::string::npos)
       << r.err;
@@ -86,9 +86,10 @@ TEST_F(UnmatchedCli, SampleEachFailsTheCameraMotionAloneAndTellsTheCheckWarningO
 TEST_F(UnmatchedCli, ExportWarnsAboutUnmatchedTracksAsSampleDoes) {
   const Outcome s = run("sample " + q("m.pmx") + " " + q("std.vmd") + " --frames 0 -o " + q("s.json"));
   ASSERT_EQ(s.code, 0) << s.err;
-  const std::string bones = "mmdkit: warning: 5 bone tracks of the motions match no bone of the model and are ignored: 'グルーブ' (" +
-                            p("std.vmd") + "), '上半身2' (" + p("std.vmd") + ")";
-  const std::string morphs = "mmdkit: warning: 13 morph tracks of the motions match no morph of the model and are ignored: ";
+  const std::string bones = "mmdkit: warning: " + p("std.vmd") +
+                            ": 5 bone tracks of the motion match no bone of the model and are ignored: 'グルーブ', '上半身2'";
+  const std::string morphs =
+      "mmdkit: warning: " + p("std.vmd") + ": 13 morph tracks of the motion match no morph of the model and are ignored: ";
   EXPECT_NE(s.err.find(bones), std::string::npos) << s.err;
   EXPECT_NE(s.err.find(morphs), std::string::npos) << s.err;
   const std::string sample_lines = s.err.substr(0, s.err.find("mmdkit sample: wrote"));

@@ -167,8 +167,8 @@ TEST_F(VmdCli, GenerateForAModelKeysOnlyItsBonesAndMorphs) {
   Outcome r = run("generate vmd --model " + m + " --bone-keys 200 --morph-keys 40 -o " + own);
   ASSERT_EQ(r.code, 0) << r.err;
   const Outcome before = run("sample " + m + " " + std_vmd + " --frames 0 -o " + quote((dir / "a.json").string()));
-  EXPECT_NE(before.err.find("warning: 5 bone tracks of the motions match no bone"), std::string::npos) << before.err;
-  EXPECT_NE(before.err.find("warning: 13 morph tracks of the motions match no morph"), std::string::npos) << before.err;
+  EXPECT_NE(before.err.find(": 5 bone tracks of the motion match no bone"), std::string::npos) << before.err;
+  EXPECT_NE(before.err.find(": 13 morph tracks of the motion match no morph"), std::string::npos) << before.err;
   const Outcome after = run("sample " + m + " " + own + " --frames 0 -o " + quote((dir / "b.json").string()));
   ASSERT_EQ(after.code, 0) << after.err;
   EXPECT_EQ(after.err.find("warning"), std::string::npos) << after.err;

@@ -92,6 +92,7 @@ TEST(ViewPmd, VerticesMaterialsMorphsFramesBodies) {
   // Morphs: base dropped; "あ" entry 1 of the base = vertex 2.
   ASSERT_EQ(v->morphs.size(), 1u);
   EXPECT_TRUE(v->pmd_base_morph);
+  EXPECT_EQ(v->pmd_base_morph_key, (std::vector<std::uint8_t>{'b', 'a', 's', 'e'}));  // its name's binding key
   EXPECT_EQ(v->morphs[0].name, "あ");
   EXPECT_EQ(v->morphs[0].panel, 3);
   ASSERT_EQ(v->morphs[0].vertex_offsets.size(), 1u);

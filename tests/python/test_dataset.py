@@ -204,8 +204,8 @@ def test_cli_warns_about_unmatched_tracks_as_sample_does_and_says_what_it_wrote(
                        capture_output=True, text=True)
     assert s.returncode == 0, s.stderr
     warnings = [line for line in s.stderr.splitlines() if line.startswith("mmdkit: warning: ")]
-    assert len(warnings) == 2 and warnings[0].startswith("mmdkit: warning: 5 bone tracks of the motions match no bone")
-    assert warnings[1].startswith("mmdkit: warning: 13 morph tracks of the motions match no morph")
+    assert len(warnings) == 2 and warnings[0].startswith(f"mmdkit: warning: {std}: 5 bone tracks of the motion match no bone")
+    assert warnings[1].startswith(f"mmdkit: warning: {std}: 13 morph tracks of the motion match no morph")
     ev = mmdkit.Evaluator(str(m), [str(std)], geometry=False)
     assert ["mmdkit: warning: " + w for w in ev.unmatched_messages] == warnings
     assert mmdkit.Evaluator(str(m), [str(own)], geometry=False).unmatched_messages == []

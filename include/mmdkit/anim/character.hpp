@@ -88,7 +88,10 @@ struct BindingReport {
     std::string name;    ///< UTF-8 as decoded from the input
   };
   std::size_t unmatched_bones = 0;   ///< VMD bone tracks + VPD bone blocks matching no bone
-  std::size_t unmatched_morphs = 0;  ///< VMD morph tracks + VPD morph blocks matching no morph
+  /// VMD morph tracks + VPD morph blocks matching no morph. A track naming a PMD model's base morph
+  /// (model::Model::pmd_base_morph_key, usually "base": not a morph of the view) is not counted nor
+  /// listed: MMD ignores a key of it, and motions made with PMD models carry one.
+  std::size_t unmatched_morphs = 0;
   std::vector<Track> unmatched;      ///< all of them, input by input, bones before morphs
   /// Model bones / morphs that the inputs drive (a VMD bone or morph key, or a VPD entry). Both 0
   /// with inputs given: the inputs move nothing of the model (a camera motion, a motion for
@@ -96,11 +99,12 @@ struct BindingReport {
   std::size_t keyed_bones = 0, keyed_morphs = 0;
 };
 
-/// The lines that tell a user about unmatched tracks (empty when everything matched), one per
-/// kind, bones first, without a prefix or newline, e.g. "5 bone tracks of the motions match no
-/// bone of the model and are ignored: 'グルーブ' (a.vmd), '腰' (a.vmd), ..." — up to `names` names
-/// per kind, each with `inputs[Track::input]` when there is one. The one wording of the CLI's
-/// sample / pose / export / render / convert and of the Python module's dataset.
+/// The lines that tell a user about unmatched tracks (empty when everything matched), without a
+/// prefix or newline: one per input and kind, in input order, bones before morphs, the input named
+/// once at the start (`inputs[Track::input]`; "of the motions" and no name when there is none),
+/// then up to `names` track names, e.g. "a.vmd: 5 bone tracks of the motion match no bone of the
+/// model and are ignored: 'グルーブ', '腰', ...". The one wording of the CLI's sample / pose /
+/// export / render / bake / convert and of the Python module's dataset.
 std::vector<std::string> unmatched_messages(const BindingReport& report, std::span<const std::string> inputs,
                                             std::size_t names = 5);
 

@@ -394,6 +394,11 @@ struct Model {
   std::vector<Morph> morphs;              ///< PMD: without the base morph (as PmxEditor)
   /// PMD: the file's morph 0 is the base morph, dropped here (file morph = view morph + 1).
   bool pmd_base_morph = false;
+  /// PMD with a base morph: the binding key (core/text.hpp binding_key) of its name, usually
+  /// "base"; empty otherwise (PMX: a morph named "base" is an ordinary morph). A VMD morph track
+  /// or VPD morph block of this name drives nothing (MMD ignores a key of the base morph) and is
+  /// not an unmatched track (anim::BindingReport).
+  std::vector<std::uint8_t> pmd_base_morph_key;
   std::vector<DisplayFrame> display_frames;
   std::vector<RigidBody> rigid_bodies;
   std::vector<Joint> joints;

@@ -15,7 +15,9 @@
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/progress.hpp"
+#include "mmdkit/anim/character.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/physics/bake.hpp"
@@ -67,19 +69,27 @@ int run_bake(const BakeValues& a, const Streams& s) {
     inputs.emplace_back(m);
   }
   if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
-  auto model = model::load_file(a.model);
-  if (!model) return report_error(err, model.error(), a.model);
-  if (!a.quiet) err << model_check_warning(*model, a.model);
+  auto loaded_model = model::load_file(a.model);
+  if (!loaded_model) return report_error(err, loaded_model.error(), a.model);
+  const auto mdl = std::make_shared<const model::Model>(std::move(*loaded_model));
+  if (!a.quiet) err << model_check_warning(*mdl, a.model);
   std::vector<vmd::Motion> motions;
   for (const auto& path : a.motions) {
     auto r = vmd::read_file(path);
     if (!r) return report_error(err, r.error(), path);
     if (!a.quiet)
-      for (const auto& w : r->warnings) err << "mmdkit: warning: " << w.to_string() << "\n";
+      print_warnings(err, r->warnings);
     motions.push_back(std::move(r->motion));
   }
   std::vector<const vmd::Motion*> list;
   for (const auto& m : motions) list.push_back(&m);
+  // Tracks naming no bone / morph of the model: the warning of sample / pose / export, from the
+  // one binding report (anim::CharacterData; the PMD base morph rule included).
+  if (!a.quiet) {
+    // (A model the pipeline refuses, e.g. NaN vertices, gets no such warning; the bake needs no geometry.)
+    if (auto bound = anim::CharacterData::create(mdl, anim::MotionInputs{list}))
+      err << binding_warning((*bound)->report(), a.motions);
+  }
   // Progress by cli/progress.hpp's rule (a bar on a terminal after 2 s, else a line every 5 s).
   std::optional<Progress> bar;
   options.progress_every = 10;
@@ -87,11 +97,11 @@ int run_bake(const BakeValues& a, const Streams& s) {
     if (!bar) bar.emplace(err, total, progress_mode(err, a.quiet), "mmdkit bake", "frames");
     bar->update(done);
   };
-  auto baked = physics::bake(*model, list, options, progress);
+  auto baked = physics::bake(*mdl, list, options, progress);
   if (bar) bar->clear();
   if (!baked) return report_error(err, baked.error(), a.model);
   if (!a.quiet)
-    for (const auto& w : baked->warnings) err << "mmdkit: warning: " << a.model << ": physics: " << w.to_string() << "\n";
+    for (const auto& w : baked->warnings) err << diagnostic_line(Diagnostic::warning, a.model + ": physics: " + w.to_string());
   if (!baked->unkeyable.empty() && !a.quiet) {
     err << "mmdkit: warning: " << baked->unkeyable.size()
         << " physics bone(s) cannot be keyed in VMD (names longer than 15 bytes in CP932), not baked:";
@@ -123,7 +133,8 @@ const Command kBakeCommand{
       sub.add_option("--physics-fps", v->fps, "physics steps per second: 60 (default), 120 or 240");
       sub.add_flag("--floor", v->floor, "a floor plane at y = 0");
       add_force_flag(sub, v->force);
-      sub.add_flag("-q,--quiet", v->quiet, "do not print warnings, progress or the summary line");
+      sub.add_flag("-q,--quiet", v->quiet,
+                   "do not print warnings (reader warnings, motion tracks that match nothing), progress or the summary line");
       return [v](const Streams& s) { return run_bake(*v, s); };
     }};
 

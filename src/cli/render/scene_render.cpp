@@ -233,8 +233,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     if (auto r = temp->commit(); !r) return fail(err, r.error(), a.output);
     t_out += std::chrono::duration<double>(clock::now() - t0).count();
   }
-  // One line: what was drawn (a scene: its models and accessories), frames, size, time and where
-  // the time went.
+  // The summary line of every command (progress.hpp): what was written, then what was drawn (a
+  // scene: its models and accessories), frames, size, time and where the time went.
   const double total = progress.elapsed();
   const double sum = std::max(1e-9, t_eval + t_draw + t_out);
   std::string what;
@@ -244,14 +244,14 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
                   accessory_of.size(), accessory_of.size() == 1 ? "y" : "ies");
     what = head;
   }
-  char line[400];
-  std::snprintf(line, sizeof line,
-                "mmdkit render: %s%llu frame%s %dx%d in %.2f s (%.1f frames/s): evaluation%s %.0f%%, drawing + read-back "
-                "%.0f%%, %s %.0f%% -> %s\n",
+  char counts[400];
+  std::snprintf(counts, sizeof counts,
+                "%s%llu frame%s, %dx%d, %.2f s at %.1f frames/s: evaluation%s %.0f%%, drawing + read-back %.0f%%, %s "
+                "%.0f%%",
                 what.c_str(), static_cast<unsigned long long>(count), count == 1 ? "" : "s", pl.width, pl.height, total,
                 double(count) / std::max(total, 1e-9), evaluator.physics() ? " + physics" : "", 100 * t_eval / sum,
-                100 * t_draw / sum, pl.video ? "encoding" : "PNG", 100 * t_out / sum, a.output.c_str());
-  if (!a.quiet) err << line;
+                100 * t_draw / sum, pl.video ? "encoding" : "PNG", 100 * t_out / sum);
+  summary(err, a.quiet, "render", "wrote " + a.output + " (" + counts + ")");
   return kExitOk;
 }
 
