@@ -3,7 +3,11 @@
 # a generated humanoid model and motion; the model posed at frame 30 (OBJ + MTL), bone transforms
 # sampled, the motion round-tripped through JSON, and the model rendered (an image of its bind pose
 # under MMD's default camera and light, and a short video of it dancing a camera-less motion).
+# Then, when the real-file corpus is there (MMDKIT_CORPUS, relative to the current folder; default
+# ../shared/corpus beside the repository: scripts/corpus-dir.sh), a few steps of README's "Example
+# on real files" on it.
 set -eu
+c=$(sh "$(dirname "$0")/corpus-dir.sh" 2>/dev/null) || c=
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 cmake --preset default >/dev/null
@@ -28,3 +32,11 @@ $m generate vmd --model "$out/model.pmx" --bone-keys 600 --morph-keys 60 --camer
 $m render "$out/model.pmx" -o "$out/model.png" --force
 $m render "$out/model.pmx" "$out/dance.vmd" --frames 0-30 --size 640x360 -o "$out/dance.mp4" --force
 echo "example: rendered $out/model.png and $out/dance.mp4"
+if [ -n "$c" ]; then
+  $m info "$c/moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd"
+  $m pose "$c/jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd" "$c/moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd" --frame 600 -o "$out/miku600.obj" --force
+  $m sample "$c/jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd" "$c/moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd" --frames 0-300:10 -o "$out/miku.json" --force
+  echo "example: real files from $c: posed $out/miku600.obj, sampled $out/miku.json"
+else
+  echo "example: no corpus folder (MMDKIT_CORPUS, default ../shared/corpus beside the repository): real-file steps skipped"
+fi

@@ -4,12 +4,16 @@
 // so the test follows the script as it changes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "support/cli_run.hpp"
+#include "support/corpus.hpp"
 
 namespace mmdkit::test {
 namespace {
@@ -30,6 +34,85 @@ std::vector<std::string> script_commands(const std::string& out) {
     cmds.push_back(line);
   }
   return cmds;
+}
+
+// The script's real-file steps: its "  $m ARGS" lines (inside `if [ -n "$c" ]`), "$c" replaced by
+// `corpus` and "$out" by `out`.
+std::vector<std::string> corpus_commands(const std::string& corpus, const std::string& out) {
+  std::ifstream in(std::string(MMDKIT_TESTS_DIR) + "/../scripts/run-example.sh");
+  std::vector<std::string> cmds;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("  $m ")) continue;
+    line.erase(0, 5);
+    for (std::size_t p; (p = line.find("$out")) != std::string::npos;) line.replace(p, 4, out);
+    for (std::size_t p; (p = line.find("$c")) != std::string::npos;) line.replace(p, 2, corpus);
+    cmds.push_back(line);
+  }
+  return cmds;
+}
+
+struct Shell {
+  int code = -1;
+  std::string out;
+};
+
+// `command` through /bin/sh; stdout captured, stderr to `err_file`.
+Shell shell(const std::string& command, const std::filesystem::path& err_file) {
+  Shell r;
+  FILE* p = popen((command + " 2>" + test::quote(err_file.string())).c_str(), "r");
+  if (!p) return r;
+  char buf[512];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// scripts/corpus-dir.sh, which run-example.sh uses: MMDKIT_CORPUS (relative to the caller's
+// folder) resolved to an absolute path; without it ../shared/corpus beside the repository; a
+// folder that is not there: exit 1 and a message naming it.
+TEST_F(ExampleScript, TheCorpusFolderFollowsMmdkitCorpus) {
+  const std::string script = test::quote(std::string(MMDKIT_TESTS_DIR) + "/../scripts/corpus-dir.sh");
+  std::filesystem::create_directories(dir / "sub" / "corpus");
+  const std::string abs = std::filesystem::canonical(dir / "sub" / "corpus").string();
+  const std::filesystem::path err = dir / "err.txt";
+  // Relative to the folder it is run from, printed absolute.
+  Shell r = shell("cd " + test::quote((dir / "sub").string()) + " && MMDKIT_CORPUS=corpus sh " + script, err);
+  EXPECT_EQ(r.code, 0) << test::slurp(err);
+  EXPECT_EQ(r.out, abs + "\n");
+  r = shell("cd / && MMDKIT_CORPUS=" + test::quote(abs) + " sh " + script, err);
+  EXPECT_EQ(r.out, abs + "\n");
+  // Not there: exit 1, the folder named.
+  r = shell("cd " + test::quote(dir.string()) + " && MMDKIT_CORPUS=nowhere sh " + script, err);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(test::slurp(err).find("no corpus folder at 'nowhere' (set MMDKIT_CORPUS=DIR)"), std::string::npos)
+      << test::slurp(err);
+  // Unset: ../shared/corpus beside the repository, wherever it is run from.
+  const std::filesystem::path beside = std::filesystem::path(MMDKIT_TESTS_DIR) / ".." / ".." / "shared" / "corpus";
+  r = shell("cd / && env -u MMDKIT_CORPUS sh " + script, err);
+  if (std::filesystem::is_directory(beside)) {
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, std::filesystem::canonical(beside).string() + "\n");
+  } else {
+    EXPECT_EQ(r.code, 1);
+  }
+  // run-example.sh takes its corpus from this script.
+  const std::string text = test::slurp(std::string(MMDKIT_TESTS_DIR) + "/../scripts/run-example.sh");
+  EXPECT_NE(text.find("c=$(sh \"$(dirname \"$0\")/corpus-dir.sh\" 2>/dev/null) || c="), std::string::npos);
+}
+
+// The real-file steps (README's "Example on real files") run without a warning: miku_v2.pmd with
+// wavefile_v2.vmd, whose 'base' key is the PMD base morph (not an unmatched track).
+TEST_F(ExampleScript, RealFileStepsRunWithoutWarnings) {
+  MMDKIT_REQUIRE_CORPUS();
+  const std::vector<std::string> cmds = corpus_commands(test::corpus_dir()->string(), dir.string());
+  ASSERT_EQ(cmds.size(), 3u) << "scripts/run-example.sh's real-file steps changed shape";
+  for (const std::string& c : cmds) {
+    const Outcome r = run(c);
+    ASSERT_EQ(r.code, 0) << c << "\n" << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << c << "\n" << r.err;
+  }
 }
 
 TEST_F(ExampleScript, RunsWithoutWarnings) {
