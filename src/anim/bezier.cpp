@@ -11,7 +11,7 @@ namespace {
 double clamp01(float v) noexcept {
   if (!(v > 0.0f)) return 0.0;  // also NaN → 0
   if (v > 1.0f) return 1.0;
-  return v;
+  return static_cast<double>(v);
 }
 
 // Cubic Bezier coordinate with end points 0 and 1 and control values c1, c2:

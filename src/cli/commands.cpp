@@ -525,6 +525,8 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
   return [v, command, run](const Streams& s) {
     if constexpr (requires { v->input; }) {
       if (int rc = resolve_encoding(v->input, command, s.err); rc != kExitOk) return rc;
+    } else {
+      (void)command;  // only commands with file inputs check an encoding
     }
     return run(*v, s);
   };

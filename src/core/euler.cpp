@@ -19,7 +19,8 @@ constexpr double kLockSin = 1.0 - 1e-6;
 }  // namespace
 
 std::array<float, 3> quaternion_to_euler_degrees(const std::array<float, 4>& q) noexcept {
-  double x = q[0], y = q[1], z = q[2], w = q[3];
+  double x = static_cast<double>(q[0]), y = static_cast<double>(q[1]);
+  double z = static_cast<double>(q[2]), w = static_cast<double>(q[3]);
   if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z) || !std::isfinite(w)) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     return {nan, nan, nan};
@@ -77,7 +78,7 @@ bool euler_edited(const std::array<float, 3>& degrees, const std::array<float, 4
   for (float v : degrees)
     if (!std::isfinite(v)) return false;
   if (quaternion_to_euler_degrees(q) == degrees) return false;
-  const double angle = quat_angle_between(q, euler_degrees_to_quaternion(degrees));
+  const double angle = static_cast<double>(quat_angle_between(q, euler_degrees_to_quaternion(degrees)));
   return angle * kRadToDeg > tolerance_degrees;
 }
 

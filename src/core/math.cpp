@@ -44,8 +44,8 @@ Quat quat_slerp(const Quat& a, const Quat& b, float t) noexcept {
 }
 
 Quat quat_multiply(const Quat& a, const Quat& b) noexcept {
-  const double ax = a[0], ay = a[1], az = a[2], aw = a[3];
-  const double bx = b[0], by = b[1], bz = b[2], bw = b[3];
+  const double ax = d(a[0]), ay = d(a[1]), az = d(a[2]), aw = d(a[3]);
+  const double bx = d(b[0]), by = d(b[1]), bz = d(b[2]), bw = d(b[3]);
   return {static_cast<float>(aw * bx + ax * bw + ay * bz - az * by),
           static_cast<float>(aw * by - ax * bz + ay * bw + az * bx),
           static_cast<float>(aw * bz + ax * by - ay * bx + az * bw),
@@ -56,8 +56,8 @@ Quat quat_conjugate(const Quat& q) noexcept { return {-q[0], -q[1], -q[2], q[3]}
 
 Vec3 quat_rotate(const Quat& q, const Vec3& v) noexcept {
   // v' = v + 2w(u × v) + 2 u × (u × v), u = (x, y, z)
-  const double ux = q[0], uy = q[1], uz = q[2], w = q[3];
-  const double vx = v[0], vy = v[1], vz = v[2];
+  const double ux = d(q[0]), uy = d(q[1]), uz = d(q[2]), w = d(q[3]);
+  const double vx = d(v[0]), vy = d(v[1]), vz = d(v[2]);
   const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
   const double ccx = uy * cz - uz * cy, ccy = uz * cx - ux * cz, ccz = ux * cy - uy * cx;
   return {static_cast<float>(vx + 2 * (w * cx + ccx)), static_cast<float>(vy + 2 * (w * cy + ccy)),
@@ -75,7 +75,7 @@ float quat_angle_between(const Quat& a, const Quat& b) noexcept {
   // r = a⁻¹·b; angle = 2·atan2(|r.xyz|, |r.w|) (well conditioned near 0, unlike acos of a dot).
   const Quat qa = quat_normalize(a), qb = quat_normalize(b);
   const double ax = -d(qa[0]), ay = -d(qa[1]), az = -d(qa[2]), aw = d(qa[3]);
-  const double bx = qb[0], by = qb[1], bz = qb[2], bw = qb[3];
+  const double bx = d(qb[0]), by = d(qb[1]), bz = d(qb[2]), bw = d(qb[3]);
   const double rx = aw * bx + ax * bw + ay * bz - az * by;
   const double ry = aw * by - ax * bz + ay * bw + az * bx;
   const double rz = aw * bz + ax * by - ay * bx + az * bw;

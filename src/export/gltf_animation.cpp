@@ -63,7 +63,8 @@ void continuous(std::vector<float>& quats) {
 }
 
 anim::Quat normalized(const anim::Quat& q) {
-  const double x = q[0], y = q[1], z = q[2], w = q[3];
+  const double x = static_cast<double>(q[0]), y = static_cast<double>(q[1]);
+  const double z = static_cast<double>(q[2]), w = static_cast<double>(q[3]);
   const double n = std::sqrt(x * x + y * y + z * z + w * w);
   if (!(n > 1e-20) || !std::isfinite(n)) return anim::kIdentityQuat;
   return {static_cast<float>(x / n), static_cast<float>(y / n), static_cast<float>(z / n), static_cast<float>(w / n)};
@@ -110,7 +111,8 @@ double vec_error(const std::vector<float>& v, int comps, std::size_t i, std::siz
   double d2 = 0;
   for (int c = 0; c < comps; ++c) {
     const auto uc = static_cast<std::size_t>(c), w = static_cast<std::size_t>(comps);
-    const double a = v[i * w + uc], b = v[j * w + uc], x = v[k * w + uc];
+    const double a = static_cast<double>(v[i * w + uc]), b = static_cast<double>(v[j * w + uc]);
+    const double x = static_cast<double>(v[k * w + uc]);
     const double d = a + (b - a) * t - x;
     d2 += d * d;
   }
@@ -121,7 +123,8 @@ double max_abs_error(const std::vector<float>& v, std::size_t width, std::size_t
   const double t = static_cast<double>(k - i) / static_cast<double>(j - i);
   double e = 0;
   for (std::size_t c = 0; c < width; ++c) {
-    const double a = v[i * width + c], b = v[j * width + c], x = v[k * width + c];
+    const double a = static_cast<double>(v[i * width + c]), b = static_cast<double>(v[j * width + c]);
+    const double x = static_cast<double>(v[k * width + c]);
     e = std::max(e, std::abs(a + (b - a) * t - x));
   }
   return e;

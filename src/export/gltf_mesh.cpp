@@ -132,7 +132,8 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     if (!finite(x.uv)) return std::unexpected(bad_value("vertices", v, "uv", "not finite"));
     const anim::Vec3 p = to_gltf_point(x.position, s);
     std::copy(p.begin(), p.end(), pos.begin() + static_cast<std::ptrdiff_t>(v * 3));
-    const double n0 = x.normal[0], n1 = x.normal[1], n2 = x.normal[2];
+    const double n0 = static_cast<double>(x.normal[0]), n1 = static_cast<double>(x.normal[1]);
+    const double n2 = static_cast<double>(x.normal[2]);
     const double len = std::sqrt(n0 * n0 + n1 * n1 + n2 * n2);
     if (len < 1e-12) {
       ++zero_normals;
@@ -166,7 +167,7 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     double sum = 0;
     for (int i = 0; i < n; ++i) {
       const std::int32_t b = x.bones[static_cast<std::size_t>(i)];
-      const double w = n == 1 ? 1.0 : double{x.weights[static_cast<std::size_t>(i)]};
+      const double w = n == 1 ? 1.0 : static_cast<double>(x.weights[static_cast<std::size_t>(i)]);
       if (b < 0 || !(w > 0) || !std::isfinite(w)) continue;
       int k = 0;
       while (k < used && jb[static_cast<std::size_t>(k)] != b) ++k;

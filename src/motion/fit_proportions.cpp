@@ -22,7 +22,7 @@ const model::Bone* find(const model::Model& m, std::string_view name) {
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 double len(const Vec3& v) {
-  const double x = v[0], y = v[1], z = v[2];
+  const double x = static_cast<double>(v[0]), y = static_cast<double>(v[1]), z = static_cast<double>(v[2]);
   return std::sqrt(x * x + y * y + z * z);
 }
 

@@ -144,7 +144,7 @@ std::vector<std::array<double, 3>> layout_on_model(const model::Model& m, Keypoi
                                        : dm::from_float(bone.tail_offset);
       if (!(dm::norm(tail) > 1e-6)) tail = {0, 1, 0};
       const dm::Q r = rotations.empty() ? dm::kIdentity : dm::from_float(rotations[static_cast<std::size_t>(a)]);
-      v = dm::add(v, dm::scale(dm::rotate(r, tail), p.along));
+      v = dm::add(v, dm::scale(dm::rotate(r, tail), static_cast<double>(p.along)));
     }
     out[j] = v;
   }

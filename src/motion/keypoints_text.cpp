@@ -95,7 +95,7 @@ Result<Keypoints> read_keypoints_csv(std::string_view text, int channels) {
     if (ln.find_first_not_of(" \t") == std::string_view::npos) continue;
     std::vector<float> row;
     bool numeric = true;
-    std::size_t q = 0, col = 1;
+    std::size_t q = 0;
     std::int64_t bad_col = -1;
     std::string bad;
     for (;;) {
@@ -115,7 +115,6 @@ Result<Keypoints> read_keypoints_csv(std::string_view text, int channels) {
         }
         row.push_back(v);
       }
-      ++col;
       if (c >= ln.size()) break;
       q = c + 1;
     }
