@@ -103,7 +103,7 @@ inline void half_angle(float a, float b, float& hs, float& hc) noexcept {
 // other two Euler angles are limited to [0, 0] and vanish — but on half angles: the link's angle
 // θ = atan2(a, b) in its Euler order, limited with limit_angle's rules using precomputed sines and
 // cosines (half angles in [−π/2, π/2] compare by their sines). Returns (IK · local), limited.
-Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcept {
+[[gnu::always_inline]] inline pm::V4 limit_single_axis(const IkLink& link, pm::V4 q, bool use_axis) noexcept {
   // Matrix elements of q as rigid_matrix computes them (m[4c + r]).
   const float x = q[0], y = q[1], z = q[2], w = q[3];
   float a = 0.0f, b = 1.0f;
@@ -165,8 +165,8 @@ Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcep
       hc = k.hi_half_cos;
     }
   }
-  Quat r{0.0f, 0.0f, 0.0f, hc};
-  r[static_cast<std::size_t>(axis)] = hs;
+  pm::V4 r{0.0f, 0.0f, 0.0f, hc};
+  r[axis] = hs;
   return r;
 }
 
@@ -244,9 +244,10 @@ constexpr V4 kIdentity4{0.0f, 0.0f, 0.0f, 1.0f};
   }
   out = pm::mul4(__builtin_shufflevector(axis * splat(hs), splat(hc), 0, 1, 2, 4), ik);
   if (link.has_limits) {
-    const Quat q = pm::store4(pm::mul4(out, append_rot));
-    const Quat limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis) : limit_rotation(link, q, use_axis);
-    out = pm::mul4(pm::load4(limited), conj4(append_rot));
+    const V4 q = pm::mul4(out, append_rot);
+    const V4 limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis)
+                                             : pm::load4(limit_rotation(link, pm::store4(q), use_axis));
+    out = pm::mul4(limited, conj4(append_rot));
   }
   return true;
 }
@@ -256,10 +257,14 @@ constexpr V4 kIdentity4{0.0f, 0.0f, 0.0f, 1.0f};
 // model_from_local / recompose, without the workspace's indirections), then written back. A group
 // (IkGroup) keeps its chains in one LocalPaths, each from its own `base`.
 struct LocalPaths {
-  V4 rot[kIkGroupPath], pos[kIkGroupPath], lrot[kIkGroupPath], lpos[kIkGroupPath], prot[kIkGroupPath],
-      ik[kIkGroupPath], arot[kIkGroupPath];
+  // rot: the path bones' model rotations, then (from kIkGroupPath) the constant model rotation of
+  // each path bone's parent when that is outside the path, then identity.
+  V4 rot[2 * kIkGroupPath + 1], pos[kIkGroupPath], lrot[kIkGroupPath], lpos[kIkGroupPath], ik[kIkGroupPath],
+      arot[kIkGroupPath];
   int parent[kIkGroupPath];  // index in these arrays; −1: a bone outside the path (constant); −2: none
+  int prow[kIkGroupPath];    // where in rot the parent's model rotation is (identity for none)
 };
+constexpr int kProt = static_cast<int>(kIkGroupPath), kNoParentRow = static_cast<int>(2 * kIkGroupPath);
 
 // One chain's state and CCD cursor (iteration `it`, link `c`).
 struct LocalChain {
@@ -294,6 +299,7 @@ struct LocalChain {
   ch.it = 0;
   ch.c = 0;
   ch.use_axis = 0 < ch.half;
+  st.rot[kNoParentRow] = kIdentity4;
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint32_t b = path[j];
     const std::size_t a = base + j;
@@ -309,8 +315,9 @@ struct LocalChain {
     int pj = p < 0 ? -2 : -1;
     for (std::size_t i = 0; i < j; ++i)
       if (static_cast<std::int32_t>(path[i]) == p) pj = static_cast<int>(i);
-    if (pj == -1) st.prot[a] = pm::load4(ws.model_rot[static_cast<std::size_t>(p)]);
+    if (pj == -1) st.rot[kProt + a] = pm::load4(ws.model_rot[static_cast<std::size_t>(p)]);
     st.parent[a] = pj >= 0 ? static_cast<int>(base) + pj : pj;
+    st.prow[a] = pj >= 0 ? st.parent[a] : pj == -1 ? kProt + static_cast<int>(a) : kNoParentRow;
     if (pj >= 0) {
       ch.inner |= 1u << pj;
       for (int x = pj; x >= 0; x = st.parent[base + static_cast<std::size_t>(x)] - static_cast<int>(base))
@@ -326,25 +333,23 @@ struct LocalChain {
   const IkLink& link = ch.links[ch.c];
   if (link.axis != IkSolveAxis::fixed) {
     const std::size_t j0 = ch.base + link.path_index;
-    const int pj = st.parent[j0];
-    const V4 parent_rot = pj >= 0 ? st.rot[pj] : pj == -1 ? st.prot[j0] : kIdentity4;
+    const int pr = st.prow[j0];
+    const V4 parent_rot = st.rot[pr];
     if (ccd_step(*ch.sv, link, ch.c, ch.use_axis, st.pos[j0] - st.pos[ch.eff], st.pos[j0] - ch.goal4, parent_rot,
                  st.ik[j0], st.arot[j0], st.ik[j0])) {
       st.lrot[j0] = pm::mul4(st.ik[j0], st.arot[j0]);  // recompose
       // Model transforms of the path from this link down (model_from_local), as the whole
       // path's re-evaluation would give them, without the values it leaves unchanged: the
-      // link's own position (its parent and local translation did not move), bones not below
-      // the link, and the model rotations of bones without a child on the path (set once after
-      // the solve from their final parents: the same floats).
-      if (ch.inner >> link.path_index & 1u) {
-        st.rot[j0] = pj >= 0 ? pm::mul4(st.rot[pj], st.lrot[j0]) : pj == -1 ? pm::mul4(st.prot[j0], st.lrot[j0]) : st.lrot[j0];
-      }
+      // link's own position (its parent and local translation did not move) and bones not below
+      // the link. The model rotations of bones without a child on the path (the effector) are
+      // computed too although nothing reads them during the solve (a branch costs more); they
+      // are set once more after the solve from their final parents (the same floats).
+      st.rot[j0] = st.parent[j0] == -2 ? st.lrot[j0] : pm::mul4(st.rot[pr], st.lrot[j0]);
       for (std::uint32_t m = ch.below[link.path_index]; m != 0; m &= m - 1) {
-        const std::uint32_t jl = static_cast<std::uint32_t>(__builtin_ctz(m));
-        const std::size_t j = ch.base + jl;
+        const std::size_t j = ch.base + static_cast<std::uint32_t>(__builtin_ctz(m));
         const int p = st.parent[j];  // >= 0: on the path, below the link
         st.pos[j] = st.pos[p] + pm::rotate4(st.rot[p], st.lpos[j]);
-        if (ch.inner >> jl & 1u) st.rot[j] = pm::mul4(st.rot[p], st.lrot[j]);
+        st.rot[j] = pm::mul4(st.rot[p], st.lrot[j]);
       }
     }
   }
@@ -365,8 +370,7 @@ struct LocalChain {
   for (std::size_t jl = 0; jl < ch.n; ++jl) {
     if (ch.inner >> jl & 1u) continue;
     const std::size_t j = ch.base + jl;
-    const int p = st.parent[j];
-    st.rot[j] = p >= 0 ? pm::mul4(st.rot[p], st.lrot[j]) : p == -1 ? pm::mul4(st.prot[j], st.lrot[j]) : st.lrot[j];
+    st.rot[j] = st.parent[j] == -2 ? st.lrot[j] : pm::mul4(st.rot[st.prow[j]], st.lrot[j]);
   }
   for (std::size_t jl = 0; jl < ch.n; ++jl) {
     const std::uint32_t b = path[jl];
