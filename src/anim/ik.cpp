@@ -103,7 +103,7 @@ inline void half_angle(float a, float b, float& hs, float& hc) noexcept {
 // other two Euler angles are limited to [0, 0] and vanish — but on half angles: the link's angle
 // θ = atan2(a, b) in its Euler order, limited with limit_angle's rules using precomputed sines and
 // cosines (half angles in [−π/2, π/2] compare by their sines). Returns (IK · local), limited.
-Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcept {
+[[gnu::always_inline]] inline pm::V4 limit_single_axis(const IkLink& link, pm::V4 q, bool use_axis) noexcept {
   // Matrix elements of q as rigid_matrix computes them (m[4c + r]).
   const float x = q[0], y = q[1], z = q[2], w = q[3];
   float a = 0.0f, b = 1.0f;
@@ -165,8 +165,8 @@ Quat limit_single_axis(const IkLink& link, const Quat& q, bool use_axis) noexcep
       hc = k.hi_half_cos;
     }
   }
-  Quat r{0.0f, 0.0f, 0.0f, hc};
-  r[static_cast<std::size_t>(axis)] = hs;
+  pm::V4 r{0.0f, 0.0f, 0.0f, hc};
+  r[axis] = hs;
   return r;
 }
 
@@ -244,19 +244,159 @@ constexpr V4 kIdentity4{0.0f, 0.0f, 0.0f, 1.0f};
   }
   out = pm::mul4(__builtin_shufflevector(axis * splat(hs), splat(hc), 0, 1, 2, 4), ik);
   if (link.has_limits) {
-    const Quat q = pm::store4(pm::mul4(out, append_rot));
-    const Quat limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis) : limit_rotation(link, q, use_axis);
-    out = pm::mul4(pm::load4(limited), conj4(append_rot));
+    const V4 q = pm::mul4(out, append_rot);
+    const V4 limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis)
+                                             : pm::load4(limit_rotation(link, pm::store4(q), use_axis));
+    out = pm::mul4(limited, conj4(append_rot));
   }
   return true;
 }
 
-// Chains up to this many path bones without append bones are solved on local 4-lane copies of
-// their transforms (the same arithmetic as model_from_local / recompose, without the workspace's
-// indirections), then written back.
-constexpr std::size_t kLocalPath = 32;
+// Chains with a local path (IkSolver::local_path: at most kIkLocalPath bones, none with an append
+// transform) are solved on local 4-lane copies of their transforms (the same arithmetic as
+// model_from_local / recompose, without the workspace's indirections), then written back. A group
+// (IkGroup) keeps its chains in one LocalPaths, each from its own `base`.
+struct LocalPaths {
+  // rot: the path bones' model rotations, then (from kIkGroupPath) the constant model rotation of
+  // each path bone's parent when that is outside the path, then identity.
+  V4 rot[2 * kIkGroupPath + 1], pos[kIkGroupPath], lrot[kIkGroupPath], lpos[kIkGroupPath], ik[kIkGroupPath],
+      arot[kIkGroupPath];
+  int parent[kIkGroupPath];  // index in these arrays; −1: a bone outside the path (constant); −2: none
+  int prow[kIkGroupPath];    // where in rot the parent's model rotation is (identity for none)
+};
+constexpr int kProt = static_cast<int>(kIkGroupPath), kNoParentRow = static_cast<int>(2 * kIkGroupPath);
+
+// One chain's state and CCD cursor (iteration `it`, link `c`).
+struct LocalChain {
+  const IkSolver* sv;
+  const IkLink* links;
+  std::uint32_t nlinks, iterations, half, base, n, eff;
+  // below[j]: the path bones below path bone base + j (its descendants within the path), as a bit
+  // mask relative to base; inner: path bones that are the parent of another path bone (the others
+  // need their model rotation only once, after the solve).
+  std::uint32_t below[kIkLocalPath], inner;
+  V4 goal4;
+  std::uint32_t it, c;
+  bool use_axis;
+};
+
+// Loads the chain `sv` (path evaluated, effector not at the goal) into st from `base`.
+[[gnu::always_inline]] inline void local_load(const Skeleton& s, const PoseEvaluator::Buffers& ws, const IkSolver& sv,
+                                              std::uint32_t base, const Vec3& goal, LocalPaths& st,
+                                              LocalChain& ch) noexcept {
+  const auto path = s.ik_bone_lists().subspan(sv.path_begin, sv.path_end - sv.path_begin);
+  const std::size_t n = path.size();
+  ch.sv = &sv;
+  ch.links = s.ik_links().data() + sv.link_begin;
+  ch.nlinks = sv.link_end - sv.link_begin;
+  ch.iterations = sv.iterations;
+  ch.half = sv.iterations >> 1;
+  ch.base = base;
+  ch.n = static_cast<std::uint32_t>(n);
+  ch.eff = base;
+  ch.inner = 0;
+  ch.goal4 = pm::load3(goal);
+  ch.it = 0;
+  ch.c = 0;
+  ch.use_axis = 0 < ch.half;
+  st.rot[kNoParentRow] = kIdentity4;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint32_t b = path[j];
+    const std::size_t a = base + j;
+    ch.below[j] = 0;
+    if (b == sv.effector) ch.eff = static_cast<std::uint32_t>(a);
+    st.rot[a] = pm::load4(ws.model_rot[b]);
+    st.pos[a] = pm::load3(ws.model_pos[b]);
+    st.lrot[a] = pm::load4(ws.local_rot[b]);
+    st.lpos[a] = pm::load3(ws.local_pos[b]);
+    st.ik[a] = pm::load4(ws.ik_rot[b]);
+    st.arot[a] = pm::load4(ws.append_rot[b]);
+    const std::int32_t p = s.parents()[b];
+    int pj = p < 0 ? -2 : -1;
+    for (std::size_t i = 0; i < j; ++i)
+      if (static_cast<std::int32_t>(path[i]) == p) pj = static_cast<int>(i);
+    if (pj == -1) st.rot[kProt + a] = pm::load4(ws.model_rot[static_cast<std::size_t>(p)]);
+    st.parent[a] = pj >= 0 ? static_cast<int>(base) + pj : pj;
+    st.prow[a] = pj >= 0 ? st.parent[a] : pj == -1 ? kProt + static_cast<int>(a) : kNoParentRow;
+    if (pj >= 0) {
+      ch.inner |= 1u << pj;
+      for (int x = pj; x >= 0; x = st.parent[base + static_cast<std::size_t>(x)] - static_cast<int>(base))
+        ch.below[x] |= 1u << j;  // parents come first
+    }
+  }
+}
+
+// One CCD turn of the chain's link at its cursor, then the cursor advanced (the effector distance
+// tested after the last link of an iteration); false when the chain is done. The same operations,
+// in the same order, as the loop `for it: for c: turn; if reached: break`.
+[[gnu::always_inline]] inline bool local_step(LocalPaths& st, LocalChain& ch) noexcept {
+  const IkLink& link = ch.links[ch.c];
+  if (link.axis != IkSolveAxis::fixed) {
+    const std::size_t j0 = ch.base + link.path_index;
+    const int pr = st.prow[j0];
+    const V4 parent_rot = st.rot[pr];
+    if (ccd_step(*ch.sv, link, ch.c, ch.use_axis, st.pos[j0] - st.pos[ch.eff], st.pos[j0] - ch.goal4, parent_rot,
+                 st.ik[j0], st.arot[j0], st.ik[j0])) {
+      st.lrot[j0] = pm::mul4(st.ik[j0], st.arot[j0]);  // recompose
+      // Model transforms of the path from this link down (model_from_local), as the whole
+      // path's re-evaluation would give them, without the values it leaves unchanged: the
+      // link's own position (its parent and local translation did not move) and bones not below
+      // the link. The model rotations of bones without a child on the path (the effector) are
+      // computed too although nothing reads them during the solve (a branch costs more); they
+      // are set once more after the solve from their final parents (the same floats).
+      st.rot[j0] = st.parent[j0] == -2 ? st.lrot[j0] : pm::mul4(st.rot[pr], st.lrot[j0]);
+      for (std::uint32_t m = ch.below[link.path_index]; m != 0; m &= m - 1) {
+        const std::size_t j = ch.base + static_cast<std::uint32_t>(__builtin_ctz(m));
+        const int p = st.parent[j];  // >= 0: on the path, below the link
+        st.pos[j] = st.pos[p] + pm::rotate4(st.rot[p], st.lpos[j]);
+        st.rot[j] = pm::mul4(st.rot[p], st.lrot[j]);
+      }
+    }
+  }
+  if (++ch.c < ch.nlinks) return true;
+  ch.c = 0;
+  const V4 d = ch.goal4 - st.pos[ch.eff];
+  if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < 1.0e-8f) return false;
+  if (++ch.it >= ch.iterations) return false;
+  ch.use_axis = ch.it < ch.half;
+  return true;
+}
+
+// After the solve: model rotations of the bones without a child on the path, then the chain
+// written back to the workspace.
+[[gnu::always_inline]] inline void local_store(const Skeleton& s, const PoseEvaluator::Buffers& ws, LocalPaths& st,
+                                               const LocalChain& ch) noexcept {
+  const auto path = s.ik_bone_lists().subspan(ch.sv->path_begin, ch.n);
+  for (std::size_t jl = 0; jl < ch.n; ++jl) {
+    if (ch.inner >> jl & 1u) continue;
+    const std::size_t j = ch.base + jl;
+    st.rot[j] = st.parent[j] == -2 ? st.lrot[j] : pm::mul4(st.rot[st.prow[j]], st.lrot[j]);
+  }
+  for (std::size_t jl = 0; jl < ch.n; ++jl) {
+    const std::uint32_t b = path[jl];
+    const std::size_t j = ch.base + jl;
+    ws.model_rot[b] = pm::store4(st.rot[j]);
+    ws.model_pos[b] = pm::store3(st.pos[j]);
+    ws.local_rot[b] = pm::store4(st.lrot[j]);
+    ws.ik_rot[b] = pm::store4(st.ik[j]);
+  }
+}
 
 }  // namespace
+
+// The start of a solve: links' IK rotations reset, the effector and then the path evaluated, each
+// followed by the goal test. False when the effector is at the goal (nothing more to do, no refresh).
+[[gnu::always_inline]] inline bool PoseEvaluator::ik_prepare(const Skeleton& s, PoseWorkspace& ws, const Buffers& buf,
+                                                             const IkSolver& sv, Vec3& goal) noexcept {
+  const auto links = s.ik_links().subspan(sv.link_begin, sv.link_end - sv.link_begin);
+  const auto path = s.ik_bone_lists().subspan(sv.path_begin, sv.path_end - sv.path_begin);
+  for (const IkLink& l : links) ws.ik_rot_[l.bone] = kIdentityQuat;
+  goal = ws.model_pos_[sv.bone];
+  update_bone(s, ws, buf, sv.effector);
+  if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return false;
+  for (std::uint32_t b : path) update_bone(s, ws, buf, b);  // chain without IK rotations, top-down
+  return !(pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f);
+}
 
 [[gnu::always_inline]] inline void PoseEvaluator::solve_ik_body(const Skeleton& s, PoseWorkspace& ws,
                                                                std::uint32_t k) noexcept {
@@ -266,101 +406,22 @@ constexpr std::size_t kLocalPath = 32;
   const auto path = lists.subspan(sv.path_begin, sv.path_end - sv.path_begin);
   const auto refresh = lists.subspan(sv.refresh_begin, sv.refresh_end - sv.refresh_begin);
   if (links.empty()) return;
-  for (const IkLink& l : links) ws.ik_rot_[l.bone] = kIdentityQuat;
-
-  const Vec3 goal = ws.model_pos_[sv.bone];
   const Buffers buf = Buffers::of(s, ws);
-  update_bone(s, ws, buf, sv.effector);
-  if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
-  for (std::uint32_t b : path) update_bone(s, ws, buf, b);  // chain without IK rotations, top-down
-  if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return;
+  Vec3 goal;
+  if (!ik_prepare(s, ws, buf, sv, goal)) return;
 
-  const std::uint32_t iterations = sv.iterations;
-  const std::uint32_t half = iterations >> 1;
-  bool local = path.size() <= kLocalPath;
-  for (std::uint32_t b : path) {
-    const BoneDesc& bd = s.desc(b);
-    if (bd.append_rotation || bd.append_translation) local = false;
-  }
-
-  if (local) {
-    const std::size_t n = path.size();
-    V4 rot[kLocalPath], pos[kLocalPath], lrot[kLocalPath], lpos[kLocalPath], prot[kLocalPath],
-        ik[kLocalPath], arot[kLocalPath];
-    int parent[kLocalPath];  // index in the path; −1: a bone outside the path (constant); −2: none
-    // below[j]: the path bones below path bone j (its descendants within the path), as a bit mask;
-    // inner: path bones that are the parent of another path bone (the others need their model
-    // rotation only once, after the solve).
-    std::uint32_t below[kLocalPath] = {}, inner = 0;
-    std::size_t eff = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t b = path[j];
-      if (b == sv.effector) eff = j;
-      rot[j] = pm::load4(ws.model_rot_[b]);
-      pos[j] = pm::load3(ws.model_pos_[b]);
-      lrot[j] = pm::load4(ws.local_rot_[b]);
-      lpos[j] = pm::load3(ws.local_pos_[b]);
-      ik[j] = pm::load4(ws.ik_rot_[b]);
-      arot[j] = pm::load4(ws.append_rot_[b]);
-      const std::int32_t p = s.parents()[b];
-      parent[j] = p < 0 ? -2 : -1;
-      for (std::size_t i = 0; i < j; ++i)
-        if (static_cast<std::int32_t>(path[i]) == p) parent[j] = static_cast<int>(i);
-      if (parent[j] == -1) {
-        prot[j] = pm::load4(ws.model_rot_[static_cast<std::size_t>(p)]);
+  if (sv.local_path) {
+    const Buffers& views = buf;
+    LocalPaths st;
+    LocalChain ch;
+    local_load(s, views, sv, 0, goal, st, ch);
+    if (ch.iterations > 0)
+      while (local_step(st, ch)) {
       }
-      if (parent[j] >= 0) {
-        inner |= 1u << parent[j];
-        for (int a = parent[j]; a >= 0; a = parent[a]) below[a] |= 1u << j;  // parents come first
-      }
-    }
-    const V4 goal4 = pm::load3(goal);
-    auto dist2 = [&] {
-      const V4 d = goal4 - pos[eff];
-      return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    };
-    for (std::uint32_t it = 0; it < iterations; ++it) {
-      const bool use_axis = it < half;
-      for (std::size_t c = 0; c < links.size(); ++c) {
-        const IkLink& link = links[c];
-        if (link.axis == IkSolveAxis::fixed) continue;
-        const std::size_t j0 = link.path_index;
-        const int pj = parent[j0];
-        const V4 parent_rot = pj >= 0 ? rot[pj] : pj == -1 ? prot[j0] : kIdentity4;
-        if (!ccd_step(sv, link, c, use_axis, pos[j0] - pos[eff], pos[j0] - goal4, parent_rot, ik[j0], arot[j0], ik[j0]))
-          continue;
-        lrot[j0] = pm::mul4(ik[j0], arot[j0]);  // recompose
-        // Model transforms of the path from this link down (model_from_local), as the whole
-        // path's re-evaluation would give them, without the values it leaves unchanged: the
-        // link's own position (its parent and local translation did not move), bones not below
-        // the link, and the model rotations of bones without a child on the path (set once after
-        // the solve from their final parents: the same floats).
-        if (inner >> j0 & 1u) {
-          const int p = parent[j0];
-          rot[j0] = p >= 0 ? pm::mul4(rot[p], lrot[j0]) : p == -1 ? pm::mul4(prot[j0], lrot[j0]) : lrot[j0];
-        }
-        for (std::uint32_t m = below[j0]; m != 0; m &= m - 1) {
-          const auto j = static_cast<std::size_t>(__builtin_ctz(m));
-          const int p = parent[j];  // >= 0: on the path, below the link
-          pos[j] = pos[p] + pm::rotate4(rot[p], lpos[j]);
-          if (inner >> j & 1u) rot[j] = pm::mul4(rot[p], lrot[j]);
-        }
-      }
-      if (dist2() < 1.0e-8f) break;
-    }
-    for (std::size_t j = 0; j < n; ++j) {  // model rotations of the bones without a child on the path
-      if (inner >> j & 1u) continue;
-      const int p = parent[j];
-      rot[j] = p >= 0 ? pm::mul4(rot[p], lrot[j]) : p == -1 ? pm::mul4(prot[j], lrot[j]) : lrot[j];
-    }
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t b = path[j];
-      ws.model_rot_[b] = pm::store4(rot[j]);
-      ws.model_pos_[b] = pm::store3(pos[j]);
-      ws.local_rot_[b] = pm::store4(lrot[j]);
-      ws.ik_rot_[b] = pm::store4(ik[j]);
-    }
+    local_store(s, views, st, ch);
   } else {
+    const std::uint32_t iterations = sv.iterations;
+    const std::uint32_t half = iterations >> 1;
     for (std::uint32_t it = 0; it < iterations; ++it) {
       const bool use_axis = it < half;
       for (std::size_t c = 0; c < links.size(); ++c) {
@@ -395,6 +456,45 @@ constexpr std::size_t kLocalPath = 32;
   for (std::uint32_t b : refresh) update_bone(s, ws, buf, b);
 }
 
+// A group of independent chains (IkGroup, all with local paths): each prepared as solve_ik_body
+// does, then their CCD turns interleaved, one turn of each unfinished chain in turn (each chain
+// runs its own operations in its own order; the chains share no bone, so this gives the floats of
+// solving them one after another), then each written back and refreshed in schedule order.
+[[gnu::always_inline]] inline void PoseEvaluator::solve_ik_group_body(const Skeleton& s, PoseWorkspace& ws,
+                                                                     const IkGroup& g,
+                                                                     std::span<const std::uint8_t> enabled) noexcept {
+  const Buffers buf = Buffers::of(s, ws);
+  const Buffers& views = buf;
+  LocalPaths st;
+  LocalChain ch[kIkGroupChains];
+  LocalChain* active[kIkGroupChains];
+  std::uint32_t solved = 0, running = 0, base = 0;
+  for (std::uint32_t m = 0; m < g.count; ++m) {
+    const std::uint32_t k = g.solvers[m];
+    if (k < enabled.size() && enabled[k] == 0) continue;
+    const IkSolver& sv = s.solvers()[k];
+    Vec3 goal;
+    if (!ik_prepare(s, ws, buf, sv, goal)) continue;
+    LocalChain& c = ch[solved++];
+    local_load(s, views, sv, base, goal, st, c);
+    base += c.n;
+    if (c.iterations > 0) active[running++] = &c;
+  }
+  while (running > 0) {
+    for (std::uint32_t q = 0; q < running;) {
+      if (local_step(st, *active[q]))
+        ++q;
+      else
+        active[q] = active[--running];  // done: the last one takes its place
+    }
+  }
+  for (std::uint32_t m = 0; m < solved; ++m) {
+    local_store(s, views, st, ch[m]);
+    const IkSolver& sv = *ch[m].sv;
+    for (std::uint32_t j = sv.refresh_begin; j < sv.refresh_end; ++j) update_bone(s, ws, buf, s.ik_bone_lists()[j]);
+  }
+}
+
 // The same code compiled twice: with AVX encodings (three-operand forms, fewer register copies;
 // no FMA, so every product and sum rounds as in the baseline build) where eval_isa() is avx.
 #ifdef MMDKIT_EVAL_HAVE_AVX
@@ -404,6 +504,26 @@ constexpr std::size_t kLocalPath = 32;
 #endif
 void PoseEvaluator::solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
   solve_ik_body(s, ws, k);
+}
+#ifdef MMDKIT_EVAL_HAVE_AVX
+[[gnu::target("avx")]] void PoseEvaluator::solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                                                              std::span<const std::uint8_t> enabled) noexcept {
+  solve_ik_group_body(s, ws, g, enabled);
+}
+#endif
+void PoseEvaluator::solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                                        std::span<const std::uint8_t> enabled) noexcept {
+  solve_ik_group_body(s, ws, g, enabled);
+}
+void PoseEvaluator::solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                                   std::span<const std::uint8_t> enabled) noexcept {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) {
+    solve_ik_group_avx(s, ws, g, enabled);
+    return;
+  }
+#endif
+  solve_ik_group_base(s, ws, g, enabled);
 }
 void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
 #ifdef MMDKIT_EVAL_HAVE_AVX

@@ -108,6 +108,8 @@ void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_
   for (const ScheduleStep& st : steps) {
     if (st.kind == ScheduleStep::bone) {
       update_bone(s, ws, b, st.index);
+    } else if (st.kind == ScheduleStep::ik_group) {
+      solve_ik_group(s, ws, s.ik_groups()[st.index], in.ik_enabled);
     } else {
       if (st.index < in.ik_enabled.size() && in.ik_enabled[st.index] == 0) continue;
       solve_ik(s, ws, st.index);
@@ -230,10 +232,10 @@ std::atomic<EvalIsa>& active_eval_isa() noexcept {
 
 void before_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
   PoseEvaluator::prepass(s, in, ws);
-  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+  PoseEvaluator::run(s, s.plan_before_physics(), in, ws);
 }
 void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
-  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::run(s, s.plan_after_physics(), in, ws);
   PoseEvaluator::finish(s, ws);
 }
 #ifdef MMDKIT_EVAL_HAVE_AVX
@@ -242,11 +244,11 @@ void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspac
 [[gnu::target("avx")]] void before_physics_avx(const Skeleton& s, const PoseInput& in,
                                                             PoseWorkspace& ws) noexcept {
   PoseEvaluator::prepass(s, in, ws);
-  PoseEvaluator::run(s, s.schedule_before_physics(), in, ws);
+  PoseEvaluator::run(s, s.plan_before_physics(), in, ws);
 }
 [[gnu::target("avx")]] void after_physics_avx(const Skeleton& s, const PoseInput& in,
                                                            PoseWorkspace& ws) noexcept {
-  PoseEvaluator::run(s, s.schedule_after_physics(), in, ws);
+  PoseEvaluator::run(s, s.plan_after_physics(), in, ws);
   PoseEvaluator::finish(s, ws);
 }
 #endif

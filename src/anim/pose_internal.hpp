@@ -144,6 +144,18 @@ struct PoseEvaluator {
   static inline void solve_ik_body(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   static void solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   static void solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
+  /// The enabled chains of an IkGroup, interleaved (ik.cpp); `enabled` as PoseInput::ik_enabled.
+  static void solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                             std::span<const std::uint8_t> enabled) noexcept;
+  static inline void solve_ik_group_body(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                                         std::span<const std::uint8_t> enabled) noexcept;
+  static void solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                                 std::span<const std::uint8_t> enabled) noexcept;
+  static void solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
+                                  std::span<const std::uint8_t> enabled) noexcept;
+  /// Start of a solve (reset, effector and path evaluated, goal tests); false: nothing more to do.
+  static inline bool ik_prepare(const Skeleton& s, PoseWorkspace& ws, const Buffers& buf, const IkSolver& sv,
+                                Vec3& goal) noexcept;
   static inline void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
                          PoseWorkspace& ws) noexcept;
   static inline void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;

@@ -89,6 +89,88 @@ void prepare_cap(IkLink& l, float unit_angle, std::size_t index) {
 
 }  // namespace
 
+// The run plans (Skeleton::plan_*): the schedule with independent IK chains gathered into groups
+// (IkGroup). Per solver, W = the bones its solve may write (path, which holds the links and the
+// effector, and the refresh list) and R = the bones it may read (W, the IK bone, and the parent and
+// append source of every bone in W: update_bone reads nothing else). A bone step x writes x and
+// reads x, its parent and its append source. Two solves commute when neither writes what the other
+// reads; a bone step commutes with a solve likewise. Scanning a stage's schedule, an open group
+// takes the next IK step if it commutes with every member, and lets a bone step pass ahead of
+// it (the step is emitted before the group) if it commutes with every member; anything else closes
+// the group. So every reordering swaps two commuting steps: the plan gives the schedule's floats.
+void plan_ik_groups(Skeleton& s, const std::vector<BoneDesc>& bones) {
+  const std::size_t n = bones.size();
+  const auto lists = std::span<const std::uint32_t>(s.lists_);
+  auto has_append = [&](std::uint32_t x) { return bones[x].append_rotation || bones[x].append_translation; };
+  auto writes = [&](const IkSolver& sv, auto&& f) {
+    for (std::uint32_t j = sv.path_begin; j < sv.path_end; ++j) f(lists[j]);
+    for (std::uint32_t j = sv.refresh_begin; j < sv.refresh_end; ++j) f(lists[j]);
+  };
+  auto reads = [&](const IkSolver& sv, auto&& f) {
+    f(sv.bone);
+    writes(sv, [&](std::uint32_t x) {
+      f(x);
+      if (bones[x].parent != kNoBone) f(static_cast<std::uint32_t>(bones[x].parent));
+      if (has_append(x)) f(static_cast<std::uint32_t>(bones[x].append_source));
+    });
+  };
+  std::vector<std::uint8_t> wmark(n, 0), rmark(n, 0);  // the open group's W and R
+  auto plan_stage = [&](const std::vector<ScheduleStep>& steps, std::vector<ScheduleStep>& plan) {
+    IkGroup g;
+    std::uint32_t g_path = 0;
+    auto close = [&] {
+      if (g.count == 1) plan.push_back({ScheduleStep::ik, g.solvers[0]});
+      if (g.count > 1) {
+        plan.push_back({ScheduleStep::ik_group, static_cast<std::uint32_t>(s.groups_.size())});
+        s.groups_.push_back(g);
+      }
+      for (std::uint32_t m = 0; m < g.count; ++m)
+        reads(s.solvers_[g.solvers[m]], [&](std::uint32_t x) { wmark[x] = rmark[x] = 0; });
+      g = IkGroup{};
+      g_path = 0;
+    };
+    auto open_with = [&](std::uint32_t k) {
+      const IkSolver& sv = s.solvers_[k];
+      g.solvers[g.count++] = k;
+      g_path += sv.path_end - sv.path_begin;
+      writes(sv, [&](std::uint32_t x) { wmark[x] = 1; });
+      reads(sv, [&](std::uint32_t x) { rmark[x] = 1; });
+    };
+    for (const ScheduleStep& st : steps) {
+      if (st.kind == ScheduleStep::bone) {
+        if (g.count == 0) {
+          plan.push_back(st);
+          continue;
+        }
+        const BoneDesc& b = bones[st.index];
+        bool commutes = !rmark[st.index] && !wmark[st.index];
+        if (b.parent != kNoBone && wmark[static_cast<std::size_t>(b.parent)]) commutes = false;
+        if ((b.append_rotation || b.append_translation) && wmark[static_cast<std::size_t>(b.append_source)])
+          commutes = false;
+        if (!commutes) close();
+        plan.push_back(st);  // before the open group, if any
+        continue;
+      }
+      const IkSolver& sv = s.solvers_[st.index];
+      if (!sv.local_path) {  // solved alone, on the workspace
+        close();
+        plan.push_back(st);
+        continue;
+      }
+      if (g.count > 0) {
+        bool independent = g.count < kIkGroupChains && g_path + (sv.path_end - sv.path_begin) <= kIkGroupPath;
+        if (independent) writes(sv, [&](std::uint32_t x) { independent = independent && !rmark[x]; });
+        if (independent) reads(sv, [&](std::uint32_t x) { independent = independent && !wmark[x]; });
+        if (!independent) close();
+      }
+      open_with(st.index);
+    }
+    close();
+  };
+  plan_stage(s.before_, s.plan_before_);
+  plan_stage(s.after_, s.plan_after_);
+}
+
 Result<Skeleton> build_skeleton(SkeletonDesc desc) {
   const std::size_t n = desc.bones.size();
   if (n > 0x7FFFFFFF) return make_error(ErrorCode::limit_exceeded, "too many bones", "bones");
@@ -280,6 +362,9 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
     sv.path_begin = static_cast<std::uint32_t>(s.lists_.size());
     s.lists_.insert(s.lists_.end(), path.begin(), path.end());
     sv.path_end = static_cast<std::uint32_t>(s.lists_.size());
+    sv.local_path = !b.ik_links.empty() && path.size() <= kIkLocalPath;
+    for (std::uint32_t x : path)
+      if (desc.bones[x].append_rotation || desc.bones[x].append_translation) sv.local_path = false;
 
     // Refresh: bones evaluated before this solve that depend on a link: descendants (PMX, as
     // babylon-mmd's recursive child update), plus bones that append from them and their
@@ -334,6 +419,7 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
   if (desc.rule == OrderRule::pmd)
     for (std::size_t k = 0; k < s.solvers_.size(); ++k) s.before_.push_back({ScheduleStep::ik, static_cast<std::uint32_t>(k)});
 
+  plan_ik_groups(s, desc.bones);
   s.desc_ = std::move(desc.bones);
   return s;
 }

@@ -144,12 +144,33 @@ struct IkSolver {
   std::uint32_t link_begin = 0, link_end = 0;    ///< range in Skeleton::ik_links()
   std::uint32_t path_begin = 0, path_end = 0;    ///< bones from the top link down to the effector (parent-first)
   std::uint32_t refresh_begin = 0, refresh_end = 0;  ///< bones evaluated again after the solve
+  /// The path has at most kIkLocalPath bones and none with an append transform: solved on local
+  /// copies of the path's transforms (src/anim/ik.cpp), and it may be solved with others (IkGroup).
+  bool local_path = false;
+};
+
+/// Longest path (bones) of a chain solved on local copies (IkSolver::local_path).
+inline constexpr std::uint32_t kIkLocalPath = 32;
+/// Most chains, and most path bones in all, of one IkGroup.
+inline constexpr std::uint32_t kIkGroupChains = 8, kIkGroupPath = 64;
+
+/// IK chains solved together, interleaved (each with its own state and early exit, so that the CPU
+/// overlaps their dependent arithmetic), with the same floats as solving them one after another.
+/// build_skeleton gathers chains into a group only when that is provably the same: every member
+/// has a local path (IkSolver::local_path); no member writes a bone another member reads (links,
+/// path, effector, refresh list; reads add the IK bone, and the parents and append sources of the
+/// bones it writes); and every bone step scheduled between two members neither reads a bone a
+/// member writes nor writes a bone a member reads (it is run before the group).
+struct IkGroup {
+  std::uint32_t solvers[kIkGroupChains] = {};  ///< indices into Skeleton::solvers(), in schedule order
+  std::uint32_t count = 0;                     ///< 2..kIkGroupChains
 };
 
 /// One step of the evaluation schedule.
 struct ScheduleStep {
-  enum Kind : std::uint8_t { bone, ik } kind = bone;
-  std::uint32_t index = 0;  ///< bone index or IK solver index
+  /// ik_group appears only in the run plans (Skeleton::plan_before_physics), never in the schedule.
+  enum Kind : std::uint8_t { bone, ik, ik_group } kind = bone;
+  std::uint32_t index = 0;  ///< bone index, IK solver index or IK group index (Skeleton::ik_groups)
 };
 
 /// The immutable runtime skeleton.
@@ -178,6 +199,12 @@ class Skeleton {
   /// Steps before physics, then after physics.
   std::span<const ScheduleStep> schedule_before_physics() const noexcept { return before_; }
   std::span<const ScheduleStep> schedule_after_physics() const noexcept { return after_; }
+  /// What evaluation runs for each stage: the schedule with independent IK chains gathered into
+  /// ik_group steps (IkGroup; bone steps between them moved before the group). Same results.
+  std::span<const ScheduleStep> plan_before_physics() const noexcept { return plan_before_; }
+  std::span<const ScheduleStep> plan_after_physics() const noexcept { return plan_after_; }
+  /// The IK groups of the plans (empty when no two chains can be solved together).
+  std::span<const IkGroup> ik_groups() const noexcept { return groups_; }
   /// The bones in evaluation order (both stages, each bone once).
   std::span<const std::uint32_t> order() const noexcept { return order_; }
   OrderRule rule() const noexcept { return rule_; }
@@ -190,6 +217,7 @@ class Skeleton {
 
  private:
   friend Result<Skeleton> build_skeleton(SkeletonDesc desc);
+  friend void plan_ik_groups(Skeleton& s, const std::vector<BoneDesc>& bones);  // internal (skeleton.cpp)
   OrderRule rule_ = OrderRule::pmx;
   std::uint64_t id_ = 0;
   std::vector<BoneDesc> desc_;
@@ -202,6 +230,8 @@ class Skeleton {
   std::vector<IkLink> links_;
   std::vector<std::uint32_t> lists_;
   std::vector<ScheduleStep> before_, after_;
+  std::vector<ScheduleStep> plan_before_, plan_after_;
+  std::vector<IkGroup> groups_;
   std::vector<std::uint32_t> order_;
 };
 
