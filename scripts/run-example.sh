@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what is missing, builds mmdkit, and runs the main job on inputs it makes itself:
-# a generated humanoid model and motion; the model posed at frame 30 (OBJ + MTL), bone transforms
+# a generated humanoid figure (an ellipsoid per bone) and a random motion; the model posed at frame 30 (OBJ + MTL), bone transforms
 # sampled, the motion round-tripped through JSON, and the model rendered (an image of its bind pose
 # under MMD's default camera and light, and a short video of it dancing a camera-less motion).
 # Then, when the real-file corpus is there (MMDKIT_CORPUS, relative to the current folder; default
@@ -15,7 +15,9 @@ cmake --build --preset default --target mmdkit_cli
 m=./build/default/mmdkit
 out=${MMDKIT_EXAMPLE_DIR:-build/example}
 mkdir -p "$out"
-$m generate pmx --vertices 20000 --seed 7 -o "$out/model.pmx" --force
+# --shape figure: one ellipsoid per bone (a figure that shows its pose; the default shape scatters
+# vertices around the bones for tests and benchmarks).
+$m generate pmx --vertices 20000 --seed 7 --shape figure -o "$out/model.pmx" --force
 # --model: the motion keys the model's own bones and morphs, so every track binds (no warnings).
 $m generate vmd --model "$out/model.pmx" --bone-keys 3000 --morph-keys 200 --camera-keys 50 --seed 7 -o "$out/motion.vmd" --force
 $m info "$out/model.pmx"
@@ -31,7 +33,7 @@ echo "example: VMD -> JSON -> VMD is byte-identical"
 $m generate vmd --model "$out/model.pmx" --bone-keys 600 --morph-keys 60 --camera-keys 0 --frames 60 --seed 7 -o "$out/dance.vmd" --force
 $m render "$out/model.pmx" -o "$out/model.png" --force
 $m render "$out/model.pmx" "$out/dance.vmd" --frames 0-30 --size 640x360 -o "$out/dance.mp4" --force
-echo "example: rendered $out/model.png and $out/dance.mp4"
+echo "example: rendered $out/model.png (the figure in its bind pose: arms out, under MMD's default camera and light) and $out/dance.mp4 (a random dance of 31 frames)"
 if [ -n "$c" ]; then
   $m info "$c/moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd"
   $m pose "$c/jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd" "$c/moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd" --frame 600 -o "$out/miku600.obj" --force

@@ -614,6 +614,9 @@ const Command kGenerateCommand{
       sub.add_option("--bones", g.bones, "PMD/PMX: number of bones (0 = standard humanoid set)")->check(CLI::NonNegativeNumber);
       sub.add_option("--morphs", g.morphs, "PMD/PMX: number of morphs")->check(CLI::NonNegativeNumber);
       sub.add_option("--variant", g.format_variant, "format variant, e.g. pmx2.1-utf8");
+      sub.add_option("--shape", g.shape,
+                     "PMX: scatter (default: vertices scattered around the bones, every deform type) or figure "
+                     "(one closed ellipsoid per bone: a picture of the skeleton's pose)");
       sub.add_option("--model", g.model,
                      "VMD: key the bones and morphs of this model (PMX/PMD or its JSON) instead of the standard names, "
                      "so every track binds to it");
@@ -629,7 +632,7 @@ const Command kGenerateCommand{
         static constexpr Applies kApplies[] = {
             {"--bone-keys", "vmd"}, {"--morph-keys", "vmd"},   {"--camera-keys", "vmd"}, {"--light-keys", "vmd"},
             {"--frames", "vmd"},    {"--vertices", "pmd pmx"}, {"--bones", "vpd pmd pmx"}, {"--morphs", "vpd pmd pmx"},
-            {"--variant", "pmd pmx"}, {"--model", "vmd"}};
+            {"--variant", "pmd pmx"}, {"--model", "vmd"}, {"--shape", "pmx"}};
         const FormatOps* f = format_by_name(x.format);
         for (const Applies& ap : kApplies) {
           if (!f || app->count(ap.option) == 0) continue;

@@ -39,6 +39,7 @@ struct GenerateFlags {
   std::uint64_t frames = 300; ///< frame span of generated motions
   std::string format_variant; ///< e.g. "pmx2.1-utf8"; empty = default
   std::string model{};        ///< VMD: key the bones and morphs of this model file; empty = standard names
+  std::string shape{};        ///< PMX: "scatter" (default) or "figure" (pmx::GenerateShape)
 };
 
 /// A finding of `check`: `severity_error` false = warning.

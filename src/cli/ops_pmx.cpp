@@ -155,6 +155,10 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   o.bones = f.bones;
   o.morphs = f.morphs;
   o.variant = *variant;
+  if (f.shape == "figure")
+    o.shape = pmx::GenerateShape::figure;
+  else if (!f.shape.empty() && f.shape != "scatter")
+    return make_error(ErrorCode::invalid_argument, "generate pmx has no shape '" + f.shape + "' (scatter or figure)");
   auto m = pmx::generate(o);
   if (!m) return std::unexpected(m.error());
   return pmx::write(*m);

@@ -19,6 +19,17 @@ enum class GenerateVariant : std::uint8_t {
   pmx21_utf8,   ///< PMX 2.1, UTF-8 text; adds QDEF vertices, flip/impulse morphs, a 6DOF joint, a soft body
 };
 
+/// How generated vertices are laid out.
+enum class GenerateShape : std::uint8_t {
+  /// Scattered within 1.5 units of the deforming bones, faces a strip over consecutive vertices
+  /// (long triangles across the body): every deform type, for tests and benchmarks.
+  scatter,
+  /// A figure: one closed ellipsoid per deforming bone, from the bone to its tail (radii by body
+  /// part), faces a latitude/longitude grid of each, BDEF2 between the bone and its parent
+  /// blended along the bone: a picture that shows what the skeleton does (the README's example).
+  figure,
+};
+
 /// What to generate.
 struct GenerateOptions {
   std::uint64_t seed = 1;
@@ -29,6 +40,7 @@ struct GenerateOptions {
   std::uint64_t bones = 0;
   std::uint64_t morphs = 8;       ///< exact morph count
   GenerateVariant variant = GenerateVariant::pmx20_utf16;
+  GenerateShape shape = GenerateShape::scatter;
 };
 
 /// A synthetic humanoid-like model:
@@ -42,6 +54,9 @@ struct GenerateOptions {
 ///   2.1 adds one additional UV (vec4) per vertex;
 /// - faces: a strip, triangle k = (k, k+1, k+2) with alternating winding (vertices - 2 triangles),
 ///   split over 3 materials (body, face, hair) with two textures and shared toons;
+/// - with GenerateShape::figure instead: vertices and faces as that enum says (the vertex count
+///   stays exact: vertices beyond the last whole grid sit at the last part's centre, in no face;
+///   fewer than 9 vertices per part fall back to scatter);
 /// - morphs cycling vertex (up to 64 offsets), bone, material, group (of the previous morphs),
 ///   UV; 2.1 adds flip and impulse; standard names first (あ, い, う, え, お, まばたき, 笑い, ...);
 /// - display frames Root (全ての親), 表情 (all morphs), センター, 体 (the other visible bones);

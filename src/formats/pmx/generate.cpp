@@ -1,8 +1,10 @@
 // Synthetic PMX models (see pmx_generate.hpp).
 #include "mmdkit/formats/pmx_generate.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 #include "formats/generate/generated_images.hpp"
 #include "formats/pmx/common.hpp"
@@ -27,6 +29,97 @@ struct Ctx {
 
 constexpr const char* kMorphNames[] = {"あ", "い", "う", "え", "お", "まばたき", "笑い", "ウィンク", "にこり",
                                        "怒り", "困る", "真面目", "びっくり", "照れ", "ｷﾘｯ", "はぅ"};
+
+// GenerateShape::figure: replaces the scattered vertices (their count kept) by one ellipsoid per
+// deforming bone, from the bone's position to its tail, and sets the faces.
+void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
+  const std::size_t nv = m.vertices.size(), parts = deforming.size();
+  const std::size_t budget = nv / parts;
+  std::size_t rings = 2;  // grid (rings + 1) x (2 rings + 1) vertices per part
+  while ((rings + 2) * (2 * rings + 3) <= budget) ++rings;
+  const std::size_t segs = 2 * rings, per = (rings + 1) * (segs + 1);
+  constexpr float kPi = 3.14159265358979f;
+  auto sub = [](const Vec3& a, const Vec3& b) { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  auto len = [](const Vec3& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); };
+  m.faces.clear();
+  Vec3 last_centre{};
+  for (std::size_t k = 0; k < parts; ++k) {
+    const auto b = static_cast<std::size_t>(deforming[k]);
+    const Bone& bone = m.bones[b];
+    const Vec3 p = bone.position;
+    Vec3 tail = p;
+    if (bone.flags & kTailIsBone) {
+      if (bone.tail_bone >= 0) tail = m.bones[static_cast<std::size_t>(bone.tail_bone)].position;
+    } else {
+      for (std::size_t a = 0; a < 3; ++a) tail[a] = p[a] + bone.tail_offset[a];
+    }
+    const Vec3 seg = sub(tail, p);
+    const float l = len(seg);
+    const std::string& n = bone.name.text;
+    // Radii by body part (MMD units; the standard model is about 20 units tall).
+    float r = std::clamp(0.25f * l, 0.2f, 1.2f);
+    if (n == "頭") r = 1.6f;
+    else if (n == "上半身") r = 1.5f;
+    else if (n == "下半身") r = 1.4f;
+    else if (n.find("目") != std::string::npos) r = 0.22f;
+    else if (n.find("足") != std::string::npos && n.find("首") == std::string::npos) r = 0.8f;
+    else if (n.find("ひざ") != std::string::npos) r = 0.6f;
+    Vec3 axis = l > 1e-6f ? Vec3{seg[0] / l, seg[1] / l, seg[2] / l} : Vec3{0, 1, 0};
+    const Vec3 centre{(p[0] + tail[0]) * 0.5f, (p[1] + tail[1]) * 0.5f, (p[2] + tail[2]) * 0.5f};
+    last_centre = centre;
+    const float half = 0.5f * l + 0.35f * r;  // the ends overlap the neighbours a little
+    // u, w: unit vectors across the axis.
+    Vec3 ref = std::abs(axis[1]) < 0.9f ? Vec3{0, 1, 0} : Vec3{1, 0, 0};
+    Vec3 u{axis[1] * ref[2] - axis[2] * ref[1], axis[2] * ref[0] - axis[0] * ref[2], axis[0] * ref[1] - axis[1] * ref[0]};
+    const float ul = len(u);
+    u = {u[0] / ul, u[1] / ul, u[2] / ul};
+    const Vec3 w{axis[1] * u[2] - axis[2] * u[1], axis[2] * u[0] - axis[0] * u[2], axis[0] * u[1] - axis[1] * u[0]};
+    const std::int32_t parent = bone.parent >= 0 ? bone.parent : deforming[k];
+    const std::size_t base = k * per;
+    for (std::size_t i = 0; i <= rings; ++i) {
+      const float theta = kPi * static_cast<float>(i) / static_cast<float>(rings);  // 0 at the bone, π at the tail
+      const float along = -std::cos(theta), across = std::sin(theta);
+      for (std::size_t j = 0; j <= segs; ++j) {
+        const float phi = 2.0f * kPi * static_cast<float>(j) / static_cast<float>(segs);
+        const float cp = std::cos(phi), sp = std::sin(phi);
+        Vertex& v = m.vertices[base + i * (segs + 1) + j];
+        Vec3 nrm{};
+        for (std::size_t a = 0; a < 3; ++a) {
+          const float radial = u[a] * cp + w[a] * sp;
+          v.position[a] = centre[a] + axis[a] * (half * along) + radial * (r * across);
+          nrm[a] = axis[a] * (along / half) + radial * (across / r);
+        }
+        const float nl = len(nrm);
+        for (std::size_t a = 0; a < 3; ++a) v.normal[a] = nrm[a] / nl;
+        v.uv = {static_cast<float>(j) / static_cast<float>(segs), static_cast<float>(i) / static_cast<float>(rings)};
+        v.edge_scale = 1.0f;
+        // The half near the bone's head bends with the parent, the rest follows the bone.
+        const float t = 0.5f * (along + 1.0f);  // 0 at the bone's position, 1 at the tail
+        v.deform = DeformType::bdef2;
+        v.bones = {static_cast<std::int32_t>(b), parent, 0, 0};
+        v.weights = {std::clamp(0.5f + t, 0.5f, 1.0f), 0, 0, 0};
+        v.sdef = kNoSdef;
+      }
+    }
+    // Quads of the grid, two triangles each, front faces clockwise seen from outside (as MMD's).
+    for (std::size_t i = 0; i < rings; ++i)
+      for (std::size_t j = 0; j < segs; ++j) {
+        const auto a = static_cast<std::uint32_t>(base + i * (segs + 1) + j), bb = a + 1;
+        const auto c = static_cast<std::uint32_t>(a + segs + 1), d = c + 1;
+        m.faces.insert(m.faces.end(), {a, bb, c, bb, d, c});
+      }
+  }
+  for (std::size_t i = parts * per; i < nv; ++i) {  // the rest: no face
+    Vertex& v = m.vertices[i];
+    v.position = last_centre;
+    v.normal = {0, 1, 0};
+    v.deform = DeformType::bdef1;
+    v.bones = {deforming.back(), 0, 0, 0};
+    v.weights = {1, 0, 0, 0};
+    v.sdef = kNoSdef;
+  }
+  m.sdef_params.clear();
+}
 
 }  // namespace
 
@@ -187,14 +280,19 @@ Result<Model> generate(const GenerateOptions& o) {
   }
 
   // Faces and materials -----------------------------------------------------------------------
-  const std::size_t tris = nv >= 3 ? nv - 2 : 0;
-  m.faces.resize(tris * 3);
-  for (std::size_t k = 0; k < tris; ++k) {
-    auto a = static_cast<std::uint32_t>(k);
-    if (k % 2 == 0) {
-      m.faces[3 * k] = a, m.faces[3 * k + 1] = a + 1, m.faces[3 * k + 2] = a + 2;
-    } else {
-      m.faces[3 * k] = a + 1, m.faces[3 * k + 1] = a, m.faces[3 * k + 2] = a + 2;
+  std::size_t tris = nv >= 3 ? nv - 2 : 0;
+  if (o.shape == GenerateShape::figure && nv / deforming.size() >= 9) {
+    layout_figure(m, deforming);
+    tris = m.faces.size() / 3;
+  } else {
+    m.faces.resize(tris * 3);
+    for (std::size_t k = 0; k < tris; ++k) {
+      auto a = static_cast<std::uint32_t>(k);
+      if (k % 2 == 0) {
+        m.faces[3 * k] = a, m.faces[3 * k + 1] = a + 1, m.faces[3 * k + 2] = a + 2;
+      } else {
+        m.faces[3 * k] = a + 1, m.faces[3 * k + 1] = a, m.faces[3 * k + 2] = a + 2;
+      }
     }
   }
   m.textures = {c.text("tex/body.png"), c.text("tex/face.png"), c.text("tex/hair_s.spa")};

@@ -2,6 +2,7 @@
 // semantics and header errors; full models covering every variant for write → read → write.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "mmdkit/formats/humanoid.hpp"
@@ -646,3 +647,48 @@ TEST(PmxGenerate, ExtraBoneChainsAndIndexSizes) {
 
 }  // namespace
 }  // namespace mmdkit::pmx
+
+// GenerateShape::figure: one closed ellipsoid per deforming bone (the README's example model).
+// Checked without the generator's numbers: the vertex count is exact, every face lies within one
+// part (its three vertices skin to the same bone), and faces are front faces as MMD draws them —
+// clockwise seen from outside in MMD's left-handed space, i.e. (v1 − v0) × (v2 − v0) points out
+// of the surface, the side the vertex normals give.
+TEST(PmxGenerate, FigureShapeIsClosedPartsFacingOutwards) {
+  mmdkit::pmx::GenerateOptions o;
+  o.vertices = 20000;
+  o.seed = 7;
+  o.shape = mmdkit::pmx::GenerateShape::figure;
+  auto r = mmdkit::pmx::generate(o);
+  ASSERT_TRUE(r.has_value());
+  const mmdkit::pmx::Model& m = *r;
+  ASSERT_EQ(m.vertices.size(), 20000u);
+  ASSERT_FALSE(m.faces.empty());
+  ASSERT_EQ(m.faces.size() % 3, 0u);
+  std::size_t out = 0, in = 0, degenerate = 0;
+  for (std::size_t f = 0; f < m.faces.size(); f += 3) {
+    const auto& a = m.vertices.at(m.faces[f]);
+    const auto& b = m.vertices.at(m.faces[f + 1]);
+    const auto& c = m.vertices.at(m.faces[f + 2]);
+    EXPECT_EQ(a.bones[0], b.bones[0]);
+    EXPECT_EQ(a.bones[0], c.bones[0]);
+    const float e1[3] = {b.position[0] - a.position[0], b.position[1] - a.position[1], b.position[2] - a.position[2]};
+    const float e2[3] = {c.position[0] - a.position[0], c.position[1] - a.position[1], c.position[2] - a.position[2]};
+    const float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (len < 1e-6f) {  // the grid's rows at the two poles
+      ++degenerate;
+      continue;
+    }
+    float d = 0;
+    for (const auto* v : {&a, &b, &c}) d += n[0] * v->normal[0] + n[1] * v->normal[1] + n[2] * v->normal[2];
+    (d > 0 ? out : in) += 1;
+  }
+  EXPECT_EQ(in, 0u);
+  EXPECT_GT(out, 10000u);
+  EXPECT_LT(degenerate, out / 4);
+  // The default shape is still the scattered strip (tests and benchmarks rely on its deform mix).
+  o.shape = mmdkit::pmx::GenerateShape::scatter;
+  auto s = mmdkit::pmx::generate(o);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->faces.size(), 3 * (20000u - 2));
+}
