@@ -1,7 +1,10 @@
 // Bullet objects of one body / joint (src/physics/bullet_objects.cpp).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "physics/internal.hpp"
 
@@ -17,5 +20,51 @@ void set_kinematic(btRigidBody& body, const BodyDesc& d, bool kinematic);
 /// The Bullet constraint of a joint between bodies a and b.
 std::unique_ptr<btTypedConstraint> make_constraint(const JointDesc& j, btRigidBody& a, const BodyDesc& da, btRigidBody& b,
                                                    const BodyDesc& db);
+
+/// Bullet's brute-force broadphase that remembers, per pair of handles, whether the pair is in
+/// the pair cache, so that a step does not look every pair up in the cache's hash table
+/// (btSimpleBroadphase::calculateOverlappingPairs calls findPair for all n(n−1)/2 pairs, overlapping
+/// or not: 5.5 % of miku_v2's physics frame). The pair cache sees the same additions and removals
+/// in the same order as with btSimpleBroadphase: an overlapping pair not in the cache is added
+/// (the cache's group / mask filter may refuse it: then it is offered again next step, as Bullet
+/// does), a pair in the cache whose boxes no longer overlap is removed. Pairs leave the cache
+/// otherwise only with a destroyed proxy (removeRigidBody), whose row and column are cleared here.
+class PairStateBroadphase final : public btSimpleBroadphase {
+ public:
+  explicit PairStateBroadphase(int max_proxies)
+      : btSimpleBroadphase(max_proxies), n_(static_cast<std::size_t>(max_proxies)), in_cache_(n_ * n_, 0) {}
+
+  void calculateOverlappingPairs(btDispatcher* dispatcher) override {
+    int largest = -1;
+    for (int i = 0; i <= m_LastHandleIndex; ++i) {
+      btSimpleBroadphaseProxy* p0 = &m_pHandles[i];
+      if (!p0->m_clientObject) continue;
+      largest = i;
+      std::uint8_t* row = &in_cache_[static_cast<std::size_t>(i) * n_];
+      for (int j = i + 1; j <= m_LastHandleIndex; ++j) {
+        btSimpleBroadphaseProxy* p1 = &m_pHandles[j];
+        if (!p1->m_clientObject) continue;
+        std::uint8_t& in = row[j];
+        if (aabbOverlap(p0, p1)) {
+          if (!in && m_pairCache->addOverlappingPair(p0, p1) != nullptr) in = 1;
+        } else if (in) {
+          m_pairCache->removeOverlappingPair(p0, p1, dispatcher);
+          in = 0;
+        }
+      }
+    }
+    m_LastHandleIndex = largest;
+  }
+
+  void destroyProxy(btBroadphaseProxy* proxy, btDispatcher* dispatcher) override {
+    const auto h = static_cast<std::size_t>(static_cast<btSimpleBroadphaseProxy*>(proxy) - m_pHandles);
+    for (std::size_t k = 0; k < n_; ++k) in_cache_[h * n_ + k] = in_cache_[k * n_ + h] = 0;
+    btSimpleBroadphase::destroyProxy(proxy, dispatcher);
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<std::uint8_t> in_cache_;  // [i * n + j], i < j: the pair of handles i, j is in the cache
+};
 
 }  // namespace mmdkit::physics::detail

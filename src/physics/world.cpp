@@ -1,6 +1,8 @@
 // The physics world: Bullet set-up, reset with warm-up, fixed-step frames (docs/PHYSICS.md).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
@@ -116,7 +118,7 @@ class Solver final : public btSequentialImpulseConstraintSolver {
 constexpr std::size_t kMaxPrimedBodies = 1024;
 
 /// Worlds of up to this many rigid bodies use Bullet's brute-force broadphase
-/// (btSimpleBroadphase: every pair's bounding boxes compared each step, n(n−1)/2 tests); larger
+/// (detail::PairStateBroadphase, bullet_objects.hpp: every pair's bounding boxes compared each step, n(n−1)/2 tests); larger
 /// ones its dynamic AABB tree (btDbvtBroadphase). Both report exactly the overlapping pairs; for a
 /// character's 30-150 bodies the n² loop costs less than keeping the tree (miku_v2's 45 bodies:
 /// about 10 % of the physics frame; docs/PHYSICS.md "Speed"). The choice changes the order of the
@@ -193,7 +195,7 @@ void World::Impl::build() {
   std::size_t total = 0;
   for (const auto& mp : models) total += mp->impl_->desc.bodies.size();
   if (total <= kSimpleBroadphaseBodies)  // + the floor and the priming step's plane
-    broadphase = std::make_unique<btSimpleBroadphase>(static_cast<int>(total) + 2);
+    broadphase = std::make_unique<detail::PairStateBroadphase>(static_cast<int>(total) + 2);
   else
     broadphase = std::make_unique<btDbvtBroadphase>();
   solver = std::make_unique<Solver>();
