@@ -38,7 +38,7 @@ def _frames(text: str) -> np.ndarray:
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with mmdkit's prefix
         self.print_usage(sys.stderr)
-        print(f"mmdkit: {message}", file=sys.stderr)
+        print(f"mmdkit: error: {message}", file=sys.stderr)
         sys.exit(2)
 
 
@@ -104,7 +104,7 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
         else:
             results = dataset.extract(a.motions, a.model, **kw)
     except ArgumentError as e:
-        print(f"mmdkit: {e}", file=sys.stderr)
+        print(f"mmdkit: error: {e}", file=sys.stderr)
         return 2
     if not a.quiet:  # the words of `mmdkit sample` (anim::unmatched_messages)
         for r in results:

@@ -13,7 +13,8 @@ Each motion is evaluated on the model with mmdkit.Evaluator (the library's pipel
 physics): F frames from 0 to the motion's last key at ``fps`` samples per second (or the
 ``frames`` given, MMD frame numbers at 30 fps), for ``bones`` (names) or a joint set
 (``joints="smpl24"``, mmdkit.joints). A file that fails is reported in its result (``error``)
-and the others go on.
+and the others go on; a motion that keys no bone and no morph of the model (a camera motion)
+fails so, as ``mmdkit sample`` refuses it (every frame would be the rest pose).
 
 Units and spaces: ``units="mmd"`` (default) keeps MMD's left-handed Y-up model space in MMD
 units; ``units="m"`` gives metres (``scale`` metres per MMD unit, 0.08 by default) in a
@@ -93,6 +94,13 @@ def extract_one(motion, model, opts: Dict[str, Any]) -> Extraction:
 
 def _extract(label, motion, model, opts) -> Extraction:
     ev = Evaluator(model, [motion], ik=opts["ik"], geometry=False)
+    if ev.keyed_bones == 0 and ev.keyed_morphs == 0:
+        # every frame would be the rest pose: the rule and words of `mmdkit sample`
+        # (cli/animation_input.hpp refuse_motions_keying_nothing)
+        name = os.fspath(model) if isinstance(model, (str, os.PathLike)) else f"<{type(model).__name__}>"
+        hint = " (a camera motion: a dataset holds bones and morphs only)" if ev.camera_keys else ""
+        raise Error(f"the motion keys no bone or morph of the model '{name}': every frame would be the rest pose{hint}",
+                    "invalid_value", label if isinstance(motion, (str, os.PathLike)) else None)
     frames = opts["frames"] if opts["frames"] is not None else ev.frames(opts["fps"])
     js: Optional[JointSet] = opts["joints"]
     if js is not None:

@@ -97,8 +97,25 @@ class Evaluator:
 
     @property
     def warnings(self) -> List[dict]:
-        """Readers' warnings of the files read, each with its file."""
+        """Readers' warnings of the files read, each with its file; and, when motions were given
+        that key no bone and no morph of the model (a camera motion), a warning that every frame
+        is the rest pose (``mmdkit sample`` refuses such motions; mmdkit.dataset fails them)."""
         return self._native.warnings
+
+    @property
+    def keyed_bones(self) -> int:
+        """Bones of the model that the motions (or the pose) key."""
+        return self._native.keyed_bones
+
+    @property
+    def keyed_morphs(self) -> int:
+        """Morphs of the model that the motions (or the pose) key."""
+        return self._native.keyed_morphs
+
+    @property
+    def camera_keys(self) -> int:
+        """Camera keyframes of the motions (the first motion with camera keys)."""
+        return self._native.camera_keys
 
     @property
     def unmatched(self) -> List[tuple]:

@@ -72,8 +72,7 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
   if (!loaded) {
     Error e = loaded.error();
     if (e.file.empty()) e.file = req.model;
-    err << "mmdkit: " << (e.code == ErrorCode::invalid_argument ? std::string(req.command) + ": " : "error: ")
-        << e.to_string() << "\n";
+    err << diagnostic_line(Diagnostic::error, e.to_string());
     return std::unexpected(e.code == ErrorCode::invalid_argument ? kExitUsage : kExitBadInput);
   }
   if (!req.quiet) {

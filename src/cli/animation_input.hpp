@@ -34,7 +34,8 @@ struct AnimationRequest {
 /// model_check_warning and
 /// how many bone / morph tracks of the motions match nothing in the model, with a few names
 /// (binding_warning). On failure the message is printed to `err` and the exit code is returned
-/// (1 bad input, 2 usage: "-" as a path, a second VPD pose). `model_view`: the model already read
+/// (1 bad input, 2 usage: "-" as a path, a second VPD pose), as "mmdkit: error: ..." like every
+/// error (diagnostic_line). `model_view`: the model already read
 /// from request.model (sample --each: one parse for many motions); null = read it. With
 /// `model_view` given, the model's own warnings (its reader's, model_check_warning) are the
 /// caller's to print, once per model.
@@ -46,7 +47,7 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
 /// model MMD might show differently is not used without a word. `path` names the model.
 std::string model_check_warning(const model::Model& model, const std::string& path);
 
-/// The rule of `sample` and `pose` for motions that key no bone and no morph of the model (a
+/// The rule of `sample`, `pose`, `export` and `bake` (and, in Python, `dataset`) for motions that key no bone and no morph of the model (a
 /// camera-only VMD, a motion made for another model; anim::BindingReport keyed_bones and
 /// keyed_morphs both 0): every frame would be the rest pose. With no motion given, or something
 /// keyed: returns 0. Otherwise, when `camera_used` (the command writes the camera, sample

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kBvhOptions[] = {"--model", "--frames", "--scale", "--map", "--no-ik", "--no-leg-ik", "--quiet"};
+constexpr const char* kBvhOptions[] = {"--model", "--frames", "--scale", "--map", "--no-ik", "--no-leg-ik"};
 
 // The output as the summary line names it.
 std::string output_name(const std::string& output) {
@@ -148,7 +148,6 @@ void add_bvh_convert_options(CLI::App& sub, BvhConvertArgs& a) {
   sub.add_option("--map", a.map, "BVH -> VMD: joint map, lines 'BVH_JOINT<TAB>MMD_BONE' (default: automatic)");
   sub.add_flag("--no-ik", a.no_ik, "VMD -> BVH: evaluate with every IK solver off");
   sub.add_flag("--no-leg-ik", a.no_leg_ik, "BVH -> VMD: no leg IK keys, IK switched off by a property key");
-  sub.add_flag("-q,--quiet", a.quiet, "BVH: do not print warnings or the summary line");
 }
 
 bool is_bvh_conversion(const std::string& input, const std::string& output) {

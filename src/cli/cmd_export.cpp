@@ -114,6 +114,15 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     err << binding_warning(loaded->data->report(), std::vector<std::string>(motions.begin(), motions.end()));
   }
   const anim::CharacterData& data = *loaded->data;
+  // MOTIONs keying nothing of the model (a camera motion): refused as by `sample`, or a warning
+  // when --camera exports a camera (animation_input.hpp). Only the MOTIONs are judged: the
+  // --camera file is expected to key no bone.
+  const AnimationRequest judged{a.model, a.motions, false, a.quiet, "export"};
+  if (int rc = refuse_motions_keying_nothing(judged, data, !a.camera.empty(),
+                                             "a camera motion: give it as --camera to export its camera",
+                                             "its bones are exported at the rest pose", err);
+      rc != kExitOk)
+    return rc;
 
   std::optional<exporter::GltfAnimation> animation;
   if (animated) {

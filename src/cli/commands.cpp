@@ -226,7 +226,7 @@ int cmd_info(const InputArgs& a, const Streams& s) {
   std::vector<Warning> warnings;
   auto text = in->format->info(*bytes, a.flags, warnings);
   if (changed(*bytes, label, err)) return kExitBadInput;
-  print_warnings(err, warnings, label);
+  if (!a.quiet) print_warnings(err, warnings, label);
   if (!text) return print_error(err, text.error(), label), kExitBadInput;
   out << *text;
   if (!text->empty() && text->back() != '\n') out << "\n";
@@ -245,7 +245,7 @@ int dump_loaded(Input& in, const InputArgs& a, const OutputArgs& o, std::ostream
   std::vector<Warning> warnings;
   auto json = in.format->to_json(*bytes, a.flags, warnings);
   if (changed(*bytes, label, err)) return kExitBadInput;
-  print_warnings(err, warnings, label);
+  if (!a.quiet) print_warnings(err, warnings, label);
   if (!json) return print_error(err, json.error(), label), kExitBadInput;
   return write_output(o.path.empty() ? std::string("-") : o.path,
                       ByteSpan(reinterpret_cast<const std::uint8_t*>(json->data()), json->size()), a.path, o.force,
@@ -329,7 +329,7 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   } else if (in->format->convert) {
     auto r = in->format->convert(*bytes, to->name, a.flags, warnings);
     if (changed(*bytes, label, err)) return kExitBadInput;
-    print_warnings(err, warnings, label);
+    if (!a.quiet) print_warnings(err, warnings, label);
     if (!r) return print_error(err, r.error(), label), kExitBadInput;
     result = std::move(*r);
   } else {
@@ -347,7 +347,7 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
                                           fs::absolute(fs::path(o.path)).parent_path(), tw);
     if (!files) return print_error(err, files.error(), label), kExitBadInput;
     textures = std::move(*files);
-    print_warnings(err, tw, label);
+    if (!a.quiet) print_warnings(err, tw, label);
     if (int rc = plan_companions(fs::absolute(fs::path(o.path)).parent_path(), textures, o.force, err, plan);
         rc != kExitOk)
       return rc;
@@ -356,7 +356,7 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   if (rc == kExitOk && copy_textures) rc = write_companions(plan, textures, a.path, o.force, out, err);
   // Texture references are relative to the model file: say which ones a model written to another
   // folder loses (model_ops.hpp). Not for the standard streams (no folder on one side).
-  if (rc == kExitOk && !copy_textures && model_out && !is_std_stream(a.path) && !is_std_stream(o.path))
+  if (rc == kExitOk && !copy_textures && model_out && !a.quiet && !is_std_stream(a.path) && !is_std_stream(o.path))
     print_warnings(err,
                    texture_warnings_for_output(result, fs::absolute(fs::path(a.path)).parent_path(),
                                                fs::absolute(fs::path(o.path)).parent_path()),
@@ -542,6 +542,7 @@ const Command kInfoCommand{"info", "summary of a file: header, counts per sectio
                              auto v = std::make_shared<V>();
                              add_input_options(sub, v->input, "FILE", "input file (.vmd .vpd .pmd .pmx or mmdkit .json), - = stdin");
                              sub.add_flag("--json", v->input.flags.json, "print the summary as JSON");
+                             sub.add_flag("-q,--quiet", v->input.quiet, "do not print the reader's warnings");
                              return runner(v, "info", [](V& x, const Streams& s) { return cmd_info(x.input, s); });
                            }};
 
@@ -580,11 +581,14 @@ const Command kConvertCommand{
                    "models: copy the textures the model refers to into the output's folder (same relative paths)");
       add_force_flag(sub, v->output.force);
       add_bvh_convert_options(sub, v->bvh);  // .bvh in or out: cmd_convert_bvh.cpp
+      sub.add_flag("-q,--quiet", v->input.quiet,
+                   "do not print warnings (the reader's, textures the output loses) or the BVH summary line");
       CLI::App* app = &sub;
       return runner(v, "convert", [app](V& x, const Streams& s) {
         if (is_bvh_conversion(x.input.path, x.output.path)) {
           if (x.copy_textures)
             return usage_error(s.err, "convert", "--copy-textures applies to models (.pmd or .pmx), not to BVH conversions");
+          x.bvh.quiet = x.input.quiet;
           return run_bvh_conversion(x.input.path, x.output.path, x.output.force, x.bvh, s);
         }
         if (int rc = refuse_bvh_options(*app, s); rc != kExitOk) return rc;
@@ -655,6 +659,11 @@ const Command kCheckCommand{"check", "report structural problems with their loca
                               add_input_options(sub, v->input, "FILE",
                                                 "input file, - = stdin (models: textures are then not checked)");
                               sub.add_flag("--json", v->input.flags.json, "print findings as JSON");
+                              // Accepted as by info and convert; check prints no warning on stderr:
+                              // the reader's warnings are findings, its output.
+                              sub.add_flag("-q,--quiet", v->input.quiet,
+                                           "print no warnings on stderr (the findings, the reader's warnings "
+                                           "among them, are still printed)");
                               return runner(v, "check", [](V& x, const Streams& s) { return cmd_check(x.input, s); });
                             }};
 

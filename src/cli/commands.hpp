@@ -15,6 +15,7 @@ struct InputArgs {
   std::string format;         ///< --format: vmd, vpd, pmd or pmx (default: from the content)
   std::string encoding_name;  ///< --encoding as given; checked by the command (cp932 or gbk)
   ReadFlags flags;            ///< --strict, --euler, --json; .encoding set from encoding_name
+  bool quiet = false;         ///< -q/--quiet (info, check, convert): no warnings on stderr
 };
 
 /// The file a command writes.

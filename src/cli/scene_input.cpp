@@ -34,6 +34,11 @@ Error short_form_error(Error e) {
                            : field.rfind("accessories[", 0) == 0 ? "--accessory"
                            : field == "camera" ? "--camera" : field == "audio" ? "--audio" : field;
   e.message = name + msg.substr(field.size());
+  // No scene file was read: the section 'scene' of the description's checks, and the path
+  // repeated after the file's name, say nothing ("FILE: io_error: MODEL: file not found").
+  if (e.section == "scene") e.section.clear();
+  if (const std::string tail = " ('" + e.file + "')"; !e.file.empty() && e.message.ends_with(tail))
+    e.message.resize(e.message.size() - tail.size());
   return e;
 }
 

@@ -54,7 +54,8 @@ std::expected<scene::Scene, int> load_scene(const scene::SceneDescription& d, bo
                                             std::ostream& err, bool short_form = false);
 
 /// `e` with its leading field path ("models[0].motions[1]: ...") replaced by the short form's
-/// option ("MOTION: ...").
+/// option ("MOTION: ..."), without the section 'scene' (no scene file was read) and without the
+/// path repeated at the end of the message when `e.file` names it.
 Error short_form_error(Error e);
 
 /// Every input file of the scene (the --force rule protects them) and the scene file itself.

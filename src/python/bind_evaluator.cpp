@@ -111,6 +111,20 @@ Evaluator make_evaluator(const py::handle& model_arg, const py::list& motion_arg
     }
   }
   ev.data = unwrap(without_gil([&] { return anim::CharacterData::create(std::move(view), inputs); }));
+  // Motions that key no bone and no morph of the model (a camera motion, one made for another
+  // model): every frame is the rest pose. `mmdkit sample` / `pose` / `export` / `bake` refuse
+  // them and mmdkit.dataset fails such a file (cli/animation_input.hpp); the library object stays
+  // usable and says so among its warnings.
+  const anim::BindingReport& rep = ev.data->report();
+  if (motion_args.size() > 0 && rep.keyed_bones == 0 && rep.keyed_morphs == 0) {
+    Warning w{ErrorCode::invalid_value,
+              std::string(motion_args.size() > 1 ? "the motions key" : "the motion keys") +
+                  " no bone or morph of the model: every frame is the rest pose" +
+                  (ev.data->camera_track().empty() ? "" : " (a camera motion)"),
+              {}, -1, -1, {}};
+    if (motion_args.size() == 1 && py::isinstance<py::str>(motion_args[0])) w.file = motion_args[0].cast<std::string>();
+    ev.warnings.push_back(std::move(w));
+  }
   return ev;
 }
 
@@ -250,6 +264,9 @@ void bind_evaluator(py::module_& m) {
       .def_property_readonly("has_geometry", [](const Evaluator& e) { return e.data->has_geometry(); })
       .def_property_readonly("vertex_count", [](const Evaluator& e) { return e.data->model().vertices.size(); })
       .def_property_readonly("warnings", [](const Evaluator& e) { return error_dicts(e.warnings); })
+      .def_property_readonly("keyed_bones", [](const Evaluator& e) { return e.data->report().keyed_bones; })
+      .def_property_readonly("keyed_morphs", [](const Evaluator& e) { return e.data->report().keyed_morphs; })
+      .def_property_readonly("camera_keys", [](const Evaluator& e) { return e.data->camera_track().size(); })
       .def_property_readonly("unmatched",
                              [](const Evaluator& e) {
                                py::list out;

@@ -227,3 +227,66 @@ def test_cli_warns_about_unmatched_tracks_as_sample_does_and_says_what_it_wrote(
     assert j.returncode == 1
     assert j.stderr.splitlines()[-1] == (f"mmdkit dataset: wrote {folder / 'own.npz'} (1 motion of 2, 11 frames x "
                                          f"24 joints, {os.path.getsize(folder / 'own.npz')} bytes)")
+
+
+def test_a_motion_keying_nothing_of_the_model_fails_as_sample_refuses_it(tmp_path):
+    """A camera-only motion (generated: no bone, no morph keys): `mmdkit sample` refuses it;
+    before, dataset.extract and `mmdkit dataset` returned 91 rest-pose frames without a word.
+    Now that file fails with sample's words and the others go on; the Evaluator itself stays
+    usable and says so in its warnings. Also on the corpus's camera-only wavefile_camera.vmd."""
+    from conftest import cli_path
+    m, cam, own = tmp_path / "m.pmx", tmp_path / "cam.vmd", tmp_path / "own.vmd"
+    for args in (["pmx", "--vertices", "40", "-o", str(m)],
+                 ["vmd", "--bone-keys", "0", "--morph-keys", "0", "--camera-keys", "4", "--frames", "90", "-o", str(cam)],
+                 ["vmd", "--model", str(m), "--bone-keys", "60", "--frames", "10", "-o", str(own)]):
+        assert subprocess.run([str(cli_path()), "generate", *args], capture_output=True).returncode == 0
+    words = f"the motion keys no bone or morph of the model '{m}': every frame would be the rest pose"
+    s = subprocess.run([str(cli_path()), "sample", str(m), str(cam), "-o", str(tmp_path / "s.json")],
+                       capture_output=True, text=True)
+    assert s.returncode == 1 and words in s.stderr
+
+    ev = mmdkit.Evaluator(str(m), [str(cam)], geometry=False)
+    assert (ev.keyed_bones, ev.keyed_morphs, ev.camera_keys) == (0, 0, 4)
+    assert [(w["file"], w["message"]) for w in ev.warnings] == [
+        (str(cam), "the motion keys no bone or morph of the model: every frame is the rest pose (a camera motion)")]
+    assert mmdkit.Evaluator(str(m), [str(own)], geometry=False).warnings == []
+    assert mmdkit.Evaluator(str(m), [], geometry=False).warnings == []  # the rest pose asked for
+
+    bad, good = dataset.extract([cam, own], str(m))
+    assert not bad.ok and bad.positions is None
+    assert isinstance(bad.error, mmdkit.Error) and bad.error.file == str(cam)
+    assert bad.error.message == words + " (a camera motion: a dataset holds bones and morphs only)"
+    last = mmdkit.Evaluator(str(m), [str(own)], geometry=False).last_frame
+    assert good.ok and good.positions.shape == (last + 1, 29, 3)  # 0 .. its last key, 29 bones
+
+    out = tmp_path / "d.npz"
+    r = subprocess.run([str(cli_path()), "dataset", str(m), str(cam), str(own), "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 1  # a file failed, the others were written
+    assert f"mmdkit: error: {cam}: invalid_value: {words}" in r.stderr
+    assert sorted(np.load(out).files) == ["own/frames", "own/names", "own/positions", "own/rotations", "own/units"]
+    alone = subprocess.run([str(cli_path()), "dataset", str(m), str(cam), "-o", str(tmp_path / "e.npz")],
+                           capture_output=True, text=True)
+    assert alone.returncode == 1 and not (tmp_path / "e.npz").exists()
+
+    if corpus_dir() is not None:
+        real = corpus_dir() / "jomin398__jomin398.github.io/docs/assets/models/mmd/vmds/wavefile_camera.vmd"
+        [res] = dataset.extract([real], str(m))
+        assert not res.ok and "keys no bone or morph" in str(res.error)
+
+
+def test_cli_usage_errors_have_the_one_error_form(tmp_path):
+    """Every error line is "mmdkit: error: ..." (cli/messages.hpp diagnostic_line); before, the
+    dataset command's usage errors were "mmdkit: bad --frames ..." / "mmdkit: invalid_argument: ..."."""
+    from conftest import cli_path
+    m, own = tmp_path / "m.pmx", tmp_path / "own.vmd"
+    for args in (["pmx", "--vertices", "40", "-o", str(m)], ["vmd", "--model", str(m), "--bone-keys", "6", "-o", str(own)]):
+        assert subprocess.run([str(cli_path()), "generate", *args], capture_output=True).returncode == 0
+    for extra, words in ((["--frames", "x"], "bad --frames 'x'"), (["--bones", "センター", "--joints", "smpl24"], None)):
+        r = subprocess.run([str(cli_path()), "dataset", str(m), str(own), "-o", str(tmp_path / "d.npz"), *extra],
+                           capture_output=True, text=True)
+        assert r.returncode == 2, r.stderr
+        last = r.stderr.splitlines()[-1]
+        assert last.startswith("mmdkit: error: "), r.stderr
+        if words:
+            assert words in last

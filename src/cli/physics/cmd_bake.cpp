@@ -85,10 +85,17 @@ int run_bake(const BakeValues& a, const Streams& s) {
   for (const auto& m : motions) list.push_back(&m);
   // Tracks naming no bone / morph of the model: the warning of sample / pose / export, from the
   // one binding report (anim::CharacterData; the PMD base morph rule included).
-  if (!a.quiet) {
-    // (A model the pipeline refuses, e.g. NaN vertices, gets no such warning; the bake needs no geometry.)
-    if (auto bound = anim::CharacterData::create(mdl, anim::MotionInputs{list}))
-      err << binding_warning((*bound)->report(), a.motions);
+  // Motions keying nothing of the model (a camera motion): refused as by `sample` (every frame
+  // would be the rest pose; animation_input.hpp). (A model the pipeline refuses, e.g. NaN
+  // vertices, gets neither; the bake needs no geometry.)
+  if (auto bound = anim::CharacterData::create(mdl, anim::MotionInputs{list})) {
+    if (!a.quiet) err << binding_warning((*bound)->report(), a.motions);
+    const AnimationRequest judged{a.model, a.motions, false, a.quiet, "bake"};
+    if (int rc = refuse_motions_keying_nothing(judged, **bound, false,
+                                               "a camera motion: bake simulates the model under its bone motion", "",
+                                               err);
+        rc != kExitOk)
+      return rc;
   }
   // Progress by cli/progress.hpp's rule (a bar on a terminal after 2 s, else a line every 5 s).
   std::optional<Progress> bar;
