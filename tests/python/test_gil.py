@@ -4,7 +4,8 @@ A worker thread runs the call; the main thread counts loop turns until the worke
 the GIL held for the whole call, the main thread runs at most one switch interval (after the call
 returns and before the worker sets `done`); with the GIL released it runs for the whole call. The
 same count for a C call that holds the GIL (bytes repetition: a long memcpy) is the yardstick: a
-call that releases the GIL gives many times more turns. No clock is read, nothing is timed.
+call that releases the GIL gives many times more turns (10x is asserted; an idle machine gives
+hundreds of times more). No clock is read, nothing is timed.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 import mmdkit
 from conftest import MIKU, WAVEFILE, corpus_file
 
-RATIO = 20
+RATIO = 10
 
 
 def turns_while(call):
@@ -52,8 +53,8 @@ def held_turns():
 
 def test_evaluator_sample_releases_the_gil(held_turns):
     ev = mmdkit.Evaluator(corpus_file(MIKU), [corpus_file(WAVEFILE)])
-    frames = np.arange(0.0, 2810.0, 0.25)            # 11,240 frames: tenths of a second or more
-    turns, s = turns_while(lambda: ev.sample(frames))
+    frames = np.arange(0.0, 2810.0, 0.25)            # 11,240 frames, four times: about a second
+    turns, s = turns_while(lambda: [ev.sample(frames) for _ in range(4)][-1])
     assert s.matrices.shape[0] == len(frames)
     assert turns > RATIO * held_turns, (turns, held_turns)
 
