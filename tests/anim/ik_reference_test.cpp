@@ -118,7 +118,8 @@ void ref_solve(RefChain& ch, const std::vector<RefLink>& links, int effector, co
       } else {
         axis = dnorm(drot(dconj(parent), axis));
       }
-      const double angle = std::min(unit * static_cast<double>(c + 1), std::acos(std::clamp(ddot(to_eff, to_goal), -1.0, 1.0)));
+      const double angle = std::min(unit * static_cast<double>(c + 1), std::acos(std::clamp(ddot(to_eff, to_goal),
+          -1.0, 1.0)));
       DQ ik = dmul(daxis(axis, angle), ch.ik[b]);
       if (l.limited) {
         const DQ q = dmul(ik, ch.anim[b]);
@@ -216,7 +217,7 @@ TEST(IkReference, SolverMatchesADoublePrecisionTranscriptionOfBabylonMmd) {
       RefChain ch;
       for (int i = 0; i < 4; ++i) {
         const Vec3 off = i == 0 ? bind[0] : Vec3{bind[i][0] - bind[i - 1][0], bind[i][1] - bind[i - 1][1], bind[i][2] - bind[i - 1][2]};
-        ch.offset.push_back({off[0], off[1], off[2]});
+        ch.offset.push_back({static_cast<double>(off[0]), static_cast<double>(off[1]), static_cast<double>(off[2])});
         Quat q{0, 0, 0, 1};
         if (i >= 1 && i <= 2) {
           q = {0.2f * rnd(), 0.2f * rnd(), 0.2f * rnd(), 1.0f};
@@ -224,7 +225,8 @@ TEST(IkReference, SolverMatchesADoublePrecisionTranscriptionOfBabylonMmd) {
           for (float& c : q) c /= n;
         }
         local[static_cast<std::size_t>(i)].rotation = q;
-        ch.anim.push_back({q[0], q[1], q[2], q[3]});
+        ch.anim.push_back({static_cast<double>(q[0]), static_cast<double>(q[1]), static_cast<double>(q[2]),
+            static_cast<double>(q[3])});
       }
       ch.ik.assign(4, {0, 0, 0, 1});
       ch.rot.resize(4);
@@ -237,9 +239,12 @@ TEST(IkReference, SolverMatchesADoublePrecisionTranscriptionOfBabylonMmd) {
       std::vector<RefLink> rl;
       for (int b : {2, 1, 0}) {
         const bool lim = limited && b != 0;
-        rl.push_back({b, lim, {cs.lo[0], cs.lo[1], cs.lo[2]}, {cs.hi[0], cs.hi[1], cs.hi[2]}});
+        rl.push_back({b, lim, {static_cast<double>(cs.lo[0]), static_cast<double>(cs.lo[1]),
+            static_cast<double>(cs.lo[2])}, {static_cast<double>(cs.hi[0]), static_cast<double>(cs.hi[1]),
+                static_cast<double>(cs.hi[2])}});
       }
-      ref_solve(ch, rl, 3, {goal[0], goal[1], goal[2]}, iterations, cs.unit);
+      ref_solve(ch, rl, 3, {static_cast<double>(goal[0]), static_cast<double>(goal[1]),
+          static_cast<double>(goal[2])}, iterations, static_cast<double>(cs.unit));
 
       const auto pos = ws.model_positions();
       const auto rot = ws.model_rotations();

@@ -72,7 +72,7 @@ DQ qslerp(DQ a, DQ b, double t) {
   }
   return qnorm({s0 * a[0] + s1 * b[0], s0 * a[1] + s1 * b[1], s0 * a[2] + s1 * b[2], s0 * a[3] + s1 * b[3]});
 }
-D3 d3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+D3 d3(const Vec3& v) { return {static_cast<double>(v[0]), static_cast<double>(v[1]), static_cast<double>(v[2])}; }
 D3 add(const D3& a, const D3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
 D3 sub(const D3& a, const D3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 D3 mul(const D3& a, double s) { return {a[0] * s, a[1] * s, a[2] * s}; }
@@ -96,8 +96,9 @@ void reference(const V& in, const Vec3& offset, const std::vector<Bone>& bones, 
   switch (in.type) {
     case SkinType::bdef1: w = {1, 0, 0, 0}; break;
     case SkinType::bdef2:
-    case SkinType::sdef: w = {in.weights[0], 1.0 - static_cast<double>(in.weights[0]), 0, 0}; break;
-    default: for (int k = 0; k < 4; ++k) w[static_cast<std::size_t>(k)] = in.weights[static_cast<std::size_t>(k)];
+    case SkinType::sdef: w = {static_cast<double>(in.weights[0]), 1.0 - static_cast<double>(in.weights[0]), 0,
+        0}; break;
+    default: for (int k = 0; k < 4; ++k) w[static_cast<std::size_t>(k)] = static_cast<double>(in.weights[static_cast<std::size_t>(k)]);
   }
   // The kernels compute w1 = 1 − w0 in float: use the same float value.
   if (in.type == SkinType::bdef2 || in.type == SkinType::sdef) w[1] = static_cast<double>(1.0f - in.weights[0]);
@@ -174,7 +175,8 @@ Scene random_scene(std::size_t count, std::uint64_t seed) {
     s.rots.push_back(q);
     s.mats.push_back(rigid_matrix(q, t));
     // The reference uses the float matrices' own rotation and translation (the kernels' input).
-    s.bones.push_back({{q[0], q[1], q[2], q[3]}, d3(t)});
+    s.bones.push_back({{static_cast<double>(q[0]), static_cast<double>(q[1]), static_cast<double>(q[2]),
+        static_cast<double>(q[3])}, d3(t)});
     s.max_t = std::max(s.max_t, len(d3(t)));
   }
   auto bone = [&] {

@@ -565,7 +565,8 @@ TEST_F(MotionCli, FitToAnotherModel) {
   auto leg = [&](const fs::path& model) {
     const Sampled s = sample(quoted(model), "", "0", false);  // IK off: MMD's knee limit bends a rest knee 0.5°
     const auto l = s.position(0, s.bone("左足")), k = s.position(0, s.bone("左足首"));
-    const double dx = k[0] - l[0], dy = k[1] - l[1], dz = k[2] - l[2];
+    const double dx = static_cast<double>(k[0] - l[0]), dy = static_cast<double>(k[1] - l[1]);
+    const double dz = static_cast<double>(k[2] - l[2]);
     return std::array<double, 2>{std::sqrt(dx * dx + dy * dy + dz * dz), dy};
   };
   const auto lf = leg(miku->path), lt = leg(mei->path);

@@ -45,7 +45,7 @@ struct Gltf {
       if (comp == 5126) {
         float f;
         std::memcpy(&f, &bin[base + i * 4], 4);
-        out[i] = f;
+        out[i] = static_cast<double>(f);
       } else if (comp == 5125) {
         std::uint32_t u;
         std::memcpy(&u, &bin[base + i * 4], 4);

@@ -112,7 +112,8 @@ Keypoints turned_hands(const std::shared_ptr<const model::Model>& m) {
   Keypoints k;
   k.frames = kFrames;
   k.joints = 33;
-  auto at = [&](std::size_t j) { return D3{rest[j * 3], rest[j * 3 + 1], rest[j * 3 + 2]}; };
+  auto at = [&](std::size_t j) { return D3{static_cast<double>(rest[j * 3]), static_cast<double>(rest[j * 3 + 1]),
+      static_cast<double>(rest[j * 3 + 2])}; };
   for (int f = 0; f < kFrames; ++f) {
     std::vector<float> p = rest;
     for (int s = 0; s < 2; ++s) {
@@ -144,7 +145,8 @@ std::array<double, 4> key_of(const vmd::Motion& mo, const std::string& bone, int
   for (const auto& k : mo.bone_keys)
     if (mo.bone_names[k.name].text == bone && k.frame == static_cast<std::uint32_t>(f)) {
       if (found) *found = true;
-      return {k.rotation[0], k.rotation[1], k.rotation[2], k.rotation[3]};
+      return {static_cast<double>(k.rotation[0]), static_cast<double>(k.rotation[1]),
+          static_cast<double>(k.rotation[2]), static_cast<double>(k.rotation[3])};
     }
   return {0, 0, 0, 1};
 }

@@ -44,7 +44,7 @@ TEST(Trim, CurvedSplitKeysTheValueAndTheSubCurve) {
   auto t = trim(two_keys(ease), {4, 10}, &r);
   ASSERT_TRUE(t);
   ASSERT_EQ(t->bone_keys.size(), 2u);
-  const double w4 = anim::bezier_weight(ease, 0.4f);
+  const double w4 = static_cast<double>(anim::bezier_weight(ease, 0.4f));
   EXPECT_NEAR(t->bone_keys[0].position[0], 10 * w4, 1e-5);
   // Every frame 4..10 evaluates within the reported bound, and the bound is small.
   const auto a = anim::build_bone_track(two_keys(ease).bone_keys);

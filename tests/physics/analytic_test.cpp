@@ -112,7 +112,7 @@ TEST_P(Pendulum, PeriodWithinTwoPercent) {
   }
   ASSERT_GE(crossings.size(), 3u);
   const double measured = (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
-  const double Ld = L, rd = r, inertia = 0.4 * rd * rd;
+  const double Ld = static_cast<double>(L), rd = static_cast<double>(r), inertia = 0.4 * rd * rd;
   // Large-amplitude period: T0 / AGM(1, cos(θ/2)) (exact for a rigid pendulum).
   double a = 1, b = std::cos(static_cast<double>(theta) / 2);
   for (int k = 0; k < 8; ++k) {

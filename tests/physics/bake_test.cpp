@@ -74,7 +74,7 @@ void expect_same(const Frames& a, const Frames& b, const anim::Skeleton& sk, std
     for (std::size_t i = 0; i < a[f].size(); ++i) {
       const anim::Mat4& x = a[f][i];
       const anim::Mat4& y = b[f][i];
-      const double dp = std::hypot(x[12] - y[12], x[13] - y[13], x[14] - y[14]);
+      const double dp = static_cast<double>(std::hypot(x[12] - y[12], x[13] - y[13], x[14] - y[14]));
       // Angle between the rotations from ‖X − Y‖ (Frobenius) = 2√2·sin(θ/2), well conditioned
       // for small angles (acos of the trace is not).
       double norm2 = 0;
@@ -215,7 +215,8 @@ TEST(Bake, LocalAppendAndIkGoalUnderPhysicsReplayExactly) {
   auto worst_at = [&](const Frames& a, std::size_t bone) {
     double worst = 0;
     for (std::uint32_t f = 0; f <= last; ++f)
-      worst = std::max(worst, static_cast<double>(std::hypot(a[f][bone][12] - expected[f][bone][12], a[f][bone][13] - expected[f][bone][13],
+      worst = std::max(worst, static_cast<double>(std::hypot(a[f][bone][12] - expected[f][bone][12],
+          a[f][bone][13] - expected[f][bone][13],
                                                             a[f][bone][14] - expected[f][bone][14])));
     return worst;
   };

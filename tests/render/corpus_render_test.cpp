@@ -96,7 +96,8 @@ std::vector<std::uint8_t> cpu_silhouette(const anim::Character& c, int w, int h)
       std::array<std::array<double, 2>, 3> p{};
       for (int k = 0; k < 3; ++k) {
         const auto& v = pos[m.faces[t + std::uint32_t(k)]];
-        p[std::size_t(k)] = default_camera_pixel(v[0], v[1], v[2], w, h);
+        p[std::size_t(k)] = default_camera_pixel(static_cast<double>(v[0]), static_cast<double>(v[1]),
+            static_cast<double>(v[2]), w, h);
       }
       const double area = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]);
       if (area == 0) continue;

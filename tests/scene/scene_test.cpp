@@ -54,19 +54,21 @@ M4 rot_z(double deg) {  // x → y
 }
 M4 trs(Vec3 t, Vec3 r, double s) {
   M4 T = ident();
-  for (int i = 0; i < 3; ++i) T.m[i][3] = t[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 3; ++i) T.m[i][3] = static_cast<double>(t[static_cast<std::size_t>(i)]);
   M4 S = ident();
   for (int i = 0; i < 3; ++i) S.m[i][i] = s;
-  return mul(mul(T, mul(rot_z(r[2]), mul(rot_y(r[1]), rot_x(r[0])))), S);
+  return mul(mul(T, mul(rot_z(static_cast<double>(r[2])), mul(rot_y(static_cast<double>(r[1])),
+      rot_x(static_cast<double>(r[0]))))), S);
 }
 // A bone's model transform from its quaternion and position (not from the stored matrix).
 M4 rigid(const Quat& q, const Vec3& p) {
-  const double x = q[0], y = q[1], z = q[2], w = q[3];
+  const double x = static_cast<double>(q[0]), y = static_cast<double>(q[1]), z = static_cast<double>(q[2]),
+      w = static_cast<double>(q[3]);
   M4 m = ident();
   m.m[0][0] = 1 - 2 * (y * y + z * z), m.m[0][1] = 2 * (x * y - z * w), m.m[0][2] = 2 * (x * z + y * w);
   m.m[1][0] = 2 * (x * y + z * w), m.m[1][1] = 1 - 2 * (x * x + z * z), m.m[1][2] = 2 * (y * z - x * w);
   m.m[2][0] = 2 * (x * z - y * w), m.m[2][1] = 2 * (y * z + x * w), m.m[2][2] = 1 - 2 * (x * x + y * y);
-  for (int i = 0; i < 3; ++i) m.m[i][3] = p[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 3; ++i) m.m[i][3] = static_cast<double>(p[static_cast<std::size_t>(i)]);
   return m;
 }
 void expect_near(const Mat4& got, const M4& want, double tol, const std::string& what) {
