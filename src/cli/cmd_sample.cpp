@@ -23,6 +23,7 @@
 #include "cli/scene_commands.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/progress.hpp"
 #include "core/json.hpp"
 #include "mmdkit/anim/binding.hpp"
@@ -209,6 +210,16 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   } else if (std::string why; !parse_frame_list(a.frames, frames, &why)) {
     err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
     return kExitUsage;
+  }
+  // Frames after the motions' last key hold its pose (as MMD plays a finished motion): say so once,
+  // a range past the end is usually a typo or the wrong motion.
+  if (!a.quiet && !a.frames.empty() && !frames.empty() && data.last_frame() > 0) {
+    const double last = *std::max_element(frames.begin(), frames.end());
+    if (last > static_cast<double>(data.last_frame()))
+      err << diagnostic_line(Diagnostic::note,
+                             fmt::format("--frames goes to {} but the inputs' last key is at frame {}: later frames hold "
+                                         "the pose of frame {}",
+                                         last, data.last_frame(), data.last_frame()));
   }
   if (a.physics.on && !frames.empty())
     frames_eval.set_run_length(static_cast<std::uint32_t>(std::clamp(*std::max_element(frames.begin(), frames.end()), 0.0, 4294967295.0)));

@@ -220,3 +220,33 @@ TEST_F(NewUserCli, BakeWarnsAboutUnmatchedTracksAsSampleDoes) {
 
 }  // namespace
 }  // namespace mmdkit::test
+
+namespace mmdkit::test {
+namespace {
+
+class PastTheEndCli : public CliTest {
+ protected:
+  PastTheEndCli() : CliTest("past_the_end_cli") {}
+  std::string q(const std::string& name) const { return quote((dir / name).string()); }
+};
+
+// A new user sampled --frames 3000-4000 of a motion ending at 2809 and got 1001 held frames
+// without a word: sample notes it once (not with -q, not for frames within the motion).
+TEST_F(PastTheEndCli, SampleNotesFramesAfterTheLastKey) {
+  ASSERT_EQ(run("generate pmx --vertices 40 -o " + q("m.pmx")).code, 0);
+  ASSERT_EQ(run("generate vmd --model " + q("m.pmx") + " --bone-keys 50 --morph-keys 0 --frames 30 -o " + q("a.vmd")).code, 0);
+  const Outcome past = run("sample " + q("m.pmx") + " " + q("a.vmd") + " --frames 0-100:50 -o " + q("s1.json"));
+  ASSERT_EQ(past.code, 0) << past.err;
+  const std::size_t at = past.err.find("mmdkit: note: --frames goes to 100 but the inputs' last key is at frame ");
+  ASSERT_NE(at, std::string::npos) << past.err;
+  EXPECT_EQ(past.err.find("mmdkit: note: --frames", at + 1), std::string::npos);  // once
+  const Outcome within = run("sample " + q("m.pmx") + " " + q("a.vmd") + " --frames 0,0.5 -o " + q("s2.json"));
+  ASSERT_EQ(within.code, 0);
+  EXPECT_EQ(within.err.find("--frames goes to"), std::string::npos) << within.err;
+  const Outcome quiet = run("sample " + q("m.pmx") + " " + q("a.vmd") + " --frames 0-100:50 -q -o " + q("s3.json"));
+  ASSERT_EQ(quiet.code, 0);
+  EXPECT_EQ(quiet.err, "");
+}
+
+}  // namespace
+}  // namespace mmdkit::test
