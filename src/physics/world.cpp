@@ -118,11 +118,13 @@ class Solver final : public btSequentialImpulseConstraintSolver {
 constexpr std::size_t kMaxPrimedBodies = 1024;
 
 /// Worlds of up to this many rigid bodies use Bullet's brute-force broadphase
-/// (detail::PairStateBroadphase, bullet_objects.hpp: every pair's bounding boxes compared each step, n(n−1)/2 tests); larger
-/// ones its dynamic AABB tree (btDbvtBroadphase). Both report exactly the overlapping pairs; for a
-/// character's 30-150 bodies the n² loop costs less than keeping the tree (miku_v2's 45 bodies:
-/// about 10 % of the physics frame; docs/PHYSICS.md "Speed"). The choice changes the order of the
-/// pair cache and so results in the last bits, not what collides.
+/// (detail::PairStateBroadphase, bullet_objects.hpp: every pair's bounding boxes compared each
+/// step, n(n−1)/2 tests; sized for exactly the bodies build() adds: all models' bodies and the
+/// floor, or the priming step's copies and plane); larger ones its dynamic AABB tree
+/// (btDbvtBroadphase). Both report exactly the overlapping pairs; for a character's 30-150 bodies
+/// the n² loop costs less than keeping the tree (miku_v2's 45 bodies: about 10 % of the physics
+/// frame; docs/PHYSICS.md "Speed"). The choice changes the order of the pair cache and so results
+/// in the last bits, not what collides.
 constexpr std::size_t kSimpleBroadphaseBodies = 128;
 
 }  // namespace
