@@ -298,7 +298,24 @@ void World::Impl::check_bodies() {
   for (auto& mp : models) {
     ModelPhysics::Impl& m = *mp->impl_;
     for (std::size_t i = 0; i < m.bodies.size(); ++i) {
-      if (m.kinematic[i]) continue;
+      if (m.kinematic[i]) {
+        // A body that follows its bone is where we put it; should Bullet's arithmetic on extreme
+        // input still leave it non-finite, it goes back to its (finite) target too.
+        btRigidBody& k = *m.bodies[i];
+        const btTransform& kt = k.getWorldTransform();
+        const btQuaternion kq = kt.getRotation();
+        if (std::isfinite(kt.getOrigin().x() + kt.getOrigin().y() + kt.getOrigin().z() + kq.x() + kq.y() + kq.z() + kq.w()))
+          continue;
+        const btTransform back(m.target[i].rotation, m.target[i].position);
+        k.setWorldTransform(back);
+        k.setInterpolationWorldTransform(back);
+        if (!m.reported[i]) {
+          m.reported[i] = 1;
+          warnings.push_back({m.index, "simulation", static_cast<std::int64_t>(i), m.desc.bodies[i].name,
+                              "the rigid body following its bone became non-finite; put back on its bone (reported once)"});
+        }
+        continue;
+      }
       btRigidBody& b = *m.bodies[i];
       const btTransform& t = b.getWorldTransform();
       const btVector3 p = t.getOrigin();
