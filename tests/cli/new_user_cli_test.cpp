@@ -21,12 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
-
 std::vector<std::string> lines_with(const std::string& text, const std::string& what) {
   std::vector<std::string> out;
   std::istringstream in(text);

@@ -34,12 +34,6 @@ class PoseMtlCli : public CliTest {
   }
 };
 
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-  return n;
-}
-
 std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::vector<std::string> out;
   std::istringstream in(text);

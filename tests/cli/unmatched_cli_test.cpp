@@ -16,12 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
-
 class UnmatchedCli : public CliTest {
  protected:
   UnmatchedCli() : CliTest("unmatched_cli") {}

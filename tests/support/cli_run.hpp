@@ -55,4 +55,11 @@ class CliTest : public ::testing::Test {
   std::filesystem::path dir;
 };
 
+/// How many times `what` occurs in `s` (overlapping occurrences counted).
+inline std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace mmdkit::test
