@@ -15,6 +15,10 @@
 #include <cmath>
 #include <numbers>
 
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
+
 #include "anim/pose_internal.hpp"
 
 namespace mmdkit::anim {
@@ -99,6 +103,10 @@ inline void half_angle(float a, float b, float& hs, float& hc) noexcept {
   }
 }
 
+// Sine and cosine of 88° (the middle Euler angle's clamp) as float.
+const float kSin88 = std::sin(88.0f * std::numbers::pi_v<float> / 180.0f);
+const float kCos88 = std::cos(88.0f * std::numbers::pi_v<float> / 180.0f);
+
 // Single-axis link (IkLink::axis_limit_valid): (IK · local) limited as limit_rotation does — the
 // other two Euler angles are limited to [0, 0] and vanish — but on half angles: the link's angle
 // θ = atan2(a, b) in its Euler order, limited with limit_angle's rules using precomputed sines and
@@ -114,8 +122,7 @@ inline void half_angle(float a, float b, float& hs, float& hc) noexcept {
         a = 2.0f * (y * z + w * x);
         b = 1.0f - 2.0f * (x * x + y * y);
       } else {  // YXZ: rx = asin(−m9), the middle angle, clamped to ±88°
-        const float threshold = 88.0f * std::numbers::pi_v<float> / 180.0f;
-        static const float sin_t = std::sin(threshold), cos_t = std::cos(threshold);
+        const float sin_t = kSin88, cos_t = kCos88;
         const float s = std::clamp(-(2.0f * (y * z - w * x)), -1.0f, 1.0f);
         if (s > sin_t) {
           a = sin_t;
@@ -326,10 +333,8 @@ struct LocalChain {
   }
 }
 
-// One CCD turn of the chain's link at its cursor, then the cursor advanced (the effector distance
-// tested after the last link of an iteration); false when the chain is done. The same operations,
-// in the same order, as the loop `for it: for c: turn; if reached: break`.
-[[gnu::always_inline]] inline bool local_step(LocalPaths& st, LocalChain& ch) noexcept {
+// One CCD turn of the chain's link at its cursor (local_step without the cursor's advance).
+[[gnu::always_inline]] inline void local_turn(LocalPaths& st, LocalChain& ch) noexcept {
   const IkLink& link = ch.links[ch.c];
   if (link.axis != IkSolveAxis::fixed) {
     const std::size_t j0 = ch.base + link.path_index;
@@ -353,6 +358,11 @@ struct LocalChain {
       }
     }
   }
+}
+
+// The cursor advanced past a turn (the effector distance tested after the last link of an
+// iteration); false when the chain is done.
+[[gnu::always_inline]] inline bool local_advance(LocalPaths& st, LocalChain& ch) noexcept {
   if (++ch.c < ch.nlinks) return true;
   ch.c = 0;
   const V4 d = ch.goal4 - st.pos[ch.eff];
@@ -360,6 +370,13 @@ struct LocalChain {
   if (++ch.it >= ch.iterations) return false;
   ch.use_axis = ch.it < ch.half;
   return true;
+}
+
+// One CCD turn of the chain's link at its cursor, then the cursor advanced; false when the chain
+// is done. The same operations, in the same order, as the loop `for it: for c: turn; if reached: break`.
+[[gnu::always_inline]] inline bool local_step(LocalPaths& st, LocalChain& ch) noexcept {
+  local_turn(st, ch);
+  return local_advance(st, ch);
 }
 
 // After the solve: model rotations of the bones without a child on the path, then the chain
@@ -381,6 +398,288 @@ struct LocalChain {
     ws.ik_rot[b] = pm::store4(st.ik[j]);
   }
 }
+
+
+#ifdef MMDKIT_EVAL_HAVE_AVX
+// Twins: two chains of a group with the same structure (the left and right leg, hair or toe),
+// turned in lockstep on 8-lane AVX vectors. Lanes 0-3 hold one chain's 4-lane value, lanes 4-7 the
+// other's, and every lane runs the operations the 4-lane code above runs (AVX, no FMA: each sum
+// and product rounds as there), so each chain gets the floats it gets alone. Where that code
+// branches on a chain's value, both sides are computed and each half keeps its own (blends); a
+// turn that one of the two skips (parallel directions) is left to the 4-lane code, chain by chain.
+using V8 = float __attribute__((vector_size(32)));
+#define MMDKIT_WIDE [[gnu::always_inline, gnu::target("avx")]] inline
+
+template <int A, int B, int C, int D>
+MMDKIT_WIDE V8 sh8(V8 v) noexcept {  // the same 4-lane shuffle in each half
+  return __builtin_shufflevector(v, v, A, B, C, D, A + 4, B + 4, C + 4, D + 4);
+}
+MMDKIT_WIDE V8 cat(V4 lo, V4 hi) noexcept { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+MMDKIT_WIDE V4 lo4(V8 v) noexcept { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
+MMDKIT_WIDE V4 hi4(V8 v) noexcept { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
+MMDKIT_WIDE V8 splat8(float v) noexcept { return V8{v, v, v, v, v, v, v, v}; }
+MMDKIT_WIDE V8 splat2(float a, float b) noexcept { return V8{a, a, a, a, b, b, b, b}; }
+// Per-lane select: m's lanes all ones (a comparison's result) take a, zero take b.
+MMDKIT_WIDE V8 sel(V8 m, V8 a, V8 b) noexcept { return _mm256_blendv_ps(b, a, m); }
+MMDKIT_WIDE V8 lt(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+MMDKIT_WIDE V8 ge(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+MMDKIT_WIDE V8 gt(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+MMDKIT_WIDE V8 le(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+MMDKIT_WIDE V8 eq(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+MMDKIT_WIDE int lanes(V8 m) noexcept { return _mm256_movemask_ps(m); }
+MMDKIT_WIDE V8 sqrt8(V8 v) noexcept { return _mm256_sqrt_ps(v); }
+MMDKIT_WIDE V8 copysign8(V8 mag, V8 sgn) noexcept {
+  const V8 sign = splat8(-0.0f);
+  return _mm256_or_ps(_mm256_andnot_ps(sign, mag), _mm256_and_ps(sign, sgn));
+}
+// pm::mul4, pm::rotate4, conj4, cross4, hsum3x4 on each half.
+MMDKIT_WIDE V8 mul8(V8 a, V8 b) noexcept {
+  V8 r = sh8<3, 3, 3, 3>(a) * b;
+  r += sh8<0, 0, 0, 0>(a) * (sh8<3, 2, 1, 0>(b) * V8{1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f});
+  r += sh8<1, 1, 1, 1>(a) * (sh8<2, 3, 0, 1>(b) * V8{1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f});
+  r += sh8<2, 2, 2, 2>(a) * (sh8<1, 0, 3, 2>(b) * V8{-1.0f, 1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f});
+  return r;
+}
+MMDKIT_WIDE V8 rotate8(V8 q, V8 v) noexcept {
+  const V8 qyzx = sh8<1, 2, 0, 3>(q), qzxy = sh8<2, 0, 1, 3>(q);
+  const V8 t = splat8(2.0f) * (qyzx * sh8<2, 0, 1, 3>(v) - qzxy * sh8<1, 2, 0, 3>(v));
+  return (v + sh8<3, 3, 3, 3>(q) * t) + (qyzx * sh8<2, 0, 1, 3>(t) - qzxy * sh8<1, 2, 0, 3>(t));
+}
+MMDKIT_WIDE V8 conj8(V8 q) noexcept { return __builtin_shufflevector(-q, q, 0, 1, 2, 11, 4, 5, 6, 15); }
+MMDKIT_WIDE V8 cross8(V8 a, V8 b) noexcept {
+  return sh8<1, 2, 0, 3>(a) * sh8<2, 0, 1, 3>(b) - sh8<2, 0, 1, 3>(a) * sh8<1, 2, 0, 3>(b);
+}
+MMDKIT_WIDE V8 hsum3_8(V8 p) noexcept { return (sh8<0, 0, 0, 0>(p) + sh8<1, 1, 1, 1>(p)) + sh8<2, 2, 2, 2>(p); }
+MMDKIT_WIDE V8 hsum3x4_8(V8 p, V8 q, V8 r, V8 t) noexcept {
+  const V8 pq01 = __builtin_shufflevector(p, q, 0, 8, 1, 9, 4, 12, 5, 13);
+  const V8 rt01 = __builtin_shufflevector(r, t, 0, 8, 1, 9, 4, 12, 5, 13);
+  const V8 pq23 = __builtin_shufflevector(p, q, 2, 10, 3, 11, 6, 14, 7, 15);
+  const V8 rt23 = __builtin_shufflevector(r, t, 2, 10, 3, 11, 6, 14, 7, 15);
+  const V8 x = __builtin_shufflevector(pq01, rt01, 0, 1, 8, 9, 4, 5, 12, 13);
+  const V8 y = __builtin_shufflevector(pq01, rt01, 2, 3, 10, 11, 6, 7, 14, 15);
+  const V8 z = __builtin_shufflevector(pq23, rt23, 0, 1, 8, 9, 4, 5, 12, 13);
+  return (x + y) + z;
+}
+
+// limit_single_axis of twin links a (low half) and b (high half): each half's value splatted
+// over its four lanes where the 4-lane code has a float.
+MMDKIT_WIDE V8 limit_single_axis8(const IkLink& la, const IkLink& lb, V8 q, bool use_axis) noexcept {
+  const V8 x = sh8<0, 0, 0, 0>(q), y = sh8<1, 1, 1, 1>(q), z = sh8<2, 2, 2, 2>(q), w = sh8<3, 3, 3, 3>(q);
+  const V8 one = splat8(1.0f), two = splat8(2.0f);
+  V8 a = splat8(0.0f), b = one;
+  switch (la.axis) {
+    case IkSolveAxis::x:
+      if (la.order == IkEulerOrder::zyx) {
+        a = two * (y * z + w * x);
+        b = one - two * (x * x + y * y);
+      } else {
+        const V8 v = -(two * (y * z - w * x));
+        const V8 s = sel(lt(v, -one), -one, sel(lt(one, v), one, v));  // std::clamp(v, −1, 1)
+        const V8 sin_t = splat8(kSin88), cos_t = splat8(kCos88);
+        const V8 above = gt(s, sin_t), below = lt(s, -sin_t);
+        a = sel(above, sin_t, sel(below, -sin_t, s));
+        b = sel(_mm256_or_ps(above, below), cos_t, sqrt8(one - s * s));
+      }
+      break;
+    case IkSolveAxis::y:
+      a = two * (x * z + w * y);
+      b = one - two * (x * x + y * y);
+      break;
+    case IkSolveAxis::z:
+      a = two * (x * y + w * z);
+      b = one - two * (x * x + z * z);
+      break;
+    case IkSolveAxis::none:
+    case IkSolveAxis::fixed:
+      return q;  // not called for these
+  }
+  // half_angle(a, b, hs, hc)
+  const V8 r = sqrt8(a * a + b * b), twor = two * r;
+  const V8 bad = _mm256_cmp_ps(r, splat8(0.0f), _CMP_NGT_UQ), pos = ge(b, splat8(0.0f));
+  V8 hs, hc;
+  if (lanes(bad) == 0 && lanes(pos) == 0xFF) {
+    hc = sqrt8((r + b) / twor);
+    hs = a / (twor * hc);
+  } else {
+    const V8 hc1 = sqrt8((r + b) / twor), hs1 = a / (twor * hc1);
+    const V8 hs2 = copysign8(sqrt8((r - b) / twor), a), hc2 = a / (twor * hs2);
+    hs = sel(bad, sel(eq(r, splat8(0.0f)), splat8(0.0f), r), sel(pos, hs1, hs2));
+    hc = sel(bad, one, sel(pos, hc1, hc2));
+  }
+  const IkAxisLimit &ka = la.axis_limit, &kb = lb.axis_limit;
+  const V8 lo_hs = splat2(ka.lo_half_sin, kb.lo_half_sin), hi_hs = splat2(ka.hi_half_sin, kb.hi_half_sin);
+  const V8 below = lt(hs, lo_hs), above = _mm256_andnot_ps(below, gt(hs, hi_hs));
+  if (lanes(_mm256_or_ps(below, above)) != 0) {
+    const V8 none = splat8(0.0f);
+    const V8 lo_s = splat2(ka.lo_sin, kb.lo_sin), lo_c = splat2(ka.lo_cos, kb.lo_cos);
+    const V8 hi_s = splat2(ka.hi_sin, kb.hi_sin), hi_c = splat2(ka.hi_cos, kb.hi_cos);
+    const V8 rlo = use_axis ? ge(hs, splat2(ka.reflect_lo_half_sin, kb.reflect_lo_half_sin)) : none;
+    const V8 rhi = use_axis ? le(hs, splat2(ka.reflect_hi_half_sin, kb.reflect_hi_half_sin)) : none;
+    const V8 s_lo = sel(rlo, lo_s * hc - lo_c * hs, lo_hs);
+    const V8 c_lo = sel(rlo, lo_c * hc + lo_s * hs, splat2(ka.lo_half_cos, kb.lo_half_cos));
+    const V8 s_hi = sel(rhi, hi_s * hc - hi_c * hs, hi_hs);
+    const V8 c_hi = sel(rhi, hi_c * hc + hi_s * hs, splat2(ka.hi_half_cos, kb.hi_half_cos));
+    const V8 hs2 = sel(below, s_lo, sel(above, s_hi, hs));
+    hc = sel(below, c_lo, sel(above, c_hi, hc));
+    hs = hs2;
+  }
+  const V8 zero_w = _mm256_blend_ps(splat8(0.0f), hc, 0x88);  // {0, 0, 0, hc} in each half
+  switch (la.axis) {
+    case IkSolveAxis::y: return _mm256_blend_ps(zero_w, hs, 0x22);
+    case IkSolveAxis::z: return _mm256_blend_ps(zero_w, hs, 0x44);
+    default: return _mm256_blend_ps(zero_w, hs, 0x11);
+  }
+}
+
+// True when chains a and b (just loaded, cursors at the start) can turn in lockstep: the same
+// cursor sequence, the same branches on structure, the same path shape; their values (positions,
+// rotations, caps and limits) may differ.
+inline bool twins(const LocalPaths& st, const LocalChain& a, const LocalChain& b) noexcept {
+  if (a.nlinks != b.nlinks || a.iterations != b.iterations || a.n != b.n || a.inner != b.inner ||
+      a.eff - a.base != b.eff - b.base)
+    return false;
+  for (std::uint32_t j = 0; j < a.n; ++j) {
+    if (a.below[j] != b.below[j]) return false;
+    const int pa = st.parent[a.base + j], pb = st.parent[b.base + j];
+    if ((pa < 0 || pb < 0) ? pa != pb : pa - static_cast<int>(a.base) != pb - static_cast<int>(b.base)) return false;
+  }
+  for (std::uint32_t c = 0; c < a.nlinks; ++c) {
+    const IkLink &la = a.links[c], &lb = b.links[c];
+    if (la.axis != lb.axis) return false;
+    if (la.axis == IkSolveAxis::fixed) continue;
+    if (la.path_index != lb.path_index || la.has_limits != lb.has_limits || !la.cap_half_valid || !lb.cap_half_valid)
+      return false;
+    if (la.has_limits && (!la.axis_limit_valid || !lb.axis_limit_valid || la.order != lb.order)) return false;
+  }
+  return true;
+}
+
+// One CCD turn of twins a (low half) and b (high half) at their common cursor: local_turn of each.
+// False, with nothing changed, when one of them skips the turn (the caller turns them one by one).
+MMDKIT_WIDE bool pair_turn(LocalPaths& st, const LocalChain& a, const LocalChain& b) noexcept {
+  const IkLink &la = a.links[a.c], &lb = b.links[b.c];
+  if (la.axis == IkSolveAxis::fixed) return true;
+  const std::size_t ja = a.base + la.path_index, jb = b.base + lb.path_index;
+  const int pra = st.prow[ja], prb = st.prow[jb];
+  // ccd_step
+  const V8 pj = cat(st.pos[ja], st.pos[jb]);
+  const V8 e = pj - cat(st.pos[a.eff], st.pos[b.eff]), g = pj - cat(a.goal4, b.goal4);
+  const V8 cr = cross8(e, g);
+  const V8 dots = hsum3x4_8(cr * cr, e * e, g * g, e * g);
+  const V8 cr2 = sh8<0, 0, 0, 0>(dots), n2 = sh8<1, 1, 1, 1>(dots) * sh8<2, 2, 2, 2>(dots);
+  const V8 skip = _mm256_or_ps(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, splat8(0.0f)));
+  if (lanes(skip) != 0) return false;
+  const V8 one = splat8(1.0f), two = splat8(2.0f);
+  const V8 cl = sqrt8(cr2), dt = sh8<3, 3, 3, 3>(dots);
+  V8 axis = cr * (one / cl);
+  const V8 parent_rot = cat(st.rot[pra], st.rot[prb]);
+  const bool use_axis = a.use_axis;
+  if (la.has_limits && use_axis && la.axis != IkSolveAxis::none) {
+    const V8 unit = la.axis == IkSolveAxis::x   ? V8{1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}
+                    : la.axis == IkSolveAxis::y ? V8{0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f}
+                                                : V8{0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+    const V8 d = hsum3_8(axis * rotate8(parent_rot, unit));
+    axis = unit * sel(ge(d, splat8(0.0f)), one, -one);
+  } else {
+    axis = rotate8(conj8(parent_rot), axis);
+    const V8 l2 = hsum3_8(axis * axis);
+    axis = sel(gt(l2, splat8(0.0f)), axis * (one / sqrt8(l2)), axis);
+  }
+  const V8 nn = sqrt8(n2), twonn = two * nn;
+  const int forward = lanes(ge(dt, splat8(0.0f)));
+  V8 hs, hc;
+  if (forward == 0xFF) {
+    hc = sqrt8((nn + dt) / twonn);
+    hs = cl / (twonn * hc);
+  } else if (forward == 0) {
+    hs = sqrt8((nn - dt) / twonn);
+    hc = cl / (twonn * hs);
+  } else {
+    const V8 m = ge(dt, splat8(0.0f));
+    const V8 hc1 = sqrt8((nn + dt) / twonn), hs1 = cl / (twonn * hc1);
+    const V8 hs2 = sqrt8((nn - dt) / twonn), hc2 = cl / (twonn * hs2);
+    hs = sel(m, hs1, hs2);
+    hc = sel(m, hc1, hc2);
+  }
+  const V8 cap_c = splat2(la.cap_half_cos, lb.cap_half_cos);
+  const V8 capped = lt(hc, cap_c);
+  hs = sel(capped, splat2(la.cap_half_sin, lb.cap_half_sin), hs);
+  hc = sel(capped, cap_c, hc);
+  const V8 arot = cat(st.arot[ja], st.arot[jb]);
+  V8 out = mul8(__builtin_shufflevector(axis * hs, hc, 0, 1, 2, 11, 4, 5, 6, 15), cat(st.ik[ja], st.ik[jb]));
+  if (la.has_limits) out = mul8(limit_single_axis8(la, lb, mul8(out, arot), use_axis), conj8(arot));
+  // local_turn's recompose and model transforms below the link
+  const V8 lrot = mul8(out, arot);
+  const V8 rot = st.parent[ja] == -2 ? lrot : mul8(parent_rot, lrot);
+  st.ik[ja] = lo4(out);
+  st.ik[jb] = hi4(out);
+  st.lrot[ja] = lo4(lrot);
+  st.lrot[jb] = hi4(lrot);
+  st.rot[ja] = lo4(rot);
+  st.rot[jb] = hi4(rot);
+  for (std::uint32_t m = a.below[la.path_index]; m != 0; m &= m - 1) {
+    const auto jl = static_cast<std::uint32_t>(__builtin_ctz(m));
+    const std::size_t xa = a.base + jl, xb = b.base + jl;
+    const auto pa = static_cast<std::size_t>(st.parent[xa]), pb = static_cast<std::size_t>(st.parent[xb]);
+    const V8 prot = cat(st.rot[pa], st.rot[pb]);
+    const V8 pos = cat(st.pos[pa], st.pos[pb]) + rotate8(prot, cat(st.lpos[xa], st.lpos[xb]));
+    const V8 r = mul8(prot, cat(st.lrot[xa], st.lrot[xb]));
+    st.pos[xa] = lo4(pos);
+    st.pos[xb] = hi4(pos);
+    st.rot[xa] = lo4(r);
+    st.rot[xb] = hi4(r);
+  }
+  return true;
+}
+
+// The CCD turns of a group's running chains, twins (pair_turn) in lockstep until one of them is
+// done, the others interleaved as solve_ik_group_body does.
+[[gnu::target("avx")]] void run_group_wide(LocalPaths& st, LocalChain* const* active, std::uint32_t running) noexcept {
+  // Units: a chain alone (b == nullptr) or twins.
+  struct Unit {
+    LocalChain *a, *b;
+  };
+  Unit units[kIkGroupChains];
+  std::uint32_t nu = 0, taken = 0;
+  for (std::uint32_t i = 0; i < running; ++i) {
+    if (taken >> i & 1u) continue;
+    units[nu] = {active[i], nullptr};
+    for (std::uint32_t j = i + 1; j < running; ++j)
+      if (!(taken >> j & 1u) && twins(st, *active[i], *active[j])) {
+        units[nu].b = active[j];
+        taken |= 1u << j;
+        break;
+      }
+    ++nu;
+  }
+  while (nu > 0) {
+    for (std::uint32_t q = 0; q < nu;) {
+      Unit& u = units[q];
+      if (u.b == nullptr) {
+        if (local_step(st, *u.a))
+          ++q;
+        else
+          u = units[--nu];  // done: the last one takes its place
+        continue;
+      }
+      if (!pair_turn(st, *u.a, *u.b)) {
+        local_turn(st, *u.a);
+        local_turn(st, *u.b);
+      }
+      const bool more_a = local_advance(st, *u.a), more_b = local_advance(st, *u.b);
+      if (more_a && more_b) {  // still in lockstep (the same cursor)
+        ++q;
+      } else if (more_a || more_b) {
+        u = {more_a ? u.a : u.b, nullptr};
+        ++q;
+      } else {
+        u = units[--nu];
+      }
+    }
+  }
+}
+#undef MMDKIT_WIDE
+#endif  // MMDKIT_EVAL_HAVE_AVX
 
 }  // namespace
 
@@ -460,6 +759,9 @@ struct LocalChain {
 // does, then their CCD turns interleaved, one turn of each unfinished chain in turn (each chain
 // runs its own operations in its own order; the chains share no bone, so this gives the floats of
 // solving them one after another), then each written back and refreshed in schedule order.
+// Wide (the AVX build): twins among the running chains turn in lockstep (pair_turn) until one of
+// them is done.
+template <bool Wide>
 [[gnu::always_inline]] inline void PoseEvaluator::solve_ik_group_body(const Skeleton& s, PoseWorkspace& ws,
                                                                      const IkGroup& g,
                                                                      std::span<const std::uint8_t> enabled) noexcept {
@@ -480,12 +782,17 @@ struct LocalChain {
     base += c.n;
     if (c.iterations > 0) active[running++] = &c;
   }
-  while (running > 0) {
-    for (std::uint32_t q = 0; q < running;) {
-      if (local_step(st, *active[q]))
-        ++q;
-      else
-        active[q] = active[--running];  // done: the last one takes its place
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if constexpr (Wide) run_group_wide(st, active, running);
+#endif
+  if constexpr (!Wide) {
+    while (running > 0) {
+      for (std::uint32_t q = 0; q < running;) {
+        if (local_step(st, *active[q]))
+          ++q;
+        else
+          active[q] = active[--running];  // done: the last one takes its place
+      }
     }
   }
   for (std::uint32_t m = 0; m < solved; ++m) {
@@ -508,12 +815,12 @@ void PoseEvaluator::solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uin
 #ifdef MMDKIT_EVAL_HAVE_AVX
 [[gnu::target("avx")]] void PoseEvaluator::solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                                               std::span<const std::uint8_t> enabled) noexcept {
-  solve_ik_group_body(s, ws, g, enabled);
+  solve_ik_group_body<true>(s, ws, g, enabled);
 }
 #endif
 void PoseEvaluator::solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                         std::span<const std::uint8_t> enabled) noexcept {
-  solve_ik_group_body(s, ws, g, enabled);
+  solve_ik_group_body<false>(s, ws, g, enabled);
 }
 void PoseEvaluator::solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                    std::span<const std::uint8_t> enabled) noexcept {

@@ -147,6 +147,7 @@ struct PoseEvaluator {
   /// The enabled chains of an IkGroup, interleaved (ik.cpp); `enabled` as PoseInput::ik_enabled.
   static void solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                              std::span<const std::uint8_t> enabled) noexcept;
+  template <bool Wide>
   static inline void solve_ik_group_body(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                          std::span<const std::uint8_t> enabled) noexcept;
   static void solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,

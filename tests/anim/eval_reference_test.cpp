@@ -614,6 +614,104 @@ void check_random_limbs() {
 
 TEST(EvalReference, RandomLimbSkeletonsWithIkGroupsAgreeBitForBit) { for_each_isa(check_random_limbs); }
 
+// Pairs of limbs with the same shape (like the left and right leg), which the AVX build turns in
+// lockstep (ik.cpp "twins"): per pair one bone count, link count, iteration count and kind of
+// limit per link (knee, an X, Y or Z range, a fixed link, none; sometimes a three-axis limit,
+// which is not paired), and their own offsets, goals, unit angles and limit values; sometimes
+// the second limb is one bone longer or has one link less (not twins). Goals near and far, so
+// that one twin may reach its goal before the other.
+SkeletonDesc random_twin_limbs(Rng& r, OrderRule rule, int& twin_pairs) {
+  SkeletonDesc d;
+  d.rule = rule;
+  auto add = [&](std::int32_t parent, Vec3 off) {
+    BoneDesc b;
+    b.name = "b" + std::to_string(d.bones.size());
+    b.parent = parent;
+    const Vec3 pp = parent < 0 ? Vec3{} : d.bones[static_cast<std::size_t>(parent)].position;
+    b.position = vadd(pp, off);
+    d.bones.push_back(b);
+    return static_cast<std::int32_t>(d.bones.size() - 1);
+  };
+  const std::int32_t root = add(kNoBone, {0, 5, 0});
+  const float pi = std::numbers::pi_v<float>;
+  for (int pair = 0, np = 1 + r.pick(3); pair < np; ++pair) {
+    const int len = 2 + r.pick(4), links = 1 + r.pick(len);
+    const std::uint32_t iterations = static_cast<std::uint32_t>(1 + r.pick(40));
+    std::vector<int> kinds(static_cast<std::size_t>(links));
+    for (int& k : kinds) k = r.chance(0.08f) ? 6 : r.pick(6);
+    const bool child = r.chance(0.3f);
+    const int odd = r.chance(0.15f) ? 1 + r.pick(2) : 0;  // 1: longer second limb, 2: a link less
+    for (int side = 0; side < 2; ++side) {
+      const float sx = side == 0 ? -1.0f : 1.0f;
+      std::vector<std::int32_t> bones;
+      std::int32_t p = root;
+      const int n = len + (side == 1 && odd == 1 ? 1 : 0);
+      for (int i = 0; i < n; ++i) bones.push_back(p = add(p, {sx * r.uni(0.1f, 1), r.uni(-2, -0.3f), r.uni(-1, 1)}));
+      if (child) add(bones[bones.size() - 2], {sx * 0.3f, -0.5f, 0.2f});
+      const float reach = r.chance(0.5f) ? r.uni(-2, 0) : r.uni(-9, -4);
+      const std::int32_t ikb = add(root, {sx * r.uni(0.2f, 2), reach, r.uni(-1, 1)});
+      BoneDesc& b = d.bones[static_cast<std::size_t>(ikb)];
+      b.ik_effector = bones.back();
+      b.ik_iterations = iterations;
+      b.ik_unit_angle = r.uni(0.05f, 2.0f);
+      b.ik_file_order = 2 * pair + side;
+      std::int32_t x = d.bones[static_cast<std::size_t>(bones.back())].parent;
+      const int nl = links - (side == 1 && odd == 2 && links > 1 ? 1 : 0);
+      for (int c = 0; c < nl && x != root; ++c) {
+        IkLinkDesc l;
+        l.bone = x;
+        switch (kinds[static_cast<std::size_t>(c)]) {
+          case 1: l.has_limits = true; l.lower = {-pi, 0, 0}; l.upper = {r.uni(-0.5f, -0.0087f), 0, 0}; break;  // knee
+          case 2: l.has_limits = true; l.lower = {r.uni(-1.5f, 0), 0, 0}; l.upper = {r.uni(0, 1.5f), 0, 0}; break;
+          case 3: l.has_limits = true; l.lower = {0, r.uni(-pi, 0), 0}; l.upper = {0, r.uni(0, pi), 0}; break;
+          case 4: l.has_limits = true; l.lower = {0, 0, r.uni(-pi, 0)}; l.upper = {0, 0, r.uni(0, pi)}; break;
+          case 5: l.has_limits = true; break;  // all zero: a fixed link
+          case 6:
+            l.has_limits = true;
+            l.lower = {r.uni(-1.5f, 0), r.uni(-2, 0), r.uni(-2, 0)};
+            l.upper = {r.uni(0, 1.5f), r.uni(0, 2), r.uni(0, 2)};
+            break;
+          default: break;  // no limits
+        }
+        b.ik_links.push_back(l);
+        x = d.bones[static_cast<std::size_t>(x)].parent;
+      }
+    }
+    twin_pairs += odd == 0;
+  }
+  return d;
+}
+
+void check_random_twins() {
+  Rng r(20261202);
+  int twin_pairs = 0, together = 0;
+  for (int t = 0; t < 300; ++t) {
+    const OrderRule rule = t % 2 ? OrderRule::pmd : OrderRule::pmx;
+    auto sk = build_skeleton(random_twin_limbs(r, rule, twin_pairs));
+    ASSERT_TRUE(sk) << sk.error().to_string();
+    PoseWorkspace ws(*sk);
+    Ref ref(*sk);
+    const std::size_t n = sk->bone_count();
+    std::vector<BonePose> local(n);
+    std::vector<std::uint8_t> ik(sk->ik_count(), 1);
+    for (int f = 0; f < 4; ++f) {
+      for (std::size_t i = 0; i < n; ++i) {
+        local[i].rotation = r.rot(f == 0 ? 0.0f : 1.2f);
+        local[i].translation = Vec3{};
+      }
+      for (auto& e : ik) e = r.chance(0.9f) ? 1 : 0;
+      together += grouped_solves(*sk, ik);
+      const PoseInput in{local, std::span<const BoneMorphOffset>(), ik};
+      if (compare(*sk, in, ws, ref, "twins " + std::to_string(t) + " pose " + std::to_string(f)) != 0) return;
+    }
+  }
+  EXPECT_GE(twin_pairs, 400);
+  EXPECT_GE(together, 800);
+}
+
+// The AVX build turns twin chains in lockstep; each chain must still get its own floats.
+TEST(EvalReference, RandomTwinLimbsAgreeBitForBit) { for_each_isa(check_random_twins); }
+
 void check_random_skeletons() {
   Rng r(20261201);
   int built = 0, solved = 0;
