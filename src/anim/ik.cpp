@@ -531,11 +531,24 @@ MMDKIT_WIDE V8 limit_single_axis8(const IkLink& la, const IkLink& lb, V8 q, bool
   }
 }
 
+// Twins' state in 8-lane form (lanes 0-3 chain a, 4-7 chain b), path bones by their index on the
+// path (LocalPaths' rows without the base): loaded when the two are paired, stored back when one
+// of them is done.
+constexpr std::uint32_t kPairPath = 8;  // longest path paired
+struct PairPaths {
+  // rot: path bones, then (from kPairPath) the constant parent rotations, then identity.
+  V8 rot[2 * kPairPath + 1], pos[kPairPath], lrot[kPairPath], lpos[kPairPath], ik[kPairPath], arot[kPairPath];
+  V8 goal;
+  int parent[kPairPath];  // index on the path; −1: outside (constant); −2: none
+  int prow[kPairPath];    // row of rot holding the parent's model rotation
+  std::uint32_t eff;      // the effector's index on the path
+};
+
 // True when chains a and b (just loaded, cursors at the start) can turn in lockstep: the same
 // cursor sequence, the same branches on structure, the same path shape; their values (positions,
 // rotations, caps and limits) may differ.
 inline bool twins(const LocalPaths& st, const LocalChain& a, const LocalChain& b) noexcept {
-  if (a.nlinks != b.nlinks || a.iterations != b.iterations || a.n != b.n || a.inner != b.inner ||
+  if (a.nlinks != b.nlinks || a.iterations != b.iterations || a.n != b.n || a.n > kPairPath || a.inner != b.inner ||
       a.eff - a.base != b.eff - b.base)
     return false;
   for (std::uint32_t j = 0; j < a.n; ++j) {
@@ -554,26 +567,60 @@ inline bool twins(const LocalPaths& st, const LocalChain& a, const LocalChain& b
   return true;
 }
 
-// One CCD turn of twins a (low half) and b (high half) at their common cursor: local_turn of each.
-// False, with nothing changed, when one of them skips the turn (the caller turns them one by one).
-MMDKIT_WIDE bool pair_turn(LocalPaths& st, const LocalChain& a, const LocalChain& b) noexcept {
-  const IkLink &la = a.links[a.c], &lb = b.links[b.c];
-  if (la.axis == IkSolveAxis::fixed) return true;
-  const std::size_t ja = a.base + la.path_index, jb = b.base + lb.path_index;
-  const int pra = st.prow[ja], prb = st.prow[jb];
+MMDKIT_WIDE void pair_load(const LocalPaths& st, const LocalChain& a, const LocalChain& b, PairPaths& p) noexcept {
+  constexpr int kConst = static_cast<int>(kPairPath), kNone = static_cast<int>(2 * kPairPath);
+  p.rot[kNone] = cat(kIdentity4, kIdentity4);
+  p.goal = cat(a.goal4, b.goal4);
+  p.eff = a.eff - a.base;
+  for (std::uint32_t j = 0; j < a.n; ++j) {
+    const std::size_t ja = a.base + j, jb = b.base + j;
+    p.rot[j] = cat(st.rot[ja], st.rot[jb]);
+    p.pos[j] = cat(st.pos[ja], st.pos[jb]);
+    p.lrot[j] = cat(st.lrot[ja], st.lrot[jb]);
+    p.lpos[j] = cat(st.lpos[ja], st.lpos[jb]);
+    p.ik[j] = cat(st.ik[ja], st.ik[jb]);
+    p.arot[j] = cat(st.arot[ja], st.arot[jb]);
+    const int pa = st.parent[ja];
+    p.parent[j] = pa >= 0 ? pa - static_cast<int>(a.base) : pa;
+    if (pa == -1) p.rot[kConst + static_cast<int>(j)] = cat(st.rot[kProt + ja], st.rot[kProt + jb]);
+    p.prow[j] = pa >= 0 ? p.parent[j] : pa == -1 ? kConst + static_cast<int>(j) : kNone;
+  }
+}
+
+// The values a turn may change, back to the chains' rows.
+MMDKIT_WIDE void pair_store(LocalPaths& st, const LocalChain& a, const LocalChain& b, const PairPaths& p) noexcept {
+  for (std::uint32_t j = 0; j < a.n; ++j) {
+    const std::size_t ja = a.base + j, jb = b.base + j;
+    st.rot[ja] = lo4(p.rot[j]);
+    st.rot[jb] = hi4(p.rot[j]);
+    st.pos[ja] = lo4(p.pos[j]);
+    st.pos[jb] = hi4(p.pos[j]);
+    st.lrot[ja] = lo4(p.lrot[j]);
+    st.lrot[jb] = hi4(p.lrot[j]);
+    st.ik[ja] = lo4(p.ik[j]);
+    st.ik[jb] = hi4(p.ik[j]);
+  }
+}
+
+// One CCD turn of the twins at their common cursor: local_turn of each, on its half (`below`: the
+// link's descendants on the path, LocalChain::below). A chain that skips the turn (parallel
+// directions) keeps its values: its lanes compute whatever they compute and are not written.
+MMDKIT_WIDE void pair_turn(PairPaths& p, const IkLink& la, const IkLink& lb, bool use_axis, std::uint32_t below) noexcept {
+  if (la.axis == IkSolveAxis::fixed) return;
+  const std::uint32_t j0 = la.path_index;
   // ccd_step
-  const V8 pj = cat(st.pos[ja], st.pos[jb]);
-  const V8 e = pj - cat(st.pos[a.eff], st.pos[b.eff]), g = pj - cat(a.goal4, b.goal4);
+  const V8 pj = p.pos[j0];
+  const V8 e = pj - p.pos[p.eff], g = pj - p.goal;
   const V8 cr = cross8(e, g);
   const V8 dots = hsum3x4_8(cr * cr, e * e, g * g, e * g);
   const V8 cr2 = sh8<0, 0, 0, 0>(dots), n2 = sh8<1, 1, 1, 1>(dots) * sh8<2, 2, 2, 2>(dots);
-  const V8 skip = _mm256_or_ps(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, splat8(0.0f)));
-  if (lanes(skip) != 0) return false;
+  const V8 keep = _mm256_or_ps(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, splat8(0.0f)));
+  const int kept = lanes(keep);
+  if (kept == 0xFF) return;
   const V8 one = splat8(1.0f), two = splat8(2.0f);
   const V8 cl = sqrt8(cr2), dt = sh8<3, 3, 3, 3>(dots);
   V8 axis = cr * (one / cl);
-  const V8 parent_rot = cat(st.rot[pra], st.rot[prb]);
-  const bool use_axis = a.use_axis;
+  const V8 parent_rot = p.rot[p.prow[j0]];
   if (la.has_limits && use_axis && la.axis != IkSolveAxis::none) {
     const V8 unit = la.axis == IkSolveAxis::x   ? V8{1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}
                     : la.axis == IkSolveAxis::y ? V8{0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f}
@@ -605,48 +652,76 @@ MMDKIT_WIDE bool pair_turn(LocalPaths& st, const LocalChain& a, const LocalChain
   const V8 capped = lt(hc, cap_c);
   hs = sel(capped, splat2(la.cap_half_sin, lb.cap_half_sin), hs);
   hc = sel(capped, cap_c, hc);
-  const V8 arot = cat(st.arot[ja], st.arot[jb]);
-  V8 out = mul8(__builtin_shufflevector(axis * hs, hc, 0, 1, 2, 11, 4, 5, 6, 15), cat(st.ik[ja], st.ik[jb]));
+  const V8 arot = p.arot[j0];
+  V8 out = mul8(__builtin_shufflevector(axis * hs, hc, 0, 1, 2, 11, 4, 5, 6, 15), p.ik[j0]);
   if (la.has_limits) out = mul8(limit_single_axis8(la, lb, mul8(out, arot), use_axis), conj8(arot));
   // local_turn's recompose and model transforms below the link
   const V8 lrot = mul8(out, arot);
-  const V8 rot = st.parent[ja] == -2 ? lrot : mul8(parent_rot, lrot);
-  st.ik[ja] = lo4(out);
-  st.ik[jb] = hi4(out);
-  st.lrot[ja] = lo4(lrot);
-  st.lrot[jb] = hi4(lrot);
-  st.rot[ja] = lo4(rot);
-  st.rot[jb] = hi4(rot);
-  for (std::uint32_t m = a.below[la.path_index]; m != 0; m &= m - 1) {
-    const auto jl = static_cast<std::uint32_t>(__builtin_ctz(m));
-    const std::size_t xa = a.base + jl, xb = b.base + jl;
-    const auto pa = static_cast<std::size_t>(st.parent[xa]), pb = static_cast<std::size_t>(st.parent[xb]);
-    const V8 prot = cat(st.rot[pa], st.rot[pb]);
-    const V8 pos = cat(st.pos[pa], st.pos[pb]) + rotate8(prot, cat(st.lpos[xa], st.lpos[xb]));
-    const V8 r = mul8(prot, cat(st.lrot[xa], st.lrot[xb]));
-    st.pos[xa] = lo4(pos);
-    st.pos[xb] = hi4(pos);
-    st.rot[xa] = lo4(r);
-    st.rot[xb] = hi4(r);
+  const V8 rot = p.parent[j0] == -2 ? lrot : mul8(parent_rot, lrot);
+  if (kept == 0) {
+    p.ik[j0] = out;
+    p.lrot[j0] = lrot;
+    p.rot[j0] = rot;
+    for (std::uint32_t m = below; m != 0; m &= m - 1) {
+      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
+      const auto px = static_cast<std::uint32_t>(p.parent[x]);
+      const V8 prot = p.rot[px];
+      p.pos[x] = p.pos[px] + rotate8(prot, p.lpos[x]);
+      p.rot[x] = mul8(prot, p.lrot[x]);
+    }
+  } else {
+    p.ik[j0] = sel(keep, p.ik[j0], out);
+    p.lrot[j0] = sel(keep, p.lrot[j0], lrot);
+    p.rot[j0] = sel(keep, p.rot[j0], rot);
+    for (std::uint32_t m = below; m != 0; m &= m - 1) {
+      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
+      const auto px = static_cast<std::uint32_t>(p.parent[x]);
+      const V8 prot = p.rot[px];
+      p.pos[x] = sel(keep, p.pos[x], p.pos[px] + rotate8(prot, p.lpos[x]));
+      p.rot[x] = sel(keep, p.rot[x], mul8(prot, p.lrot[x]));
+    }
   }
-  return true;
+}
+
+// The cursor of both twins advanced past a turn (local_advance of each); bit 0: chain a goes on,
+// bit 1: chain b goes on.
+MMDKIT_WIDE int pair_advance(const PairPaths& p, LocalChain& a, LocalChain& b) noexcept {
+  ++b.c;
+  if (++a.c < a.nlinks) return 3;
+  a.c = b.c = 0;
+  const V8 d = p.goal - p.pos[p.eff];
+  const int reached = lanes(lt(hsum3_8(d * d), splat8(1.0e-8f)));
+  int more = 0;
+  if (!(reached & 0x01) && ++a.it < a.iterations) {
+    a.use_axis = a.it < a.half;
+    more |= 1;
+  }
+  if (!(reached & 0x10) && ++b.it < b.iterations) {
+    b.use_axis = b.it < b.half;
+    more |= 2;
+  }
+  return more;
 }
 
 // The CCD turns of a group's running chains, twins (pair_turn) in lockstep until one of them is
 // done, the others interleaved as solve_ik_group_body does.
 [[gnu::target("avx")]] void run_group_wide(LocalPaths& st, LocalChain* const* active, std::uint32_t running) noexcept {
-  // Units: a chain alone (b == nullptr) or twins.
+  // Units: a chain alone (b == nullptr) or twins with their state in pairs[pair].
   struct Unit {
     LocalChain *a, *b;
+    std::uint32_t pair;
   };
   Unit units[kIkGroupChains];
-  std::uint32_t nu = 0, taken = 0;
+  PairPaths pairs[kIkGroupChains / 2];
+  std::uint32_t nu = 0, np = 0, taken = 0;
   for (std::uint32_t i = 0; i < running; ++i) {
     if (taken >> i & 1u) continue;
-    units[nu] = {active[i], nullptr};
+    units[nu] = {active[i], nullptr, 0};
     for (std::uint32_t j = i + 1; j < running; ++j)
       if (!(taken >> j & 1u) && twins(st, *active[i], *active[j])) {
         units[nu].b = active[j];
+        units[nu].pair = np;
+        pair_load(st, *active[i], *active[j], pairs[np++]);
         taken |= 1u << j;
         break;
       }
@@ -662,15 +737,17 @@ MMDKIT_WIDE bool pair_turn(LocalPaths& st, const LocalChain& a, const LocalChain
           u = units[--nu];  // done: the last one takes its place
         continue;
       }
-      if (!pair_turn(st, *u.a, *u.b)) {
-        local_turn(st, *u.a);
-        local_turn(st, *u.b);
-      }
-      const bool more_a = local_advance(st, *u.a), more_b = local_advance(st, *u.b);
-      if (more_a && more_b) {  // still in lockstep (the same cursor)
+      PairPaths& p = pairs[u.pair];
+      const IkLink& la = u.a->links[u.a->c];
+      pair_turn(p, la, u.b->links[u.b->c], u.a->use_axis, u.a->below[la.path_index]);
+      const int more = pair_advance(p, *u.a, *u.b);
+      if (more == 3) {  // still in lockstep (the same cursor)
         ++q;
-      } else if (more_a || more_b) {
-        u = {more_a ? u.a : u.b, nullptr};
+        continue;
+      }
+      pair_store(st, *u.a, *u.b, p);
+      if (more != 0) {
+        u = {more == 1 ? u.a : u.b, nullptr, 0};
         ++q;
       } else {
         u = units[--nu];
