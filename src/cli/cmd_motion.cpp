@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -18,6 +19,7 @@
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -159,6 +161,21 @@ std::size_t keys(const vmd::Motion& m) {
          m.self_shadow_keys.size() + m.property_keys.size();
 }
 
+// The last frame any key of m is on (none for an empty motion).
+std::optional<std::int64_t> last_key_frame(const vmd::Motion& m) {
+  std::optional<std::int64_t> last;
+  auto see = [&](const auto& keys) {
+    for (const auto& k : keys) last = std::max<std::int64_t>(last.value_or(0), k.frame);
+  };
+  see(m.bone_keys);
+  see(m.morph_keys);
+  see(m.camera_keys);
+  see(m.light_keys);
+  see(m.self_shadow_keys);
+  see(m.property_keys);
+  return last;
+}
+
 std::optional<std::array<std::uint32_t, 2>> parse_range(const std::string& t) {
   const std::size_t dash = t.find('-');
   if (dash == std::string::npos) return std::nullopt;
@@ -245,11 +262,18 @@ int run(const MotionArgs& a, const Streams& s) {
   // What the operation did is reported once the output is written (not when the write is refused).
   std::vector<std::string> report;
   auto later = [&](std::string line) { report.push_back(std::move(line)); };
+  std::string later_note;  // printed (a note) once the output is written
   switch (op) {
     case 0: {
       const auto range = parse_range(a.frames);
       if (!range) return usage_error(s.err, name, "--frames must be A-B with whole frames A <= B (e.g. 100-250), not '" + a.frames + "'");
       if ((*range)[0] > (*range)[1]) return usage_error(s.err, name, "--frames " + a.frames + ": the first frame is after the last");
+      // A range after the last key holds its pose (nothing moves): usually a typo or the wrong
+      // motion, so say so once (as `sample --frames` does).
+      if (const auto last = last_key_frame(in[0]); !a.quiet && last && static_cast<std::int64_t>((*range)[0]) > *last)
+        later_note = fmt::format("--frames {} starts after the motion's last key (frame {}): the result holds the pose "
+                                 "of frame {}",
+                                 a.frames, *last, *last);
       motion::TrimReport r;
       out = motion::trim(in[0], {(*range)[0], (*range)[1], a.exact}, &r);
       if (out)
@@ -346,6 +370,7 @@ int run(const MotionArgs& a, const Streams& s) {
   }
   if (!out) return fail(s, out.error(), input_label(a.inputs[0]));
   if (int c = write_vmd(a, s, *out, written); c) return c;
+  if (!later_note.empty()) s.err << diagnostic_line(Diagnostic::note, later_note);
   std::string what;
   for (const std::string& line : report) what += (what.empty() ? "" : "; ") + line;
   say(what);

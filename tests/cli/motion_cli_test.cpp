@@ -300,6 +300,33 @@ TEST_F(MotionCli, TrimKeepsTheRangeAndItsValues) {
   EXPECT_LE(worst, reported + 1e-5) << r.err;
 }
 
+// trim of a range after the last key: the output holds the last pose, and a note says so (as
+// `sample --frames` past the end); -q silences it; a range overlapping the end gets none.
+TEST_F(MotionCli, TrimAfterTheLastKeyNotesIt) {
+  std::uint32_t last = 0;
+  for (const auto& k : motion.bone_keys) last = std::max(last, k.frame);
+  for (const auto& k : motion.morph_keys) last = std::max(last, k.frame);
+  for (const auto& k : motion.camera_keys) last = std::max(last, k.frame);
+  for (const auto& k : motion.light_keys) last = std::max(last, k.frame);
+  for (const auto& k : motion.self_shadow_keys) last = std::max(last, k.frame);
+  for (const auto& k : motion.property_keys) last = std::max(last, k.frame);
+  const std::string range = std::to_string(last + 10) + "-" + std::to_string(last + 20);
+  Outcome r = go("motion trim g.vmd --frames " + range + " -o late.vmd");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string l = std::to_string(last);
+  EXPECT_TRUE(r.err.starts_with("mmdkit: note: --frames " + range + " starts after the motion's last key (frame " + l +
+                                "): the result holds the pose of frame " + l + "\nmmdkit motion trim: wrote "))
+      << r.err;
+  EXPECT_EQ(go("motion trim g.vmd --frames " + range + " --force -q -o late.vmd").err, "");
+  r = go("motion trim g.vmd --frames " + std::to_string(last) + "-" + std::to_string(last + 20) + " -o end.vmd");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.starts_with("mmdkit motion trim: wrote ")) << r.err;
+  // The held pose: the late range evaluates as the last key's frame.
+  const Diff d = difference(sample("h.pmx", "g.vmd", l + "-" + l), sample("h.pmx", "late.vmd", std::to_string(last + 15) + "-" + std::to_string(last + 15)));
+  EXPECT_LT(d.bones, 1e-5f);
+  EXPECT_LT(d.morphs, 1e-5f);
+}
+
 // mirror twice gives the input's bytes back (generated motion with every section, and every VMD
 // of the corpus).
 TEST_F(MotionCli, MirrorTwiceIsTheInput) {
