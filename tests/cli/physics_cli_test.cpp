@@ -94,8 +94,38 @@ TEST_F(PhysicsCli, BakeWritesPhysicsOffKeysOnEveryFrame) {
   EXPECT_EQ(out->motion.bone_keys.size() - off <= in->motion.bone_keys.size(), true);
   EXPECT_EQ(go("bake m.pmd a.vmd -o b.vmd").code, 1);           // exists, no --force
   EXPECT_EQ(go("bake m.pmd a.vmd -o c.vmd --frames 9-3").code, 2);
-  EXPECT_EQ(go("bake m.pmd m.pmd -o c.vmd").code, 2);           // not a VMD
+  EXPECT_EQ(go("bake m.pmd m.pmd -o c.vmd").code, 1);           // not a motion (told by content, as sample)
   EXPECT_EQ(go("bake m.pmd a.vmd -o c.vmd --physics-fps 90").code, 2);
+}
+
+// bake tells its inputs apart by content as sample / pose / export do: the model and the motion as
+// mmdkit JSON, or under any name, bake the same bytes; swapped arguments name the file that is
+// not what it should be; a VPD pose and the standard input are refused.
+TEST_F(PhysicsCli, BakeReadsItsInputsByContent) {
+  ASSERT_EQ(go("bake m.pmd a.vmd -o b.vmd --frames 0-20 -q").code, 0);
+  const std::string want = test::slurp(dir / "b.vmd");
+  ASSERT_EQ(go("convert a.vmd a.json").code, 0);
+  ASSERT_EQ(go("convert m.pmd m.json").code, 0);
+  std::filesystem::copy_file(dir / "a.vmd", dir / "motion.dat");
+  auto r = run("bake " + test::quote((dir / "m.json").string()) + " " + test::quote((dir / "motion.dat").string()) +
+               " -o " + test::quote((dir / "c.vmd").string()) + " --frames 0-20 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(test::slurp(dir / "c.vmd") == want);
+  ASSERT_EQ(go("bake m.json a.json -o d.vmd --frames 0-20 -q").code, 0);
+  EXPECT_TRUE(test::slurp(dir / "d.vmd") == want);
+  r = go("bake a.vmd m.pmd -o e.vmd");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("a.vmd"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("bake takes"), std::string::npos) << r.err;
+  file("p.vpd", std::string("Vocaloid Pose Data file\r\n\r\nm.osm;\r\n0;\r\n"));
+  r = run("bake " + test::quote((dir / "m.pmd").string()) + " " + test::quote((dir / "p.vpd").string()) + " -o " +
+          test::quote((dir / "f.vmd").string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("a VPD pose, not a VMD motion"), std::string::npos) << r.err;
+  r = run("bake - " + test::quote((dir / "a.vmd").string()) + " -o " + test::quote((dir / "g.vmd").string()));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("not the standard input"), std::string::npos) << r.err;
+  for (const char* f : {"e.vmd", "f.vmd", "g.vmd"}) EXPECT_FALSE(std::filesystem::exists(dir / f)) << f;
 }
 
 // sample --physics: a frame asked alone equals the same frame of a run over 0..30 (physics is

@@ -18,6 +18,7 @@
 #include "cli/messages.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/physics/bake.hpp"
@@ -63,23 +64,36 @@ int run_bake(const BakeValues& a, const Streams& s) {
     options.first = first;
     options.last = last;
   }
+  // Inputs are told apart by content, as by sample / pose / export (anim/input_files.hpp: binary
+  // or mmdkit's JSON, whatever the file is called); files only.
   std::vector<fs::path> inputs{fs::path(a.model)};
+  if (is_std_stream(a.model)) return usage_error(err, "bake", "reads files only, not the standard input ('-'): give the model and motions as files");
   for (const auto& m : a.motions) {
-    if (m == "-" || lower_extension(m) != ".vmd") return usage_error(err, "bake", "bake takes .vmd motion files, not '" + m + "'");
+    if (is_std_stream(m)) return usage_error(err, "bake", "reads files only, not the standard input ('-'): give the model and motions as files");
     inputs.emplace_back(m);
   }
   if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
-  auto loaded_model = model::load_file(a.model);
+  const anim::InputOptions read_options{.encoding = {}, .geometry = false};
+  std::vector<Warning> read_warnings;
+  auto loaded_model = anim::read_model_file(a.model, read_options, read_warnings);
   if (!loaded_model) return report_error(err, loaded_model.error(), a.model);
   const auto mdl = std::make_shared<const model::Model>(std::move(*loaded_model));
-  if (!a.quiet) err << model_check_warning(*mdl, a.model);
+  if (!a.quiet) {
+    print_warnings(err, read_warnings);
+    err << model_check_warning(*mdl, a.model);
+  }
   std::vector<vmd::Motion> motions;
   for (const auto& path : a.motions) {
-    auto r = vmd::read_file(path);
+    read_warnings.clear();
+    auto r = anim::read_motion_file(path, read_options, read_warnings);
     if (!r) return report_error(err, r.error(), path);
-    if (!a.quiet)
-      print_warnings(err, r->warnings);
-    motions.push_back(std::move(r->motion));
+    if (!r->motion) {
+      err << diagnostic_line(Diagnostic::error, path + ": a VPD pose, not a VMD motion: bake simulates a motion (a pose "
+                                                       "can be made a one-key motion with 'mmdkit motion vpd')");
+      return kExitBadInput;
+    }
+    if (!a.quiet) print_warnings(err, read_warnings);
+    motions.push_back(std::move(*r->motion));
   }
   std::vector<const vmd::Motion*> list;
   for (const auto& m : motions) list.push_back(&m);
@@ -133,8 +147,8 @@ const Command kBakeCommand{
     "bake", "simulate physics and write it into a VMD: a physics-off key on every frame for every physics bone",
     [](CLI::App& sub) -> Runner {
       auto v = std::make_shared<BakeValues>();
-      sub.add_option("MODEL", v->model, "model file (.pmx or .pmd)")->required();
-      sub.add_option("MOTION", v->motions, "motion files (.vmd), merged")->required();
+      sub.add_option("MODEL", v->model, "model file (PMX or PMD, binary or mmdkit JSON)")->required();
+      sub.add_option("MOTION", v->motions, "motion files (VMD, binary or mmdkit JSON), merged")->required();
       sub.add_option("-o,--output", v->output, "output .vmd file")->required();
       sub.add_option("--frames", v->frames, "frames to key, A-B (default: the whole motion); earlier frames are simulated too");
       sub.add_option("--physics-fps", v->fps, "physics steps per second: 60 (default), 120 or 240");
