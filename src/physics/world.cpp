@@ -8,6 +8,7 @@
 #include "mmdkit/anim/skeleton.hpp"
 #include "physics/bullet_objects.hpp"
 #include "physics/internal.hpp"
+#include "physics/solver.hpp"
 
 namespace mmdkit::physics {
 
@@ -102,17 +103,6 @@ void ModelPhysics::write_bones(anim::PoseWorkspace& ws) const noexcept {
 
 namespace {
 
-/// Bullet's solver, with its contact pools (protected members) reservable.
-class Solver final : public btSequentialImpulseConstraintSolver {
- public:
-  void reserve_contacts(int contacts) {
-    m_tmpSolverContactConstraintPool.reserve(contacts);
-    m_orderTmpConstraintPool.reserve(contacts);
-    m_tmpSolverContactFrictionConstraintPool.reserve(2 * contacts);  // 1 per contact, 2 with 2D friction
-    m_orderFrictionConstraintPool.reserve(2 * contacts);
-  }
-};
-
 /// Priming (World::Impl::prime) is skipped above this many bodies in the world: it makes every
 /// pair collide once, which costs O(n²).
 constexpr std::size_t kMaxPrimedBodies = 1024;
@@ -140,7 +130,7 @@ struct World::Impl {
   std::unique_ptr<btDefaultCollisionConfiguration> config;
   std::unique_ptr<btCollisionDispatcher> dispatcher;
   std::unique_ptr<btBroadphaseInterface> broadphase;
-  std::unique_ptr<Solver> solver;
+  std::unique_ptr<detail::Solver> solver;
   std::unique_ptr<btDiscreteDynamicsWorld> world;
   std::unique_ptr<btStaticPlaneShape> floor_shape;
   std::unique_ptr<btRigidBody> floor;
@@ -200,7 +190,7 @@ void World::Impl::build() {
     broadphase = std::make_unique<detail::PairStateBroadphase>(static_cast<int>(total) + 2);
   else
     broadphase = std::make_unique<btDbvtBroadphase>();
-  solver = std::make_unique<Solver>();
+  solver = std::make_unique<detail::Solver>();
   world = std::make_unique<btDiscreteDynamicsWorld>(dispatcher.get(), broadphase.get(), solver.get(), config.get());
   world->setGravity(bt(settings.gravity));
   world->getSolverInfo().m_numIterations = static_cast<int>(std::clamp<std::uint32_t>(settings.solver_iterations, 1, 1000));
@@ -244,8 +234,8 @@ void World::Impl::build() {
 // has needed, so a frame that brings a new largest number of contacts would allocate. Before the
 // real bodies exist, one step is run with a scratch copy of every body (dynamic, all at the
 // origin: every pair that may collide does, every joint, one island) and of the floor, which grows
-// them all to what this world can need; the solver's contact pools are reserved for Bullet's
-// maximum of 4 points per pair. The scratch objects are then removed and the broadphase reset to
+// them all to what this world can need; the solver's contact pools and its row schedule
+// (solver.hpp) are reserved for Bullet's maximum of 4 points per pair and 6 rows per joint. The scratch objects are then removed and the broadphase reset to
 // its initial state (btDbvtBroadphase::resetPool: proxy ids and stages from 0; btSimpleBroadphase:
 // handles freed last to first), so that the real
 // bodies get exactly the state of an unprimed world: priming changes no result.
@@ -280,7 +270,7 @@ void World::Impl::prime() {
     world->addRigidBody(bodies.back().get(), kFloorGroup, 0xFFFF);
   }
   world->stepSimulation(dt, 0, dt);
-  solver->reserve_contacts(4 * dispatcher->getNumManifolds());
+  solver->reserve(4 * dispatcher->getNumManifolds(), 6 * static_cast<int>(joints.size()), static_cast<int>(bodies.size()));
   for (auto& c : joints) world->removeConstraint(c.get());
   // In reverse order, so that btSimpleBroadphase's handle free list is its initial one again
   // (handles 0, 1, 2, ... in turn); btDbvtBroadphase::resetPool clears the tree.

@@ -1,0 +1,215 @@
+// Bullet's sequential impulse iterations in level order (solver.hpp). The row arithmetic is
+// Bullet 3.24's scalar reference (btSequentialImpulseConstraintSolver.cpp,
+// gResolveSingleConstraintRowGeneric_scalar_reference / ..._LowerLimit_scalar_reference), the one
+// Debian's build runs (btScalar.h enables Bullet's SSE code on Windows and macOS only), with the
+// three-component products and the impulse application four lanes at a time (SSE2, x86-64's
+// baseline): every lane computes what the scalar code computes for that component, in the same
+// order (IEEE single precision, no fused multiply-add), so every row gives Bullet's bits.
+#include "physics/solver.hpp"
+
+#include <BulletDynamics/ConstraintSolver/btTypedConstraint.h>
+
+#include <emmintrin.h>
+
+#include <algorithm>
+
+namespace mmdkit::physics::detail {
+
+namespace {
+
+inline __m128 load(const btVector3& v) noexcept { return _mm_loadu_ps(v.m_floats); }
+
+/// x, y, z of `v`, the fourth lane +0 (Bullet's scalar += leaves a delta velocity's fourth
+/// component, which it never reads, as it was: +0 from btSolverBody's set-up).
+inline __m128 xyz(__m128 v) noexcept { return _mm_and_ps(v, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1))); }
+
+/// The velocity terms of a row, each as Bullet's scalar code computes it:
+/// va = n1·Δv_A + r1·Δω_A, vb = n2·Δv_B + r2·Δω_B, every dot product (x·x' + y·y') + z·z'.
+[[gnu::always_inline]] inline void velocities(const btSolverBody& a, const btSolverBody& b, const btSolverConstraint& c,
+                                              btScalar& va, btScalar& vb) noexcept {
+  const __m128 p1 = _mm_mul_ps(load(c.m_contactNormal1), load(a.m_deltaLinearVelocity));
+  const __m128 p2 = _mm_mul_ps(load(c.m_relpos1CrossNormal), load(a.m_deltaAngularVelocity));
+  const __m128 p3 = _mm_mul_ps(load(c.m_contactNormal2), load(b.m_deltaLinearVelocity));
+  const __m128 p4 = _mm_mul_ps(load(c.m_relpos2CrossNormal), load(b.m_deltaAngularVelocity));
+  const __m128 l12 = _mm_unpacklo_ps(p1, p2), l34 = _mm_unpacklo_ps(p3, p4);  // x1 x2 y1 y2, x3 x4 y3 y4
+  const __m128 h12 = _mm_unpackhi_ps(p1, p2), h34 = _mm_unpackhi_ps(p3, p4);  // z1 z2 . ., z3 z4 . .
+  const __m128 x = _mm_movelh_ps(l12, l34), y = _mm_movehl_ps(l34, l12), z = _mm_movelh_ps(h12, h34);
+  const __m128 dots = _mm_add_ps(_mm_add_ps(x, y), z);  // the four dot products
+  const __m128 sums = _mm_add_ps(dots, _mm_shuffle_ps(dots, dots, _MM_SHUFFLE(3, 3, 1, 1)));
+  va = _mm_cvtss_f32(sums);
+  vb = _mm_cvtss_f32(_mm_movehl_ps(sums, sums));
+}
+
+/// btSolverBody::internalApplyImpulse: Δv += (linear · impulse) · linear factor, Δω += angular ·
+/// (impulse · angular factor), component by component, for a body the solver writes.
+[[gnu::always_inline]] inline void apply(btSolverBody& body, __m128 linear, const btVector3& angular, __m128 impulse) noexcept {
+  if (!body.m_originalBody) return;
+  const __m128 dv = _mm_mul_ps(_mm_mul_ps(linear, impulse), load(body.m_linearFactor));
+  const __m128 dw = _mm_mul_ps(load(angular), _mm_mul_ps(impulse, load(body.m_angularFactor)));
+  _mm_storeu_ps(body.m_deltaLinearVelocity.m_floats, _mm_add_ps(load(body.m_deltaLinearVelocity), xyz(dv)));
+  _mm_storeu_ps(body.m_deltaAngularVelocity.m_floats, _mm_add_ps(load(body.m_deltaAngularVelocity), xyz(dw)));
+}
+
+/// Bullet's row: with lower and upper impulse limits (joint and friction rows) or, `upper` false,
+/// a lower limit only (contacts). Returns the residual Bullet returns: the impulse change ×
+/// (1 / m_jacDiagABInv) in double, as a btScalar.
+template <bool upper>
+[[gnu::always_inline]] inline btScalar solve_row(btSolverBody& a, btSolverBody& b, const btSolverConstraint& c,
+                                                 double inverse_jacobian) noexcept {
+  btScalar delta = c.m_rhs - btScalar(c.m_appliedImpulse) * c.m_cfm;
+  btScalar va, vb;
+  velocities(a, b, c, va, vb);
+  delta -= va * c.m_jacDiagABInv;
+  delta -= vb * c.m_jacDiagABInv;
+  const btScalar sum = btScalar(c.m_appliedImpulse) + delta;
+  if (sum < c.m_lowerLimit) {
+    delta = c.m_lowerLimit - c.m_appliedImpulse;
+    c.m_appliedImpulse = c.m_lowerLimit;
+  } else if (upper && sum > c.m_upperLimit) {
+    delta = c.m_upperLimit - c.m_appliedImpulse;
+    c.m_appliedImpulse = c.m_upperLimit;
+  } else {
+    c.m_appliedImpulse = sum;
+  }
+  const __m128 impulse = _mm_set1_ps(delta);
+  apply(a, _mm_mul_ps(load(c.m_contactNormal1), load(a.m_invMass)), c.m_angularComponentA, impulse);
+  apply(b, _mm_mul_ps(load(c.m_contactNormal2), load(b.m_invMass)), c.m_angularComponentB, impulse);
+  return static_cast<btScalar>(static_cast<double>(delta) * inverse_jacobian);
+}
+
+}  // namespace
+
+void Solver::reserve(int contacts, int joint_rows, int bodies) {
+  m_tmpSolverContactConstraintPool.reserve(contacts);
+  m_orderTmpConstraintPool.reserve(contacts);
+  m_tmpSolverContactFrictionConstraintPool.reserve(2 * contacts);  // 1 per contact, 2 with 2D friction
+  m_orderFrictionConstraintPool.reserve(2 * contacts);
+  const auto rows = static_cast<std::size_t>(std::max(0, joint_rows) + 3 * std::max(0, contacts));
+  items_.reserve(rows);
+  rows_.reserve(rows);
+  level_.reserve(rows);
+  count_.reserve(rows + 2);
+  residual_.reserve(rows);
+  solved_.reserve(rows);
+  last_.reserve(static_cast<std::size_t>(std::max(0, bodies)) + 1);
+}
+
+bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info) {
+  if (info.m_solverMode & (SOLVER_RANDMIZE_ORDER | SOLVER_INTERLEAVE_CONTACT_AND_FRICTION_CONSTRAINTS)) return false;
+  if (m_tmpSolverContactRollingFrictionConstraintPool.size() != 0) return false;
+  if (m_resolveSingleConstraintRowGeneric != getScalarConstraintRowSolverGeneric() ||
+      m_resolveSingleConstraintRowLowerLimit != getScalarConstraintRowSolverLowerLimit())
+    return false;
+  for (int j = 0; j < numConstraints; ++j)
+    if (constraints[j]->isEnabled() && constraints[j]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) return false;
+
+  // Bullet's iteration (btSequentialImpulseConstraintSolver::solveSingleIteration) initialises
+  // the solver bodies of every enabled joint here, between the joint and the contact rows; after
+  // the set-up this creates a body only for a joint without rows, which no row touches. Done
+  // first, so the pool no longer moves while the items point into it.
+  for (int j = 0; j < numConstraints; ++j) {
+    if (!constraints[j]->isEnabled()) continue;
+    getOrInitSolverBody(constraints[j]->getRigidBodyA(), info.m_timeStep);
+    getOrInitSolverBody(constraints[j]->getRigidBodyB(), info.m_timeStep);
+  }
+
+  const int joints = m_tmpSolverNonContactConstraintPool.size();
+  const int contacts = m_tmpSolverContactConstraintPool.size();
+  const int frictions = m_tmpSolverContactFrictionConstraintPool.size();
+  const auto n = static_cast<std::size_t>(joints + contacts + frictions);
+  rows_.resize(n);
+  level_.resize(n);
+  last_.assign(static_cast<std::size_t>(m_tmpSolverBodyPool.size()), 0);
+  // Levels, in Bullet's order: 1 + the highest level of an earlier row sharing a written body.
+  std::uint32_t levels = 0;
+  std::size_t i = 0;
+  auto add = [&](btSolverConstraint& row) {
+    const auto ia = static_cast<std::size_t>(row.m_solverBodyIdA), ib = static_cast<std::size_t>(row.m_solverBodyIdB);
+    const bool wa = m_tmpSolverBodyPool[row.m_solverBodyIdA].m_originalBody != nullptr;
+    const bool wb = m_tmpSolverBodyPool[row.m_solverBodyIdB].m_originalBody != nullptr;
+    std::uint32_t l = std::max(wa ? last_[ia] : 0u, wb ? last_[ib] : 0u) + 1;
+    if (wa) last_[ia] = l;
+    if (wb) last_[ib] = l;
+    levels = std::max(levels, l);
+    rows_[i] = &row;
+    level_[i++] = l;
+  };
+  for (int j = 0; j < joints; ++j) add(m_tmpSolverNonContactConstraintPool[m_orderNonContactConstraintPool[j]]);
+  for (int j = 0; j < contacts; ++j) add(m_tmpSolverContactConstraintPool[m_orderTmpConstraintPool[j]]);
+  for (int j = 0; j < frictions; ++j) {
+    btSolverConstraint& f = m_tmpSolverContactFrictionConstraintPool[m_orderFrictionConstraintPool[j]];
+    const btSolverConstraint& c = m_tmpSolverContactConstraintPool[f.m_frictionIndex];
+    // The friction row reads its contact's impulse: ordered after it through their shared bodies.
+    if (f.m_solverBodyIdA != c.m_solverBodyIdA || f.m_solverBodyIdB != c.m_solverBodyIdB ||
+        !(m_tmpSolverBodyPool[f.m_solverBodyIdA].m_originalBody || m_tmpSolverBodyPool[f.m_solverBodyIdB].m_originalBody))
+      return false;
+    add(f);
+  }
+  // Stable counting sort by level.
+  count_.assign(static_cast<std::size_t>(levels) + 2, 0);
+  for (std::size_t k = 0; k < n; ++k) ++count_[level_[k] + 1];
+  for (std::size_t l = 1; l < count_.size(); ++l) count_[l] += count_[l - 1];
+  items_.resize(n);
+  const auto first_contact = static_cast<std::size_t>(joints), first_friction = static_cast<std::size_t>(joints + contacts);
+  for (std::size_t k = 0; k < n; ++k) {
+    btSolverConstraint& row = *rows_[k];
+    Item& it = items_[count_[level_[k]]++];
+    it.row = &row;
+    it.a = &m_tmpSolverBodyPool[row.m_solverBodyIdA];
+    it.b = &m_tmpSolverBodyPool[row.m_solverBodyIdB];
+    it.inverse_jacobian = 1. / static_cast<double>(row.m_jacDiagABInv);
+    it.position = static_cast<std::uint32_t>(k);
+    it.kind = k < first_contact ? kJoint : k < first_friction ? kContact : kFriction;
+    it.contact = it.kind == kFriction ? &m_tmpSolverContactConstraintPool[row.m_frictionIndex] : nullptr;
+  }
+  residual_.resize(n);
+  solved_.assign(n, 0);
+  return true;
+}
+
+btScalar Solver::solveSingleIteration(int iteration, btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                                      int numManifolds, btTypedConstraint** constraints, int numConstraints,
+                                      const btContactSolverInfo& info, btIDebugDraw* debug) {
+  if (iteration == 0) scheduled_ = schedule(constraints, numConstraints, info);
+  if (!scheduled_)
+    return btSequentialImpulseConstraintSolver::solveSingleIteration(iteration, bodies, numBodies, manifolds, numManifolds,
+                                                                     constraints, numConstraints, info, debug);
+  ++scheduled_iterations_;
+  const bool contacts = iteration < info.m_numIterations;
+  const auto stamp = static_cast<std::uint32_t>(iteration) + 1;
+  // Bullet's residual is btMax (a > b ? a : b) over the solved rows' residual², from 0, in its
+  // order. Without a NaN that is the largest of them whatever the order; a NaN is not simply kept
+  // by btMax (the next row replaces it), so then the fold is redone in Bullet's order.
+  btScalar largest = 0.f;
+  bool nan = false;
+  for (const Item& it : items_) {
+    btSolverConstraint& c = *it.row;
+    btScalar r;
+    if (it.kind == kJoint) {
+      if (iteration >= c.m_overrideNumSolverIterations) continue;
+      r = solve_row<true>(*it.a, *it.b, c, it.inverse_jacobian);
+    } else if (!contacts) {
+      continue;
+    } else if (it.kind == kContact) {
+      r = solve_row<false>(*it.a, *it.b, c, it.inverse_jacobian);
+    } else {
+      const btScalar total = it.contact->m_appliedImpulse;
+      if (!(total > btScalar(0))) continue;
+      c.m_lowerLimit = -(c.m_friction * total);
+      c.m_upperLimit = c.m_friction * total;
+      r = solve_row<true>(*it.a, *it.b, c, it.inverse_jacobian);
+    }
+    const btScalar r2 = r * r;
+    largest = btMax(largest, r2);
+    nan |= r2 != r2;
+    residual_[it.position] = r2;
+    solved_[it.position] = stamp;
+  }
+  if (!nan) return largest;
+  btScalar residual = 0.f;
+  for (std::size_t i = 0; i < residual_.size(); ++i)
+    if (solved_[i] == stamp) residual = btMax(residual, residual_[i]);
+  return residual;
+}
+
+}  // namespace mmdkit::physics::detail

@@ -1,0 +1,73 @@
+// The physics world's constraint solver: Bullet's sequential impulse solver, its iterations run
+// in an order that gives the same bits with more rows in flight (src/physics/solver.cpp,
+// docs/PHYSICS.md "Speed").
+#pragma once
+
+#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace mmdkit::physics::detail {
+
+/// btSequentialImpulseConstraintSolver with two changes, neither changing a bit of its results:
+/// - its contact pools (protected members) can be reserved up front (reserve);
+/// - an iteration (solveSingleIteration) solves the same rows with the same arithmetic, but not
+///   in Bullet's order, one row after the other (joint rows, then contacts, then friction): each
+///   row reads and writes only its two solver bodies and itself (a friction row also reads its
+///   contact row's impulse, and that contact has the same bodies), so two rows whose bodies are
+///   disjoint commute exactly. The rows are grouped by level — a row's level is one more than the
+///   highest level of the earlier rows sharing a body with it that the solver writes (a body
+///   with a Bullet rigid body behind it: dynamic or kinematic; never the shared fixed body) — and
+///   run level by level, in Bullet's order within a level. Every row then runs after the rows it
+///   depends on, as in Bullet's order, but neighbouring rows in a level are independent, so the
+///   processor overlaps them instead of waiting for each row's result (Bullet's row loop is bound
+///   by that chain: a joint's 6 rows share both bodies, and so do a chain's consecutive joints).
+///   The iteration's residual (Bullet stops early when it is ≤ its threshold) is folded in Bullet's
+///   order. Bullet's own iteration runs instead when the solver mode randomizes or interleaves the
+///   rows, with rolling friction, with a cone-twist joint (the only type with an obsolete solve
+///   step in Bullet 3.24), when the row functions are not Bullet's scalar ones, or when a friction
+///   row's bodies are not its contact's.
+class Solver final : public btSequentialImpulseConstraintSolver {
+ public:
+  /// Reserves the contact pools for `contacts` contact points (1 row each, 2 friction rows at
+  /// most) and the schedule for those rows, `joint_rows` joint rows and `bodies` solver bodies, so
+  /// that no step allocates.
+  void reserve(int contacts, int joint_rows, int bodies);
+
+  /// Iterations whose rows ran in level order since construction (tests: the schedule is used).
+  std::uint64_t scheduled_iterations() const noexcept { return scheduled_iterations_; }
+
+ protected:
+  btScalar solveSingleIteration(int iteration, btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                                int numManifolds, btTypedConstraint** constraints, int numConstraints,
+                                const btContactSolverInfo& info, btIDebugDraw* debug) override;
+
+ private:
+  /// One row of the iteration, in level order.
+  struct Item {
+    btSolverConstraint* row = nullptr;
+    btSolverBody* a = nullptr;
+    btSolverBody* b = nullptr;
+    const btSolverConstraint* contact = nullptr;  ///< friction rows: their contact row
+    double inverse_jacobian = 0;                  ///< 1. / m_jacDiagABInv in double, as Bullet's residual
+    std::uint32_t position = 0;                   ///< index in Bullet's order
+    std::uint8_t kind = 0;                        ///< kJoint, kContact, kFriction
+  };
+  static constexpr std::uint8_t kJoint = 0, kContact = 1, kFriction = 2;
+
+  /// Builds items_ for this solveGroup's pools; false when Bullet's own iteration must run.
+  bool schedule(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info);
+
+  bool scheduled_ = false;              ///< this solveGroup runs the schedule
+  std::vector<Item> items_;             ///< level order
+  std::vector<btSolverConstraint*> rows_;  ///< scratch: the rows in Bullet's order
+  std::vector<std::uint32_t> level_;    ///< scratch: per row in Bullet's order
+  std::vector<std::uint32_t> count_;    ///< scratch: rows per level (then first slot)
+  std::vector<std::uint32_t> last_;     ///< scratch: per solver body, the level of its last row
+  std::vector<float> residual_;         ///< per row in Bullet's order: residual², this iteration
+  std::vector<std::uint32_t> solved_;   ///< per row in Bullet's order: 1 + the last iteration solving it
+  std::uint64_t scheduled_iterations_ = 0;
+};
+
+}  // namespace mmdkit::physics::detail
