@@ -1,6 +1,8 @@
 // Bullet objects of one body / joint (src/physics/bullet_objects.cpp).
 #pragma once
 
+#include <emmintrin.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,17 +37,27 @@ class PairStateBroadphase final : public btSimpleBroadphase {
       : btSimpleBroadphase(max_proxies), n_(static_cast<std::size_t>(max_proxies)), in_cache_(n_ * n_, 0) {}
 
   void calculateOverlappingPairs(btDispatcher* dispatcher) override {
+    // Without a filter callback the cache's test is the group / mask rule; a pair failing it is
+    // refused by addOverlappingPair (nothing else happens), so unless it is in the cache its boxes
+    // need no test. The boxes are compared as btSimpleBroadphase::aabbOverlap does (min ≤ max on
+    // every axis, false with a NaN), three axes at once.
+    const bool group_mask = m_pairCache->getOverlapFilterCallback() == nullptr;
     int largest = -1;
     for (int i = 0; i <= m_LastHandleIndex; ++i) {
       btSimpleBroadphaseProxy* p0 = &m_pHandles[i];
       if (!p0->m_clientObject) continue;
       largest = i;
+      const int group0 = p0->m_collisionFilterGroup, mask0 = p0->m_collisionFilterMask;
+      const __m128 min0 = _mm_loadu_ps(p0->m_aabbMin.m_floats), max0 = _mm_loadu_ps(p0->m_aabbMax.m_floats);
       std::uint8_t* row = &in_cache_[static_cast<std::size_t>(i) * n_];
       for (int j = i + 1; j <= m_LastHandleIndex; ++j) {
         btSimpleBroadphaseProxy* p1 = &m_pHandles[j];
         if (!p1->m_clientObject) continue;
         std::uint8_t& in = row[j];
-        if (aabbOverlap(p0, p1)) {
+        if (!in && group_mask && (!(group0 & p1->m_collisionFilterMask) || !(p1->m_collisionFilterGroup & mask0))) continue;
+        const __m128 le = _mm_and_ps(_mm_cmple_ps(min0, _mm_loadu_ps(p1->m_aabbMax.m_floats)),
+                                     _mm_cmple_ps(_mm_loadu_ps(p1->m_aabbMin.m_floats), max0));
+        if ((_mm_movemask_ps(le) & 7) == 7) {
           if (!in && m_pairCache->addOverlappingPair(p0, p1) != nullptr) in = 1;
         } else if (in) {
           m_pairCache->removeOverlappingPair(p0, p1, dispatcher);
