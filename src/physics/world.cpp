@@ -6,6 +6,7 @@
 
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
+#include "physics/box_capsule.hpp"
 #include "physics/bullet_objects.hpp"
 #include "physics/internal.hpp"
 #include "physics/solver.hpp"
@@ -129,6 +130,7 @@ struct World::Impl {
   // Bullet, rebuilt by every reset (declaration order = reverse destruction order).
   std::unique_ptr<btDefaultCollisionConfiguration> config;
   std::unique_ptr<btCollisionDispatcher> dispatcher;
+  std::unique_ptr<detail::BoxCapsuleAlgorithm::CreateFunc> box_capsule;
   std::unique_ptr<btBroadphaseInterface> broadphase;
   std::unique_ptr<detail::Solver> solver;
   std::unique_ptr<btDiscreteDynamicsWorld> world;
@@ -176,6 +178,7 @@ void World::Impl::destroy() {
   solver.reset();
   broadphase.reset();
   dispatcher.reset();
+  box_capsule.reset();
   config.reset();
 }
 
@@ -184,6 +187,14 @@ void World::Impl::build() {
   config = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher = std::make_unique<btCollisionDispatcher>(config.get());
   dispatcher->setNearCallback(near_callback);
+  // Box–capsule pairs: Bullet's convex–convex algorithm without the GJK queries that cannot find a
+  // contact (box_capsule.hpp; same results).
+  if (const auto* cc = dynamic_cast<btConvexConvexAlgorithm::CreateFunc*>(
+          config->getCollisionAlgorithmCreateFunc(BOX_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE))) {
+    box_capsule = std::make_unique<detail::BoxCapsuleAlgorithm::CreateFunc>(*cc);
+    dispatcher->registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE, box_capsule.get());
+    dispatcher->registerCollisionCreateFunc(CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, box_capsule.get());
+  }
   std::size_t total = 0;
   for (const auto& mp : models) total += mp->impl_->desc.bodies.size();
   if (total <= kSimpleBroadphaseBodies)  // + the floor and the priming step's plane
