@@ -40,22 +40,32 @@ inline __m128 xyz(__m128 v) noexcept { return _mm_and_ps(v, _mm_castsi128_ps(_mm
   vb = _mm_cvtss_f32(_mm_movehl_ps(sums, sums));
 }
 
-/// btSolverBody::internalApplyImpulse: Δv += (linear · impulse) · linear factor, Δω += angular ·
-/// (impulse · angular factor), component by component, for a body the solver writes.
-[[gnu::always_inline]] inline void apply(btSolverBody& body, __m128 linear, const btVector3& angular, __m128 impulse) noexcept {
-  if (!body.m_originalBody) return;
-  const __m128 dv = _mm_mul_ps(_mm_mul_ps(linear, impulse), load(body.m_linearFactor));
-  const __m128 dw = _mm_mul_ps(load(angular), _mm_mul_ps(impulse, load(body.m_angularFactor)));
-  _mm_storeu_ps(body.m_deltaLinearVelocity.m_floats, _mm_add_ps(load(body.m_deltaLinearVelocity), xyz(dv)));
-  _mm_storeu_ps(body.m_deltaAngularVelocity.m_floats, _mm_add_ps(load(body.m_deltaAngularVelocity), xyz(dw)));
+/// btSolverBody::internalApplyImpulse for one body of a row: Δv += (linear · impulse) · linear
+/// factor, Δω += angular · (impulse · angular factor), component by component; `linear` (the
+/// row's normal × the body's inverse mass) and `angular` come with a +0 fourth lane. With unit
+/// factors (every MMD body) the multiplications by 1 are left out: x · 1 = x exactly.
+[[gnu::always_inline]] inline void apply(btSolverBody& body, const float* linear, const float* angular, bool unit,
+                                         __m128 impulse) noexcept {
+  __m128 dv = _mm_mul_ps(_mm_load_ps(linear), impulse);
+  __m128 dw;
+  if (unit) {
+    dw = _mm_mul_ps(_mm_load_ps(angular), impulse);
+  } else {
+    dv = xyz(_mm_mul_ps(dv, load(body.m_linearFactor)));
+    dw = xyz(_mm_mul_ps(_mm_load_ps(angular), _mm_mul_ps(impulse, load(body.m_angularFactor))));
+  }
+  _mm_storeu_ps(body.m_deltaLinearVelocity.m_floats, _mm_add_ps(load(body.m_deltaLinearVelocity), dv));
+  _mm_storeu_ps(body.m_deltaAngularVelocity.m_floats, _mm_add_ps(load(body.m_deltaAngularVelocity), dw));
 }
 
 /// Bullet's row: with lower and upper impulse limits (joint and friction rows) or, `upper` false,
 /// a lower limit only (contacts). Returns the residual Bullet returns: the impulse change ×
 /// (1 / m_jacDiagABInv) in double, as a btScalar.
-template <bool upper>
-[[gnu::always_inline]] inline btScalar solve_row(btSolverBody& a, btSolverBody& b, const btSolverConstraint& c,
-                                                 double inverse_jacobian) noexcept {
+template <bool upper, typename Item>
+[[gnu::always_inline]] inline btScalar solve_row(const Item& it) noexcept {
+  btSolverBody& a = *it.a;
+  btSolverBody& b = *it.b;
+  const btSolverConstraint& c = *it.row;
   btScalar delta = c.m_rhs - btScalar(c.m_appliedImpulse) * c.m_cfm;
   btScalar va, vb;
   velocities(a, b, c, va, vb);
@@ -72,10 +82,13 @@ template <bool upper>
     c.m_appliedImpulse = sum;
   }
   const __m128 impulse = _mm_set1_ps(delta);
-  apply(a, _mm_mul_ps(load(c.m_contactNormal1), load(a.m_invMass)), c.m_angularComponentA, impulse);
-  apply(b, _mm_mul_ps(load(c.m_contactNormal2), load(b.m_invMass)), c.m_angularComponentB, impulse);
-  return static_cast<btScalar>(static_cast<double>(delta) * inverse_jacobian);
+  if (it.write_a) apply(a, it.linear_a, it.angular_a, it.unit_a, impulse);
+  if (it.write_b) apply(b, it.linear_b, it.angular_b, it.unit_b, impulse);
+  return static_cast<btScalar>(static_cast<double>(delta) * it.inverse_jacobian);
 }
+
+/// Whether x, y, z of `v` are exactly 1.
+inline bool unit(const btVector3& v) noexcept { return v.x() == 1 && v.y() == 1 && v.z() == 1; }
 
 }  // namespace
 
@@ -158,6 +171,14 @@ bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const
     it.a = &m_tmpSolverBodyPool[row.m_solverBodyIdA];
     it.b = &m_tmpSolverBodyPool[row.m_solverBodyIdB];
     it.inverse_jacobian = 1. / static_cast<double>(row.m_jacDiagABInv);
+    it.write_a = it.a->m_originalBody != nullptr;
+    it.write_b = it.b->m_originalBody != nullptr;
+    it.unit_a = unit(it.a->m_linearFactor) && unit(it.a->m_angularFactor);
+    it.unit_b = unit(it.b->m_linearFactor) && unit(it.b->m_angularFactor);
+    _mm_store_ps(it.linear_a, xyz(_mm_mul_ps(load(row.m_contactNormal1), load(it.a->m_invMass))));
+    _mm_store_ps(it.linear_b, xyz(_mm_mul_ps(load(row.m_contactNormal2), load(it.b->m_invMass))));
+    _mm_store_ps(it.angular_a, xyz(load(row.m_angularComponentA)));
+    _mm_store_ps(it.angular_b, xyz(load(row.m_angularComponentB)));
     it.position = static_cast<std::uint32_t>(k);
     it.kind = k < first_contact ? kJoint : k < first_friction ? kContact : kFriction;
     it.contact = it.kind == kFriction ? &m_tmpSolverContactConstraintPool[row.m_frictionIndex] : nullptr;
@@ -180,32 +201,31 @@ btScalar Solver::solveSingleIteration(int iteration, btCollisionObject** bodies,
   // Bullet's residual is btMax (a > b ? a : b) over the solved rows' residual², from 0, in its
   // order. Without a NaN that is the largest of them whatever the order; a NaN is not simply kept
   // by btMax (the next row replaces it), so then the fold is redone in Bullet's order.
-  btScalar largest = 0.f;
-  bool nan = false;
+  btScalar largest = 0.f, all = 0.f;
   for (const Item& it : items_) {
     btSolverConstraint& c = *it.row;
     btScalar r;
     if (it.kind == kJoint) {
       if (iteration >= c.m_overrideNumSolverIterations) continue;
-      r = solve_row<true>(*it.a, *it.b, c, it.inverse_jacobian);
+      r = solve_row<true>(it);
     } else if (!contacts) {
       continue;
     } else if (it.kind == kContact) {
-      r = solve_row<false>(*it.a, *it.b, c, it.inverse_jacobian);
+      r = solve_row<false>(it);
     } else {
       const btScalar total = it.contact->m_appliedImpulse;
       if (!(total > btScalar(0))) continue;
       c.m_lowerLimit = -(c.m_friction * total);
       c.m_upperLimit = c.m_friction * total;
-      r = solve_row<true>(*it.a, *it.b, c, it.inverse_jacobian);
+      r = solve_row<true>(it);
     }
     const btScalar r2 = r * r;
     largest = btMax(largest, r2);
-    nan |= r2 != r2;
+    all += r2;  // NaN if one is (the others are ≥ 0)
     residual_[it.position] = r2;
     solved_[it.position] = stamp;
   }
-  if (!nan) return largest;
+  if (all == all) return largest;
   btScalar residual = 0.f;
   for (std::size_t i = 0; i < residual_.size(); ++i)
     if (solved_[i] == stamp) residual = btMax(residual, residual_[i]);

@@ -46,6 +46,10 @@ class Solver final : public btSequentialImpulseConstraintSolver {
  private:
   /// One row of the iteration, in level order.
   struct Item {
+    alignas(16) float linear_a[4];     ///< row normal 1 × A's inverse mass (x, y, z, +0)
+    alignas(16) float angular_a[4];    ///< the row's angular component for A (x, y, z, +0)
+    alignas(16) float linear_b[4];
+    alignas(16) float angular_b[4];
     btSolverConstraint* row = nullptr;
     btSolverBody* a = nullptr;
     btSolverBody* b = nullptr;
@@ -53,6 +57,8 @@ class Solver final : public btSequentialImpulseConstraintSolver {
     double inverse_jacobian = 0;                  ///< 1. / m_jacDiagABInv in double, as Bullet's residual
     std::uint32_t position = 0;                   ///< index in Bullet's order
     std::uint8_t kind = 0;                        ///< kJoint, kContact, kFriction
+    bool write_a = false, write_b = false;        ///< the body has a Bullet body (the solver writes it)
+    bool unit_a = false, unit_b = false;          ///< its linear and angular factors are (1, 1, 1)
   };
   static constexpr std::uint8_t kJoint = 0, kContact = 1, kFriction = 2;
 

@@ -46,6 +46,10 @@ class Scene {
           shapes_.push_back(std::make_unique<btBoxShape>(btVector3(0.3f, 0.4f, 0.3f)));
         const btVector3 at(x + 0.3f * u(rng), 8.0f - 1.1f * static_cast<float>(link), 0.3f * u(rng));
         btRigidBody* body = add(1.0f, *shapes_.back(), btTransform(btQuaternion::getIdentity(), at), false);
+        if (link == 3 && chain % 2 == 0) {  // non-unit factors (the solver's general impulse path)
+          body->setLinearFactor(btVector3(1.0f, 0.5f, 1.0f));
+          body->setAngularFactor(btVector3(0.5f, 1.0f, 0.25f));
+        }
         const btVector3 pivot = (prev->getWorldTransform().getOrigin() + at) * 0.5f;
         btTransform fa(btQuaternion::getIdentity(), prev->getWorldTransform().inverse() * pivot);
         btTransform fb(btQuaternion::getIdentity(), body->getWorldTransform().inverse() * pivot);
