@@ -105,6 +105,7 @@ void Solver::reserve(int contacts, int joint_rows, int bodies) {
   residual_.reserve(rows);
   solved_.reserve(rows);
   last_.reserve(static_cast<std::size_t>(std::max(0, bodies)) + 1);
+  body_.reserve(static_cast<std::size_t>(std::max(0, bodies)) + 1);
 }
 
 bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info) {
@@ -132,14 +133,20 @@ bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const
   const auto n = static_cast<std::size_t>(joints + contacts + frictions);
   rows_.resize(n);
   level_.resize(n);
-  last_.assign(static_cast<std::size_t>(m_tmpSolverBodyPool.size()), 0);
+  const auto bodies = static_cast<std::size_t>(m_tmpSolverBodyPool.size());
+  last_.assign(bodies, 0);
+  body_.resize(bodies);
+  for (std::size_t k = 0; k < bodies; ++k) {
+    const btSolverBody& b = m_tmpSolverBodyPool[static_cast<int>(k)];
+    body_[k] = static_cast<std::uint8_t>((b.m_originalBody != nullptr ? kWritten : 0) |
+                                         (unit(b.m_linearFactor) && unit(b.m_angularFactor) ? kUnit : 0));
+  }
   // Levels, in Bullet's order: 1 + the highest level of an earlier row sharing a written body.
   std::uint32_t levels = 0;
   std::size_t i = 0;
   auto add = [&](btSolverConstraint& row) {
     const auto ia = static_cast<std::size_t>(row.m_solverBodyIdA), ib = static_cast<std::size_t>(row.m_solverBodyIdB);
-    const bool wa = m_tmpSolverBodyPool[row.m_solverBodyIdA].m_originalBody != nullptr;
-    const bool wb = m_tmpSolverBodyPool[row.m_solverBodyIdB].m_originalBody != nullptr;
+    const bool wa = body_[ia] & kWritten, wb = body_[ib] & kWritten;
     std::uint32_t l = std::max(wa ? last_[ia] : 0u, wb ? last_[ib] : 0u) + 1;
     if (wa) last_[ia] = l;
     if (wb) last_[ib] = l;
@@ -154,7 +161,7 @@ bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const
     const btSolverConstraint& c = m_tmpSolverContactConstraintPool[f.m_frictionIndex];
     // The friction row reads its contact's impulse: ordered after it through their shared bodies.
     if (f.m_solverBodyIdA != c.m_solverBodyIdA || f.m_solverBodyIdB != c.m_solverBodyIdB ||
-        !(m_tmpSolverBodyPool[f.m_solverBodyIdA].m_originalBody || m_tmpSolverBodyPool[f.m_solverBodyIdB].m_originalBody))
+        !((body_[static_cast<std::size_t>(f.m_solverBodyIdA)] | body_[static_cast<std::size_t>(f.m_solverBodyIdB)]) & kWritten))
       return false;
     add(f);
   }
@@ -171,10 +178,12 @@ bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const
     it.a = &m_tmpSolverBodyPool[row.m_solverBodyIdA];
     it.b = &m_tmpSolverBodyPool[row.m_solverBodyIdB];
     it.inverse_jacobian = 1. / static_cast<double>(row.m_jacDiagABInv);
-    it.write_a = it.a->m_originalBody != nullptr;
-    it.write_b = it.b->m_originalBody != nullptr;
-    it.unit_a = unit(it.a->m_linearFactor) && unit(it.a->m_angularFactor);
-    it.unit_b = unit(it.b->m_linearFactor) && unit(it.b->m_angularFactor);
+    const std::uint8_t fa = body_[static_cast<std::size_t>(row.m_solverBodyIdA)];
+    const std::uint8_t fb = body_[static_cast<std::size_t>(row.m_solverBodyIdB)];
+    it.write_a = fa & kWritten;
+    it.write_b = fb & kWritten;
+    it.unit_a = fa & kUnit;
+    it.unit_b = fb & kUnit;
     _mm_store_ps(it.linear_a, xyz(_mm_mul_ps(load(row.m_contactNormal1), load(it.a->m_invMass))));
     _mm_store_ps(it.linear_b, xyz(_mm_mul_ps(load(row.m_contactNormal2), load(it.b->m_invMass))));
     _mm_store_ps(it.angular_a, xyz(load(row.m_angularComponentA)));

@@ -71,6 +71,8 @@ class Solver final : public btSequentialImpulseConstraintSolver {
   std::vector<std::uint32_t> level_;    ///< scratch: per row in Bullet's order
   std::vector<std::uint32_t> count_;    ///< scratch: rows per level (then first slot)
   std::vector<std::uint32_t> last_;     ///< scratch: per solver body, the level of its last row
+  std::vector<std::uint8_t> body_;      ///< scratch: per solver body, kWritten | kUnit
+  static constexpr std::uint8_t kWritten = 1, kUnit = 2;
   std::vector<float> residual_;         ///< per row in Bullet's order: residual², this iteration
   std::vector<std::uint32_t> solved_;   ///< per row in Bullet's order: 1 + the last iteration solving it
   std::uint64_t scheduled_iterations_ = 0;
