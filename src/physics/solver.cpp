@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace mmdkit::physics::detail {
 
@@ -195,6 +196,161 @@ bool Solver::schedule(btTypedConstraint** constraints, int numConstraints, const
   residual_.resize(n);
   solved_.assign(n, 0);
   return true;
+}
+
+namespace {
+
+/// The columns of a btMatrix3x3 (fourth lanes +0), so that M·v is (c0·vx + c1·vy) + c2·vz lane by
+/// lane: row k's dot (m[k][0]·vx + m[k][1]·vy) + m[k][2]·vz, as btMatrix3x3's operator*.
+struct Columns {
+  __m128 c0, c1, c2;
+  explicit Columns(const btMatrix3x3& m) noexcept {
+    __m128 r0 = load(m[0]), r1 = load(m[1]), r2 = load(m[2]), r3 = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    c0 = r0;
+    c1 = r1;
+    c2 = r2;
+  }
+  __m128 times(__m128 v) const noexcept {
+    const __m128 x = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0)), y = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)),
+                 z = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2));
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, x), _mm_mul_ps(c1, y)), _mm_mul_ps(c2, z));
+  }
+};
+
+/// The four dot products a·b, c·d, e·f, g·h, each (x·x' + y·y') + z·z' as btVector3::dot, in lanes
+/// 0-3.
+inline __m128 dots4(__m128 a, __m128 b, __m128 c, __m128 d, __m128 e, __m128 f, __m128 g, __m128 h) noexcept {
+  const __m128 p1 = _mm_mul_ps(a, b), p2 = _mm_mul_ps(c, d), p3 = _mm_mul_ps(e, f), p4 = _mm_mul_ps(g, h);
+  const __m128 l12 = _mm_unpacklo_ps(p1, p2), l34 = _mm_unpacklo_ps(p3, p4);
+  const __m128 h12 = _mm_unpackhi_ps(p1, p2), h34 = _mm_unpackhi_ps(p3, p4);
+  const __m128 x = _mm_movelh_ps(l12, l34), y = _mm_movehl_ps(l34, l12), z = _mm_movelh_ps(h12, h34);
+  return _mm_add_ps(_mm_add_ps(x, y), z);
+}
+
+inline btScalar lane(__m128 v, int k) noexcept {
+  alignas(16) float f[4];
+  _mm_store_ps(f, v);
+  return f[k];
+}
+
+}  // namespace
+
+void Solver::convertJoints(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info) {
+  // Bullet 3.24's convertJoints, line for line; convert_joint is its convertJoint.
+  for (int j = 0; j < numConstraints; j++) {
+    btTypedConstraint* constraint = constraints[j];
+    constraint->buildJacobian();
+    constraint->internalSetAppliedImpulse(0.0f);
+  }
+  int total_rows = 0;
+  m_tmpConstraintSizesPool.resizeNoInitialize(numConstraints);
+  for (int i = 0; i < numConstraints; i++) {
+    btTypedConstraint::btConstraintInfo1& info1 = m_tmpConstraintSizesPool[i];
+    if (btJointFeedback* fb = constraints[i]->getJointFeedback()) {
+      fb->m_appliedForceBodyA.setZero();
+      fb->m_appliedTorqueBodyA.setZero();
+      fb->m_appliedForceBodyB.setZero();
+      fb->m_appliedTorqueBodyB.setZero();
+    }
+    if (constraints[i]->isEnabled()) {
+      constraints[i]->getInfo1(&info1);
+    } else {
+      info1.m_numConstraintRows = 0;
+      info1.nub = 0;
+    }
+    total_rows += info1.m_numConstraintRows;
+  }
+  m_tmpSolverNonContactConstraintPool.resizeNoInitialize(total_rows);
+  int current = 0;
+  for (int i = 0; i < numConstraints; i++) {
+    const btTypedConstraint::btConstraintInfo1& info1 = m_tmpConstraintSizesPool[i];
+    if (info1.m_numConstraintRows) {
+      btTypedConstraint* constraint = constraints[i];
+      const int a = getOrInitSolverBody(constraint->getRigidBodyA(), info.m_timeStep);
+      const int b = getOrInitSolverBody(constraint->getRigidBodyB(), info.m_timeStep);
+      convert_joint(&m_tmpSolverNonContactConstraintPool[current], constraint, info1, a, b, info);
+    }
+    current += info1.m_numConstraintRows;
+  }
+}
+
+void Solver::convert_joint(btSolverConstraint* rows, btTypedConstraint* constraint, const btTypedConstraint::btConstraintInfo1& info1,
+                           int body_a, int body_b, const btContactSolverInfo& info) {
+  const btRigidBody& ra = constraint->getRigidBodyA();
+  const btRigidBody& rb = constraint->getRigidBodyB();
+  const btSolverBody& sa = m_tmpSolverBodyPool[body_a];
+  const btSolverBody& sb = m_tmpSolverBodyPool[body_b];
+  const int iterations =
+      constraint->getOverrideNumSolverIterations() > 0 ? constraint->getOverrideNumSolverIterations() : info.m_numIterations;
+  if (iterations > m_maxOverrideNumSolverIterations) m_maxOverrideNumSolverIterations = iterations;
+  const int n = info1.m_numConstraintRows;
+  for (int j = 0; j < n; j++) {
+    std::memset(static_cast<void*>(&rows[j]), 0, sizeof(btSolverConstraint));
+    rows[j].m_lowerLimit = -SIMD_INFINITY;
+    rows[j].m_upperLimit = SIMD_INFINITY;
+    rows[j].m_appliedImpulse = 0.f;
+    rows[j].m_appliedPushImpulse = 0.f;
+    rows[j].m_solverBodyIdA = body_a;
+    rows[j].m_solverBodyIdB = body_b;
+    rows[j].m_overrideNumSolverIterations = iterations;
+  }
+  btTypedConstraint::btConstraintInfo2 info2;
+  info2.fps = 1.f / info.m_timeStep;
+  info2.erp = info.m_erp;
+  info2.m_J1linearAxis = rows->m_contactNormal1;
+  info2.m_J1angularAxis = rows->m_relpos1CrossNormal;
+  info2.m_J2linearAxis = rows->m_contactNormal2;
+  info2.m_J2angularAxis = rows->m_relpos2CrossNormal;
+  info2.rowskip = sizeof(btSolverConstraint) / sizeof(btScalar);
+  info2.m_constraintError = &rows->m_rhs;
+  rows->m_cfm = info.m_globalCfm;
+  info2.m_damping = info.m_damping;
+  info2.cfm = &rows->m_cfm;
+  info2.m_lowerLimit = &rows->m_lowerLimit;
+  info2.m_upperLimit = &rows->m_upperLimit;
+  info2.m_numIterations = info.m_numIterations;
+  constraint->getInfo2(&info2);
+
+  // The finishing, per constraint: inverse inertia columns, factors, velocities (+ the external
+  // impulses of a body the solver writes: btVector3 sums, component by component).
+  const Columns ia(ra.getInvInertiaTensorWorld()), ib(rb.getInvInertiaTensorWorld());
+  const __m128 fa = load(ra.getAngularFactor()), fb = load(rb.getAngularFactor());
+  const __m128 ma = _mm_set1_ps(ra.getInvMass()), mb = _mm_set1_ps(rb.getInvMass());
+  const __m128 zero = _mm_setzero_ps();
+  const __m128 va = _mm_add_ps(load(ra.getLinearVelocity()), sa.m_originalBody ? load(sa.m_externalForceImpulse) : zero);
+  const __m128 wa = _mm_add_ps(load(ra.getAngularVelocity()), sa.m_originalBody ? load(sa.m_externalTorqueImpulse) : zero);
+  const __m128 vb = _mm_add_ps(load(rb.getLinearVelocity()), sb.m_originalBody ? load(sb.m_externalForceImpulse) : zero);
+  const __m128 wb = _mm_add_ps(load(rb.getAngularVelocity()), sb.m_originalBody ? load(sb.m_externalTorqueImpulse) : zero);
+  const btScalar breaking = constraint->getBreakingImpulseThreshold();
+  for (int j = 0; j < n; j++) {
+    btSolverConstraint& c = rows[j];
+    if (c.m_upperLimit >= breaking) c.m_upperLimit = breaking;
+    if (c.m_lowerLimit <= -breaking) c.m_lowerLimit = -breaking;
+    c.m_originalContactPoint = constraint;
+    const __m128 n1 = load(c.m_contactNormal1), r1 = load(c.m_relpos1CrossNormal);
+    const __m128 n2 = load(c.m_contactNormal2), r2 = load(c.m_relpos2CrossNormal);
+    const __m128 ja = ia.times(r1), jb = ib.times(r2);  // I⁻¹ · torque axis (iMJaA, iMJaB)
+    _mm_storeu_ps(c.m_angularComponentA.m_floats, xyz(_mm_mul_ps(ja, fa)));
+    _mm_storeu_ps(c.m_angularComponentB.m_floats, xyz(_mm_mul_ps(jb, fb)));
+    // sum = iMJlA·n1 + iMJaA·r1 + iMJlB·n2 + iMJaB·r2, added in that order.
+    const __m128 d = dots4(_mm_mul_ps(n1, ma), n1, ja, r1, _mm_mul_ps(n2, mb), n2, jb, r2);
+    btScalar sum = lane(d, 0);
+    sum += lane(d, 1);
+    sum += lane(d, 2);
+    sum += lane(d, 3);
+    const btScalar fsum = btFabs(sum);
+    c.m_jacDiagABInv = fsum > SIMD_EPSILON ? 1.f / sum : 0.f;
+    // rel_vel = (n1·vA + r1·ωA) + (n2·vB + r2·ωB).
+    const __m128 e = dots4(n1, va, r1, wa, n2, vb, r2, wb);
+    const btScalar vel1 = lane(e, 0) + lane(e, 1), vel2 = lane(e, 2) + lane(e, 3);
+    const btScalar rel_vel = vel1 + vel2;
+    const btScalar velocity_error = 0.f - rel_vel * info2.m_damping;
+    const btScalar penetration_impulse = c.m_rhs * c.m_jacDiagABInv;
+    const btScalar velocity_impulse = velocity_error * c.m_jacDiagABInv;
+    c.m_rhs = penetration_impulse + velocity_impulse;
+    c.m_appliedImpulse = 0.f;
+  }
 }
 
 btScalar Solver::solveSingleIteration(int iteration, btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,

@@ -39,6 +39,12 @@ class Solver final : public btSequentialImpulseConstraintSolver {
   std::uint64_t scheduled_iterations() const noexcept { return scheduled_iterations_; }
 
  protected:
+  /// Bullet's btSequentialImpulseConstraintSolver::convertJoints with its per-row finishing
+  /// (convertJoint: inverse-mass terms, m_jacDiagABInv, the velocity part of m_rhs) done four
+  /// lanes at a time, each lane the scalar code's operations in its order; the constraints' own
+  /// getInfo1 / getInfo2 run as in Bullet. Same bits (test Solver.*).
+  void convertJoints(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info) override;
+
   btScalar solveSingleIteration(int iteration, btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
                                 int numManifolds, btTypedConstraint** constraints, int numConstraints,
                                 const btContactSolverInfo& info, btIDebugDraw* debug) override;
@@ -61,6 +67,10 @@ class Solver final : public btSequentialImpulseConstraintSolver {
     bool unit_a = false, unit_b = false;          ///< its linear and angular factors are (1, 1, 1)
   };
   static constexpr std::uint8_t kJoint = 0, kContact = 1, kFriction = 2;
+
+  /// Bullet's convertJoint for one constraint (rows from `rows`).
+  void convert_joint(btSolverConstraint* rows, btTypedConstraint* constraint, const btTypedConstraint::btConstraintInfo1& info1,
+                     int body_a, int body_b, const btContactSolverInfo& info);
 
   /// Builds items_ for this solveGroup's pools; false when Bullet's own iteration must run.
   bool schedule(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info);
