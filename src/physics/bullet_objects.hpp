@@ -1,7 +1,9 @@
 // Bullet objects of one body / joint (src/physics/bullet_objects.cpp).
 #pragma once
 
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -48,16 +50,23 @@ class PairStateBroadphase final : public btSimpleBroadphase {
       if (!p0->m_clientObject) continue;
       largest = i;
       const int group0 = p0->m_collisionFilterGroup, mask0 = p0->m_collisionFilterMask;
+#if defined(__SSE2__)
       const __m128 min0 = _mm_loadu_ps(p0->m_aabbMin.m_floats), max0 = _mm_loadu_ps(p0->m_aabbMax.m_floats);
+#endif
       std::uint8_t* row = &in_cache_[static_cast<std::size_t>(i) * n_];
       for (int j = i + 1; j <= m_LastHandleIndex; ++j) {
         btSimpleBroadphaseProxy* p1 = &m_pHandles[j];
         if (!p1->m_clientObject) continue;
         std::uint8_t& in = row[j];
         if (!in && group_mask && (!(group0 & p1->m_collisionFilterMask) || !(p1->m_collisionFilterGroup & mask0))) continue;
+#if defined(__SSE2__)
         const __m128 le = _mm_and_ps(_mm_cmple_ps(min0, _mm_loadu_ps(p1->m_aabbMax.m_floats)),
                                      _mm_cmple_ps(_mm_loadu_ps(p1->m_aabbMin.m_floats), max0));
-        if ((_mm_movemask_ps(le) & 7) == 7) {
+        const bool overlap = (_mm_movemask_ps(le) & 7) == 7;
+#else
+        const bool overlap = aabbOverlap(p0, p1);
+#endif
+        if (overlap) {
           if (!in && m_pairCache->addOverlappingPair(p0, p1) != nullptr) in = 1;
         } else if (in) {
           m_pairCache->removeOverlappingPair(p0, p1, dispatcher);

@@ -9,12 +9,16 @@
 
 #include <BulletDynamics/ConstraintSolver/btTypedConstraint.h>
 
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
 
 namespace mmdkit::physics::detail {
+
+#if defined(__SSE2__)
 
 namespace {
 
@@ -396,5 +400,27 @@ btScalar Solver::solveSingleIteration(int iteration, btCollisionObject** bodies,
     if (solved_[i] == stamp) residual = btMax(residual, residual_[i]);
   return residual;
 }
+
+#else  // no SSE2: Bullet's own set-up and iterations
+
+void Solver::reserve(int contacts, int /*joint_rows*/, int /*bodies*/) {
+  m_tmpSolverContactConstraintPool.reserve(contacts);
+  m_orderTmpConstraintPool.reserve(contacts);
+  m_tmpSolverContactFrictionConstraintPool.reserve(2 * contacts);
+  m_orderFrictionConstraintPool.reserve(2 * contacts);
+}
+
+void Solver::convertJoints(btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info) {
+  btSequentialImpulseConstraintSolver::convertJoints(constraints, numConstraints, info);
+}
+
+btScalar Solver::solveSingleIteration(int iteration, btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                                      int numManifolds, btTypedConstraint** constraints, int numConstraints,
+                                      const btContactSolverInfo& info, btIDebugDraw* debug) {
+  return btSequentialImpulseConstraintSolver::solveSingleIteration(iteration, bodies, numBodies, manifolds, numManifolds,
+                                                                   constraints, numConstraints, info, debug);
+}
+
+#endif
 
 }  // namespace mmdkit::physics::detail
