@@ -36,43 +36,39 @@ std::unique_ptr<btTypedConstraint> make_constraint(const JointDesc& j, btRigidBo
 class PairStateBroadphase final : public btSimpleBroadphase {
  public:
   explicit PairStateBroadphase(int max_proxies)
-      : btSimpleBroadphase(max_proxies), n_(static_cast<std::size_t>(max_proxies)), in_cache_(n_ * n_, 0) {}
+      : btSimpleBroadphase(max_proxies), n_(static_cast<std::size_t>(max_proxies)), in_cache_(n_ * n_, 0) {
+    candidates_.reserve(n_ * (n_ - 1) / 2);
+    handles_.reserve(3 * n_);
+  }
 
   void calculateOverlappingPairs(btDispatcher* dispatcher) override {
     // Without a filter callback the cache's test is the group / mask rule; a pair failing it is
     // refused by addOverlappingPair (nothing else happens), so unless it is in the cache its boxes
-    // need no test. The boxes are compared as btSimpleBroadphase::aabbOverlap does (min ≤ max on
-    // every axis, false with a NaN), three axes at once.
-    const bool group_mask = m_pairCache->getOverlapFilterCallback() == nullptr;
+    // need no test: the pairs to test (candidates_, in Bullet's order i < j) are listed once and
+    // listed again whenever a handle's use, group or mask is not what it was. The boxes are
+    // compared as btSimpleBroadphase::aabbOverlap does (min ≤ max on every axis, false with a
+    // NaN), three axes at once.
+    if (m_pairCache->getOverlapFilterCallback() != nullptr) {
+      all_pairs(dispatcher);
+      return;
+    }
     int largest = -1;
+    bool same = handles_.size() == 3 * static_cast<std::size_t>(m_LastHandleIndex + 1);
     for (int i = 0; i <= m_LastHandleIndex; ++i) {
-      btSimpleBroadphaseProxy* p0 = &m_pHandles[i];
-      if (!p0->m_clientObject) continue;
-      largest = i;
-      const int group0 = p0->m_collisionFilterGroup, mask0 = p0->m_collisionFilterMask;
-#if defined(__SSE2__)
-      const __m128 min0 = _mm_loadu_ps(p0->m_aabbMin.m_floats), max0 = _mm_loadu_ps(p0->m_aabbMax.m_floats);
-#endif
-      std::uint8_t* row = &in_cache_[static_cast<std::size_t>(i) * n_];
-      for (int j = i + 1; j <= m_LastHandleIndex; ++j) {
-        btSimpleBroadphaseProxy* p1 = &m_pHandles[j];
-        if (!p1->m_clientObject) continue;
-        std::uint8_t& in = row[j];
-        if (!in && group_mask && (!(group0 & p1->m_collisionFilterMask) || !(p1->m_collisionFilterGroup & mask0))) continue;
-#if defined(__SSE2__)
-        const __m128 le = _mm_and_ps(_mm_cmple_ps(min0, _mm_loadu_ps(p1->m_aabbMax.m_floats)),
-                                     _mm_cmple_ps(_mm_loadu_ps(p1->m_aabbMin.m_floats), max0));
-        const bool overlap = (_mm_movemask_ps(le) & 7) == 7;
-#else
-        const bool overlap = aabbOverlap(p0, p1);
-#endif
-        if (overlap) {
-          if (!in && m_pairCache->addOverlappingPair(p0, p1) != nullptr) in = 1;
-        } else if (in) {
-          m_pairCache->removeOverlappingPair(p0, p1, dispatcher);
-          in = 0;
-        }
+      const btSimpleBroadphaseProxy& p = m_pHandles[i];
+      if (p.m_clientObject) largest = i;
+      if (same) {
+        const std::size_t k = 3 * static_cast<std::size_t>(i);
+        same = handles_[k] == (p.m_clientObject != nullptr) && handles_[k + 1] == p.m_collisionFilterGroup &&
+               handles_[k + 2] == p.m_collisionFilterMask;
       }
+    }
+    if (!same) list_candidates();
+    for (const std::uint32_t c : candidates_) {
+      const std::uint32_t i = c >> 16, j = c & 0xFFFFu;
+      btSimpleBroadphaseProxy* p0 = &m_pHandles[i];
+      btSimpleBroadphaseProxy* p1 = &m_pHandles[j];
+      pair(p0, p1, in_cache_[i * n_ + j], dispatcher);
     }
     m_LastHandleIndex = largest;
   }
@@ -84,8 +80,66 @@ class PairStateBroadphase final : public btSimpleBroadphase {
   }
 
  private:
+  /// One pair: added when the boxes overlap and it is not in the cache, removed when they do not
+  /// and it is (btSimpleBroadphase::calculateOverlappingPairs's two rules).
+  void pair(btSimpleBroadphaseProxy* p0, btSimpleBroadphaseProxy* p1, std::uint8_t& in, btDispatcher* dispatcher) {
+#if defined(__SSE2__)
+    const __m128 le = _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(p0->m_aabbMin.m_floats), _mm_loadu_ps(p1->m_aabbMax.m_floats)),
+                                 _mm_cmple_ps(_mm_loadu_ps(p1->m_aabbMin.m_floats), _mm_loadu_ps(p0->m_aabbMax.m_floats)));
+    const bool overlap = (_mm_movemask_ps(le) & 7) == 7;
+#else
+    const bool overlap = aabbOverlap(p0, p1);
+#endif
+    if (overlap) {
+      if (!in && m_pairCache->addOverlappingPair(p0, p1) != nullptr) in = 1;
+    } else if (in) {
+      m_pairCache->removeOverlappingPair(p0, p1, dispatcher);
+      in = 0;
+    }
+  }
+
+  /// Every pair of used handles (a filter callback decides in the cache).
+  void all_pairs(btDispatcher* dispatcher) {
+    int largest = -1;
+    for (int i = 0; i <= m_LastHandleIndex; ++i) {
+      btSimpleBroadphaseProxy* p0 = &m_pHandles[i];
+      if (!p0->m_clientObject) continue;
+      largest = i;
+      for (int j = i + 1; j <= m_LastHandleIndex; ++j) {
+        btSimpleBroadphaseProxy* p1 = &m_pHandles[j];
+        if (p1->m_clientObject)
+          pair(p0, p1, in_cache_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(j)], dispatcher);
+      }
+    }
+    m_LastHandleIndex = largest;
+    handles_.clear();  // list the candidates again when the callback goes
+  }
+
+  /// The pairs of used handles (up to m_LastHandleIndex) that pass the group / mask rule or are in
+  /// the cache, in order; handles_ records what they were listed from.
+  void list_candidates() {
+    candidates_.clear();
+    handles_.clear();
+    for (int i = 0; i <= m_LastHandleIndex; ++i) {
+      const btSimpleBroadphaseProxy& p0 = m_pHandles[i];
+      handles_.push_back(p0.m_clientObject != nullptr);
+      handles_.push_back(p0.m_collisionFilterGroup);
+      handles_.push_back(p0.m_collisionFilterMask);
+      if (!p0.m_clientObject) continue;
+      for (int j = i + 1; j <= m_LastHandleIndex; ++j) {
+        const btSimpleBroadphaseProxy& p1 = m_pHandles[j];
+        if (!p1.m_clientObject) continue;
+        const bool passes = (p0.m_collisionFilterGroup & p1.m_collisionFilterMask) && (p1.m_collisionFilterGroup & p0.m_collisionFilterMask);
+        if (passes || in_cache_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(j)])
+          candidates_.push_back(static_cast<std::uint32_t>(i) << 16 | static_cast<std::uint32_t>(j));
+      }
+    }
+  }
+
   std::size_t n_;
   std::vector<std::uint8_t> in_cache_;  // [i * n + j], i < j: the pair of handles i, j is in the cache
+  std::vector<std::uint32_t> candidates_;  // i << 16 | j (handles < 65536: the world uses this broadphase up to 130)
+  std::vector<int> handles_;            // per handle when listed: used, group, mask
 };
 
 }  // namespace mmdkit::physics::detail
