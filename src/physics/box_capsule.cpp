@@ -1,7 +1,8 @@
-// Box–capsule narrow phase without the GJK queries that cannot find a contact (box_capsule.hpp).
+// Box–capsule and box–sphere narrow phase without the GJK queries that cannot find a contact
+// (box_capsule.hpp).
 // Bullet 3.24: btConvexConvexAlgorithm::processCollision (GJK on the shapes' cores,
 // btConvexShape::localGetSupportVertexWithoutMarginNonVirtual: a box's implicit dimensions, a
-// capsule's segment), btGjkPairDetector (reported distance = |closest simplex point| − both
+// capsule's segment, a sphere's centre), btGjkPairDetector (reported distance = |closest simplex point| − both
 // margins), btManifoldResult::addContactPoint (a point farther than the breaking threshold is
 // dropped), btManifoldResult::refreshContactPoints (nothing to do without points).
 #include "physics/box_capsule.hpp"
@@ -48,16 +49,20 @@ void BoxCapsuleAlgorithm::processCollision(const btCollisionObjectWrapper* body0
     const bool box_first = body0->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE;
     const btCollisionObjectWrapper* bw = box_first ? body0 : body1;
     const btCollisionObjectWrapper* cw = box_first ? body1 : body0;
+    const int other = cw->getCollisionShape()->getShapeType();
     if (bw->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE &&
-        cw->getCollisionShape()->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
+        (other == CAPSULE_SHAPE_PROXYTYPE || other == SPHERE_SHAPE_PROXYTYPE)) {
       const auto* box = static_cast<const btBoxShape*>(bw->getCollisionShape());
-      const auto* capsule = static_cast<const btCapsuleShape*>(cw->getCollisionShape());
+      const btConvexShape* round = static_cast<const btConvexShape*>(cw->getCollisionShape());
+      // A sphere's core is its centre: a capsule of half height 0 (as Bullet's capsule–sphere
+      // path treats it).
+      const bool capsule = other == CAPSULE_SHAPE_PROXYTYPE;
+      const btScalar h = capsule ? static_cast<const btCapsuleShape*>(round)->getHalfHeight() : btScalar(0);
+      const int up = capsule ? static_cast<const btCapsuleShape*>(round)->getUpAxis() : 1;
       const btVector3& half = box->getImplicitShapeDimensions();
-      const btScalar h = capsule->getHalfHeight();
-      const btScalar gap = box->getMargin() + capsule->getMargin() + manifold->getContactBreakingThreshold() +
+      const btScalar gap = box->getMargin() + round->getMargin() + manifold->getContactBreakingThreshold() +
                            safety(bw->getWorldTransform(), half, cw->getWorldTransform(), h);
-      if (std::isfinite(gap) &&
-          box_segment_farther_than(bw->getWorldTransform(), half, cw->getWorldTransform(), capsule->getUpAxis(), h, gap)) {
+      if (std::isfinite(gap) && box_segment_farther_than(bw->getWorldTransform(), half, cw->getWorldTransform(), up, h, gap)) {
         g_skipped.fetch_add(1, std::memory_order_relaxed);
         return;
       }

@@ -187,13 +187,18 @@ void World::Impl::build() {
   config = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher = std::make_unique<btCollisionDispatcher>(config.get());
   dispatcher->setNearCallback(near_callback);
-  // Box–capsule pairs: Bullet's convex–convex algorithm without the GJK queries that cannot find a
-  // contact (box_capsule.hpp; same results).
+  // Box–capsule and box–sphere pairs: Bullet's convex–convex algorithm without the GJK queries
+  // that cannot find a contact (box_capsule.hpp; same results), where the configuration uses that
+  // algorithm for them.
   if (const auto* cc = dynamic_cast<btConvexConvexAlgorithm::CreateFunc*>(
           config->getCollisionAlgorithmCreateFunc(BOX_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE))) {
     box_capsule = std::make_unique<detail::BoxCapsuleAlgorithm::CreateFunc>(*cc);
-    dispatcher->registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE, box_capsule.get());
-    dispatcher->registerCollisionCreateFunc(CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, box_capsule.get());
+    for (const int round : {CAPSULE_SHAPE_PROXYTYPE, SPHERE_SHAPE_PROXYTYPE}) {
+      if (config->getCollisionAlgorithmCreateFunc(BOX_SHAPE_PROXYTYPE, round) == cc)
+        dispatcher->registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE, round, box_capsule.get());
+      if (config->getCollisionAlgorithmCreateFunc(round, BOX_SHAPE_PROXYTYPE) == cc)
+        dispatcher->registerCollisionCreateFunc(round, BOX_SHAPE_PROXYTYPE, box_capsule.get());
+    }
   }
   std::size_t total = 0;
   for (const auto& mp : models) total += mp->impl_->desc.bodies.size();
