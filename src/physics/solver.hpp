@@ -10,8 +10,9 @@
 
 namespace mmdkit::physics::detail {
 
-/// btSequentialImpulseConstraintSolver with two changes, neither changing a bit of its results:
+/// btSequentialImpulseConstraintSolver with three changes, none changing a bit of its results:
 /// - its contact pools (protected members) can be reserved up front (reserve);
+/// - the joint rows' set-up (convertJoints) finishes each row with SSE2 lanes;
 /// - an iteration (solveSingleIteration) solves the same rows with the same arithmetic, but not
 ///   in Bullet's order, one row after the other (joint rows, then contacts, then friction): each
 ///   row reads and writes only its two solver bodies and itself (a friction row also reads its
@@ -23,8 +24,9 @@ namespace mmdkit::physics::detail {
 ///   depends on, as in Bullet's order, but neighbouring rows in a level are independent, so the
 ///   processor overlaps them instead of waiting for each row's result (Bullet's row loop is bound
 ///   by that chain: a joint's 6 rows share both bodies, and so do a chain's consecutive joints).
-///   The iteration's residual (Bullet stops early when it is ≤ its threshold) is folded in Bullet's
-///   order. Bullet's own iteration runs instead when the solver mode randomizes or interleaves the
+///   Each row is Bullet's scalar arithmetic, its three-component products in SSE2 lanes. The
+///   iteration's residual (Bullet stops early when it is ≤ its threshold) is folded in Bullet's
+///   order. Bullet's own set-up and iteration run without SSE2; its own iteration runs when the solver mode randomizes or interleaves the
 ///   rows, with rolling friction, with a cone-twist joint (the only type with an obsolete solve
 ///   step in Bullet 3.24), when the row functions are not Bullet's scalar ones, or when a friction
 ///   row's bodies are not its contact's.
