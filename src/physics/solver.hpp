@@ -26,10 +26,10 @@ namespace mmdkit::physics::detail {
 ///   by that chain: a joint's 6 rows share both bodies, and so do a chain's consecutive joints).
 ///   Each row is Bullet's scalar arithmetic, its three-component products in SSE2 lanes. The
 ///   iteration's residual (Bullet stops early when it is ≤ its threshold) is folded in Bullet's
-///   order. Bullet's own set-up and iteration run without SSE2; its own iteration runs when the solver mode randomizes or interleaves the
-///   rows, with rolling friction, with a cone-twist joint (the only type with an obsolete solve
-///   step in Bullet 3.24), when the row functions are not Bullet's scalar ones, or when a friction
-///   row's bodies are not its contact's.
+///   order. Bullet's own set-up and iteration run without SSE2; its own iteration runs when the
+///   solver mode randomizes or interleaves the rows, with rolling friction, with a cone-twist
+///   joint (the only type with an obsolete solve step in Bullet 3.24), when the row functions are
+///   not Bullet's scalar ones, or when a friction row's bodies are not its contact's.
 class Solver final : public btSequentialImpulseConstraintSolver {
  public:
   /// Reserves the contact pools for `contacts` contact points (1 row each, 2 friction rows at
