@@ -57,43 +57,55 @@ Result<std::vector<std::vector<std::size_t>>> resolve(const std::vector<vmd::Tra
   return out;
 }
 
+// Keys gathered per target (counted first, then placed in (motion, file) order at their target's
+// offset: a stable counting sort by target, no (target, key) pairs and no merge sort of them), then
+// per target sorted stably by frame when not already in order (files are, mostly), the last key of
+// each frame kept, compacted in place. The result is the stable sort by (target, frame) with the
+// last of each (target, frame) kept: the same keys in the same order.
 template <class TrackKey>
-struct Entry {
-  std::size_t target;
-  TrackKey key;
-};
-
-// Sorts entries stably by (target, frame), keeps the last of each (target, frame), fills ranges.
-template <class TrackKey>
-void finish(std::vector<Entry<TrackKey>>& entries, std::size_t targets, std::vector<TrackKey>& keys,
-            std::vector<KeyRange>& ranges) {
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    return a.target != b.target ? a.target < b.target : a.key.frame < b.key.frame;
-  });
+void finish(std::vector<TrackKey>& keys, const std::vector<std::uint32_t>& starts, std::vector<KeyRange>& ranges) {
+  const std::size_t targets = starts.empty() ? 0 : starts.size() - 1;
   ranges.assign(targets, KeyRange{});
-  keys.clear();
-  keys.reserve(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const auto& e = entries[i];
-    if (i + 1 < entries.size() && entries[i + 1].target == e.target && entries[i + 1].key.frame == e.key.frame)
-      continue;  // a later key at the same frame wins
-    KeyRange& r = ranges[e.target];
-    if (r.empty()) r.begin = r.end = static_cast<std::uint32_t>(keys.size());
-    keys.push_back(e.key);
-    r.end = static_cast<std::uint32_t>(keys.size());
+  std::size_t out = 0;
+  const auto by_frame = [](const TrackKey& a, const TrackKey& b) { return a.frame < b.frame; };
+  for (std::size_t t = 0; t < targets; ++t) {
+    const auto first = keys.begin() + starts[t], last = keys.begin() + starts[t + 1];
+    if (first == last) continue;
+    if (!std::is_sorted(first, last, by_frame)) std::stable_sort(first, last, by_frame);
+    KeyRange& r = ranges[t];
+    r.begin = static_cast<std::uint32_t>(out);
+    for (auto it = first; it != last; ++it) {
+      if (it + 1 != last && (it + 1)->frame == it->frame) continue;  // a later key at the same frame wins
+      keys[out++] = *it;
+    }
+    r.end = static_cast<std::uint32_t>(out);
   }
+  keys.resize(out);
 }
+
+// Exclusive prefix sums of per-target counts: starts[t] = first slot of target t, starts[n] = total.
+std::vector<std::uint32_t> starts_of(const std::vector<std::uint32_t>& counts) {
+  std::vector<std::uint32_t> starts(counts.size() + 1, 0);
+  for (std::size_t t = 0; t < counts.size(); ++t) starts[t + 1] = starts[t] + counts[t];
+  return starts;
+}
+
+// MMD's physics-off toggle (vmd::BoneInterpolation::physics_off) read straight from bytes 2 and 3
+// of the block, without decoding the curves.
+bool physics_off(const vmd::BoneKey& k) noexcept { return k.interpolation[2] == 0x63 && k.interpolation[3] == 0x0F; }
 
 // The physics toggles (binding.hpp PhysicsToggle): keys merged like bone keys (the later motion,
 // then the later key, wins at equal frames), only changes kept. Nothing is gathered when no key
 // of any motion switches physics off.
-void bind_physics_toggles(std::span<const vmd::Motion* const> motions, const KeyMap& bone_map, std::size_t bones,
+void bind_physics_toggles(std::span<const vmd::Motion* const> motions,
+                          const std::vector<std::vector<std::vector<std::size_t>>>& bone_targets, std::size_t bones,
                           BoundMotion& out) {
+  if (bones == 0) return;  // nothing can bind (the morph-only call)
   bool any = false;
   for (const vmd::Motion* mo : motions)
     if (mo)
       for (const vmd::BoneKey& k : mo->bone_keys)
-        if (vmd::decode_bone_interpolation(k.interpolation).physics_off()) any = true;
+        if (physics_off(k)) any = true;
   if (!any) return;
   struct Toggle {
     std::uint32_t target, frame;
@@ -103,13 +115,11 @@ void bind_physics_toggles(std::span<const vmd::Motion* const> motions, const Key
   for (std::size_t m = 0; m < motions.size(); ++m) {
     const vmd::Motion* mo = motions[m];
     if (!mo) continue;
-    std::vector<UnmatchedTrack> ignored;
-    auto targets = resolve(mo->bone_names, mo->encoding, bone_map, m, false, ignored);
-    if (!targets) continue;  // bind_motions already resolved these names
+    const auto& targets = bone_targets[m];  // resolved by bind_motions
     for (const vmd::BoneKey& k : mo->bone_keys) {
-      if (k.name >= targets->size()) continue;
-      const bool off = vmd::decode_bone_interpolation(k.interpolation).physics_off();
-      for (std::size_t t : (*targets)[k.name]) all.push_back({static_cast<std::uint32_t>(t), k.frame, off});
+      if (k.name >= targets.size()) continue;
+      const bool off = physics_off(k);
+      for (std::size_t t : targets[k.name]) all.push_back({static_cast<std::uint32_t>(t), k.frame, off});
     }
   }
   std::stable_sort(all.begin(), all.end(),
@@ -148,48 +158,75 @@ Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
   const KeyMap bone_map = make_map(bone_keys);
   const KeyMap morph_map = make_map(morph_keys);
   BoundMotion out;
-  std::vector<Entry<BoneTrackKey>> bones;
-  std::vector<Entry<MorphTrackKey>> morphs;
+  // Pass 1: names resolved, key name indices checked, keys counted per model bone / morph (errors
+  // in the order of the motions, bone keys before morph keys).
+  std::vector<std::vector<std::vector<std::size_t>>> bone_targets(motions.size()), morph_targets(motions.size());
+  std::vector<std::uint32_t> bone_count(bone_keys.size(), 0), morph_count(morph_keys.size(), 0);
+  std::uint64_t bones = 0, morphs = 0;
   constexpr std::uint64_t kMaxKeys = std::numeric_limits<std::uint32_t>::max();
   for (std::size_t m = 0; m < motions.size(); ++m) {
     const vmd::Motion* mo = motions[m];
     if (!mo) continue;
-    auto bone_targets = resolve(mo->bone_names, mo->encoding, bone_map, m, false, out.unmatched);
-    if (!bone_targets) return std::unexpected(bone_targets.error());
-    auto morph_targets = resolve(mo->morph_names, mo->encoding, morph_map, m, true, out.unmatched);
-    if (!morph_targets) return std::unexpected(morph_targets.error());
+    auto bt = resolve(mo->bone_names, mo->encoding, bone_map, m, false, out.unmatched);
+    if (!bt) return std::unexpected(bt.error());
+    bone_targets[m] = std::move(*bt);
+    auto mt = resolve(mo->morph_names, mo->encoding, morph_map, m, true, out.unmatched);
+    if (!mt) return std::unexpected(mt.error());
+    morph_targets[m] = std::move(*mt);
+    const auto& btm = bone_targets[m];
     for (std::size_t i = 0; i < mo->bone_keys.size(); ++i) {
       const vmd::BoneKey& k = mo->bone_keys[i];
-      if (k.name >= bone_targets->size())
+      if (k.name >= btm.size())
         return make_error(ErrorCode::invalid_argument,
-                          "bone key names entry " + std::to_string(k.name) + " of " +
-                              std::to_string(bone_targets->size()) + " (motion " + std::to_string(m) + ")",
+                          "bone key names entry " + std::to_string(k.name) + " of " + std::to_string(btm.size()) +
+                              " (motion " + std::to_string(m) + ")",
                           "bone keys", static_cast<std::int64_t>(i));
-      const auto& targets = (*bone_targets)[k.name];
+      const auto& targets = btm[k.name];
       if (targets.empty()) continue;
-      const BoneTrackKey prepared = prepare_bone_key(k);
-      for (std::size_t t : targets) bones.push_back({t, prepared});
-      if (bones.size() > kMaxKeys)
+      for (std::size_t t : targets) ++bone_count[t];
+      bones += targets.size();
+      if (bones > kMaxKeys)
         return make_error(ErrorCode::invalid_argument, "more than 2^32-1 bound bone keys", "bone keys",
                           static_cast<std::int64_t>(i));
     }
+    const auto& mtm = morph_targets[m];
     for (std::size_t i = 0; i < mo->morph_keys.size(); ++i) {
       const vmd::MorphKey& k = mo->morph_keys[i];
-      if (k.name >= morph_targets->size())
+      if (k.name >= mtm.size())
         return make_error(ErrorCode::invalid_argument,
-                          "morph key names entry " + std::to_string(k.name) + " of " +
-                              std::to_string(morph_targets->size()) + " (motion " + std::to_string(m) + ")",
+                          "morph key names entry " + std::to_string(k.name) + " of " + std::to_string(mtm.size()) +
+                              " (motion " + std::to_string(m) + ")",
                           "morph keys", static_cast<std::int64_t>(i));
-      for (std::size_t t : (*morph_targets)[k.name]) morphs.push_back({t, MorphTrackKey{k.frame, k.weight}});
-      if (morphs.size() > kMaxKeys)
+      for (std::size_t t : mtm[k.name]) ++morph_count[t];
+      morphs += mtm[k.name].size();
+      if (morphs > kMaxKeys)
         return make_error(ErrorCode::invalid_argument, "more than 2^32-1 bound morph keys", "morph keys",
                           static_cast<std::int64_t>(i));
     }
   }
-  finish(bones, bone_keys.size(), out.bone_keys, out.bone_tracks);
-  bones = {};  // freed before the toggles are gathered (peak memory)
-  bind_physics_toggles(motions, bone_map, bone_keys.size(), out);
-  finish(morphs, morph_keys.size(), out.morph_keys, out.morph_tracks);
+  // Pass 2: every key prepared once and placed at its targets' next slots (motion, then file order).
+  const std::vector<std::uint32_t> bone_start = starts_of(bone_count), morph_start = starts_of(morph_count);
+  out.bone_keys.resize(bones);
+  out.morph_keys.resize(morphs);
+  std::vector<std::uint32_t> bone_at(bone_start.begin(), bone_start.end() - 1),
+      morph_at(morph_start.begin(), morph_start.end() - 1);
+  for (std::size_t m = 0; m < motions.size(); ++m) {
+    const vmd::Motion* mo = motions[m];
+    if (!mo) continue;
+    if (bones)
+      for (const vmd::BoneKey& k : mo->bone_keys) {
+        const auto& targets = bone_targets[m][k.name];
+        if (targets.empty()) continue;
+        const BoneTrackKey prepared = prepare_bone_key(k);
+        for (std::size_t t : targets) out.bone_keys[bone_at[t]++] = prepared;
+      }
+    if (morphs)
+      for (const vmd::MorphKey& k : mo->morph_keys)
+        for (std::size_t t : morph_targets[m][k.name]) out.morph_keys[morph_at[t]++] = MorphTrackKey{k.frame, k.weight};
+  }
+  finish(out.bone_keys, bone_start, out.bone_tracks);
+  bind_physics_toggles(motions, bone_targets, bone_keys.size(), out);
+  finish(out.morph_keys, morph_start, out.morph_tracks);
   return out;
 }
 

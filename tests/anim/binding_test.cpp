@@ -1,6 +1,10 @@
 // Binding by CP932 bytes cut to 15: long names, names cut mid double-byte character, merges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <random>
+
 #include "anim/anim_test_util.hpp"
 #include "mmdkit/anim/binding.hpp"
 
@@ -131,6 +135,109 @@ TEST(Binding, PhysicsOffIsSteppedPerBone) {
   EXPECT_EQ(at(29.9), (std::vector<std::uint8_t>{0, 0, 0}));
   EXPECT_EQ(at(30), (std::vector<std::uint8_t>{1, 0, 0}));
   EXPECT_EQ(at(1000), (std::vector<std::uint8_t>{1, 0, 0}));
+}
+
+// A second implementation of the merge rule, written as the rule reads: every (bone, key) pair in
+// motion then file order, stable-sorted by (bone, frame), the last of each (bone, frame) kept.
+// bind_motions (a counting sort by bone, then per-bone sorts) must give the same keys, in the same
+// order, and the same ranges, on shuffled frames, duplicate frames, several motions, names bound
+// to two bones (the same first 15 bytes), unmatched names and bones without keys.
+TEST(Binding, MergedKeysEqualAStableSortOfAllPairs) {
+  std::mt19937 rng(1234);
+  for (int round = 0; round < 40; ++round) {
+    const std::size_t n_bones = 1 + rng() % 9, n_motions = 1 + rng() % 3;
+    std::vector<Bytes> model(n_bones);
+    for (std::size_t b = 0; b < n_bones; ++b) model[b] = bytes("bone" + std::to_string(rng() % 6));  // repeats: one name, two bones
+    if (n_bones > 2) model[1].clear();  // an empty key matches nothing
+    std::vector<vmd::Motion> motions(n_motions);
+    for (auto& m : motions) {
+      const std::size_t names = 1 + rng() % 7;
+      for (std::size_t j = 0; j < names; ++j) m.bone_names.push_back(track_name(bytes("bone" + std::to_string(rng() % 8))));
+      const std::size_t keys = rng() % 60;
+      for (std::size_t i = 0; i < keys; ++i) {
+        const auto name = static_cast<std::uint32_t>(rng() % names), frame = static_cast<std::uint32_t>(rng() % 25);
+        m.bone_keys.push_back(bone_key(name, frame, {static_cast<float>(rng() % 1000), 0, static_cast<float>(i)}));
+      }
+      for (std::size_t j = 0; j < names; ++j) m.morph_names.push_back(track_name(bytes("bone" + std::to_string(rng() % 8))));
+      for (std::size_t i = 0; i < keys / 2; ++i)
+        m.morph_keys.push_back({static_cast<std::uint32_t>(rng() % names), static_cast<std::uint32_t>(rng() % 25),
+                                static_cast<float>(i)});
+    }
+    std::vector<const vmd::Motion*> list;
+    for (const auto& m : motions) list.push_back(&m);
+    auto b = bind_motions(list, model, model);
+    ASSERT_TRUE(b) << b.error().to_string();
+    // The reference.
+    struct Pair {
+      std::size_t bone;
+      std::uint32_t frame;
+      float a, c;  // translation x and z (the key's index in its motion): which key it is
+    };
+    std::vector<Pair> bone_pairs, morph_pairs;
+    for (const auto& m : motions) {
+      for (const auto& k : m.bone_keys)
+        for (std::size_t t = 0; t < n_bones; ++t)
+          if (!model[t].empty() && model[t] == m.bone_names[k.name].raw) bone_pairs.push_back({t, k.frame, k.position[0], k.position[2]});
+      for (const auto& k : m.morph_keys)
+        for (std::size_t t = 0; t < n_bones; ++t)
+          if (!model[t].empty() && model[t] == m.morph_names[k.name].raw) morph_pairs.push_back({t, k.frame, k.weight, 0});
+    }
+    auto reference = [&](std::vector<Pair> pairs, std::vector<KeyRange>& ranges) {
+      std::stable_sort(pairs.begin(), pairs.end(),
+                       [](const Pair& x, const Pair& y) { return x.bone != y.bone ? x.bone < y.bone : x.frame < y.frame; });
+      std::vector<Pair> kept;
+      ranges.assign(n_bones, KeyRange{});
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (i + 1 < pairs.size() && pairs[i + 1].bone == pairs[i].bone && pairs[i + 1].frame == pairs[i].frame) continue;
+        KeyRange& r = ranges[pairs[i].bone];
+        if (r.empty()) r.begin = r.end = static_cast<std::uint32_t>(kept.size());
+        kept.push_back(pairs[i]);
+        r.end = static_cast<std::uint32_t>(kept.size());
+      }
+      return kept;
+    };
+    std::vector<KeyRange> bone_ranges, morph_ranges;
+    const auto bones_want = reference(bone_pairs, bone_ranges), morphs_want = reference(morph_pairs, morph_ranges);
+    ASSERT_EQ(b->bone_keys.size(), bones_want.size()) << "round " << round;
+    for (std::size_t i = 0; i < bones_want.size(); ++i) {
+      EXPECT_EQ(b->bone_keys[i].frame, bones_want[i].frame) << "round " << round << " key " << i;
+      EXPECT_EQ(b->bone_keys[i].translation[0], bones_want[i].a) << "round " << round << " key " << i;
+      EXPECT_EQ(b->bone_keys[i].translation[2], bones_want[i].c) << "round " << round << " key " << i;
+    }
+    ASSERT_EQ(b->morph_keys.size(), morphs_want.size()) << "round " << round;
+    for (std::size_t i = 0; i < morphs_want.size(); ++i) {
+      EXPECT_EQ(b->morph_keys[i].frame, morphs_want[i].frame) << "round " << round << " key " << i;
+      EXPECT_EQ(b->morph_keys[i].weight, morphs_want[i].a) << "round " << round << " key " << i;
+    }
+    ASSERT_EQ(b->bone_tracks.size(), n_bones);
+    ASSERT_EQ(b->morph_tracks.size(), n_bones);
+    for (std::size_t t = 0; t < n_bones; ++t) {
+      EXPECT_EQ(b->bone_tracks[t].begin, bone_ranges[t].begin) << "round " << round << " bone " << t;
+      EXPECT_EQ(b->bone_tracks[t].end, bone_ranges[t].end) << "round " << round << " bone " << t;
+      EXPECT_EQ(b->morph_tracks[t].begin, morph_ranges[t].begin) << "round " << round << " morph " << t;
+      EXPECT_EQ(b->morph_tracks[t].end, morph_ranges[t].end) << "round " << round << " morph " << t;
+    }
+  }
+}
+
+// Without model bones (the morph-only binding of anim::Character) toggles bind nothing; with
+// bones that match no track, every bone gets an empty toggle range.
+TEST(Binding, PhysicsTogglesWithoutBones) {
+  vmd::Motion m;
+  m.bone_names = {track_name(bytes("hair"))};
+  const vmd::Curve l = vmd::kLinearCurve;
+  m.bone_keys = {bone_key(0, 10, {0, 0, 0}, {0, 0, 0, 1}, l, l, l, l, true)};
+  const vmd::Motion* list[] = {&m};
+  auto none = bind_motions(list, {}, {});
+  ASSERT_TRUE(none) << none.error().to_string();
+  EXPECT_TRUE(none->physics_tracks.empty());
+  EXPECT_TRUE(none->physics_toggles.empty());
+  std::vector<Bytes> model = {bytes("skirt"), bytes("arm")};
+  auto unmatched = bind_motions(list, model, {});
+  ASSERT_TRUE(unmatched) << unmatched.error().to_string();
+  ASSERT_EQ(unmatched->physics_tracks.size(), 2u);
+  EXPECT_TRUE(unmatched->physics_tracks[0].empty());
+  EXPECT_TRUE(unmatched->physics_toggles.empty());
 }
 
 }  // namespace
