@@ -29,27 +29,45 @@ class Converter {
   iconv_t cd_;
 };
 
+// Each descriptor is opened on its first use: iconv_open loads the encoding's gconv module (a
+// dlopen with its relocations), so a run that meets only CP932 names never loads GBK or UTF-16.
 Converter& decoder(Encoding e) {
-  thread_local Converter cp932("UTF-8", "CP932"), gbk("UTF-8", "GBK"), u16("UTF-8", "UTF-16LE"),
-      u8("UTF-8", "UTF-8");
   switch (e) {
-    case Encoding::cp932: return cp932;
-    case Encoding::gbk: return gbk;
-    case Encoding::utf16le: return u16;
-    case Encoding::utf8: return u8;
+    case Encoding::cp932: {
+      thread_local Converter c("UTF-8", "CP932");
+      return c;
+    }
+    case Encoding::gbk: {
+      thread_local Converter c("UTF-8", "GBK");
+      return c;
+    }
+    case Encoding::utf16le: {
+      thread_local Converter c("UTF-8", "UTF-16LE");
+      return c;
+    }
+    case Encoding::utf8: break;
   }
+  thread_local Converter u8("UTF-8", "UTF-8");
   return u8;
 }
 
 Converter& encoder(Encoding e) {
-  thread_local Converter cp932("CP932", "UTF-8"), gbk("GBK", "UTF-8"), u16("UTF-16LE", "UTF-8"),
-      u8("UTF-8", "UTF-8");
   switch (e) {
-    case Encoding::cp932: return cp932;
-    case Encoding::gbk: return gbk;
-    case Encoding::utf16le: return u16;
-    case Encoding::utf8: return u8;
+    case Encoding::cp932: {
+      thread_local Converter c("CP932", "UTF-8");
+      return c;
+    }
+    case Encoding::gbk: {
+      thread_local Converter c("GBK", "UTF-8");
+      return c;
+    }
+    case Encoding::utf16le: {
+      thread_local Converter c("UTF-16LE", "UTF-8");
+      return c;
+    }
+    case Encoding::utf8: break;
   }
+  thread_local Converter u8("UTF-8", "UTF-8");
   return u8;
 }
 
