@@ -57,9 +57,32 @@ Result<std::vector<std::vector<std::size_t>>> resolve(const std::vector<vmd::Tra
   return out;
 }
 
+// A stable sort for keys that are nearly in order (a VMD's keys of one bone mostly are: wavefile_v2
+// has 82 of 140 tracks in order, the rest a few keys out of place): an insertion sort while it
+// moves at most 8 keys per key on average, then std::stable_sort of the range (insertion sort is
+// stable, so the range is then sorted as if stable_sort had had it all along): never quadratic.
+template <class It, class Less>
+void sort_mostly_sorted(It first, It last, Less less) {
+  std::size_t budget = 8 * static_cast<std::size_t>(last - first) + 64;
+  for (It i = first; i != last; ++i) {
+    if (i == first || !less(*i, *(i - 1))) continue;
+    auto v = std::move(*i);
+    It j = i;
+    do {
+      *j = std::move(*(j - 1));
+      --j;
+    } while (j != first && less(v, *(j - 1)) && --budget != 0);
+    *j = std::move(v);
+    if (budget == 0) {
+      std::stable_sort(first, last, less);
+      return;
+    }
+  }
+}
+
 // Keys gathered per target (counted first, then placed in (motion, file) order at their target's
 // offset: a stable counting sort by target, no (target, key) pairs and no merge sort of them), then
-// per target sorted stably by frame when not already in order (files are, mostly), the last key of
+// per target sorted stably by frame (sort_mostly_sorted), the last key of
 // each frame kept, compacted in place. The result is the stable sort by (target, frame) with the
 // last of each (target, frame) kept: the same keys in the same order.
 template <class TrackKey>
@@ -71,7 +94,7 @@ void finish(std::vector<TrackKey>& keys, const std::vector<std::uint32_t>& start
   for (std::size_t t = 0; t < targets; ++t) {
     const auto first = keys.begin() + starts[t], last = keys.begin() + starts[t + 1];
     if (first == last) continue;
-    if (!std::is_sorted(first, last, by_frame)) std::stable_sort(first, last, by_frame);
+    sort_mostly_sorted(first, last, by_frame);
     KeyRange& r = ranges[t];
     r.begin = static_cast<std::uint32_t>(out);
     for (auto it = first; it != last; ++it) {

@@ -141,7 +141,7 @@ TEST(Binding, PhysicsOffIsSteppedPerBone) {
 // motion then file order, stable-sorted by (bone, frame), the last of each (bone, frame) kept.
 // bind_motions (a counting sort by bone, then per-bone sorts) must give the same keys, in the same
 // order, and the same ranges, on shuffled frames, duplicate frames, several motions, names bound
-// to two bones (the same first 15 bytes), unmatched names and bones without keys.
+// to two bones (the same first 15 bytes), unmatched names, bones without keys and long reversed tracks.
 TEST(Binding, MergedKeysEqualAStableSortOfAllPairs) {
   std::mt19937 rng(1234);
   for (int round = 0; round < 40; ++round) {
@@ -153,9 +153,13 @@ TEST(Binding, MergedKeysEqualAStableSortOfAllPairs) {
     for (auto& m : motions) {
       const std::size_t names = 1 + rng() % 7;
       for (std::size_t j = 0; j < names; ++j) m.bone_names.push_back(track_name(bytes("bone" + std::to_string(rng() % 8))));
-      const std::size_t keys = rng() % 60;
+      // Every fifth round a long track in reverse frame order (with repeats): more moves than the
+      // insertion sort's budget, so the stable_sort fallback runs.
+      const bool reversed = round % 5 == 0;
+      const std::size_t keys = reversed ? 600 : rng() % 60;
       for (std::size_t i = 0; i < keys; ++i) {
-        const auto name = static_cast<std::uint32_t>(rng() % names), frame = static_cast<std::uint32_t>(rng() % 25);
+        const auto name = static_cast<std::uint32_t>(reversed ? 0 : rng() % names);
+        const auto frame = static_cast<std::uint32_t>(reversed ? (keys - i) / 3 : rng() % 25);
         m.bone_keys.push_back(bone_key(name, frame, {static_cast<float>(rng() % 1000), 0, static_cast<float>(i)}));
       }
       for (std::size_t j = 0; j < names; ++j) m.morph_names.push_back(track_name(bytes("bone" + std::to_string(rng() % 8))));
