@@ -259,18 +259,7 @@ void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> o
   for (std::size_t i = 0; i < n; ++i) out[i] = sample_bone(motion.bone_track(i), frame, cursors[i]);
 }
 
-void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out, std::span<std::uint32_t> cursors,
-                  std::span<BoneSegmentCache> caches) noexcept {
-  const std::size_t n = std::min({out.size(), cursors.size(), motion.bone_tracks.size()});
-  const std::size_t nc = std::min(n, caches.size());
-  const BoneTrackKey* keys = motion.bone_keys.data();
-  const KeyRange* tracks = motion.bone_tracks.data();
-  for (std::size_t i = 0; i < nc; ++i) {
-    const KeyRange r = tracks[i];
-    out[i] = sample_bone(std::span<const BoneTrackKey>(keys + r.begin, r.end - r.begin), frame, cursors[i], caches[i]);
-  }
-  for (std::size_t i = nc; i < n; ++i) out[i] = sample_bone(motion.bone_track(i), frame, cursors[i]);
-}
+// sample_bones with segment caches: sampler.cpp (the per-bone sampling inlines there).
 
 void sample_physics_off(const BoundMotion& motion, double frame, std::span<std::uint8_t> out) noexcept {
   const std::size_t n = std::min(out.size(), motion.bone_tracks.size());

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "mmdkit/anim/bezier.hpp"
+#include "mmdkit/anim/binding.hpp"
 
 namespace mmdkit::anim {
 
@@ -49,6 +50,7 @@ double dot4(const Quat& a, const Quat& b) noexcept {
 // with the same operations in the same order.
 void fill(BoneSegmentCache& c, const BoneTrackKey& a, const BoneTrackKey& b) noexcept {
   c.key = &a;
+  c.holds = false;
   c.equal = std::memcmp(a.rotation.data(), b.rotation.data(), sizeof(Quat)) == 0;
   if (c.equal) {  // see sample_bone_impl: the slerp of equal rotations is their renormalisation
     c.qa = quat_normalize(quat_normalize(a.rotation));
@@ -83,6 +85,11 @@ Quat slerp(const BoneSegmentCache& c, float t) noexcept {
 
 [[gnu::always_inline]] inline BonePose sample_bone_impl(std::span<const BoneTrackKey> keys, double frame,
                                                         std::uint32_t& cursor, BoneSegmentCache* cache) noexcept {
+  // A held segment (see BoneSegmentCache::holds): the cursor still on its first key and the time
+  // strictly inside it, where find_segment would give that segment and the pose below is `hold`.
+  if (cache && cache->holds && cursor < keys.size() && cache->key == &keys[cursor] && cache->hold_from < frame &&
+      frame < cache->hold_to)
+    return cache->hold;
   if (keys.empty()) return {};
   const Segment s = find_segment(keys, frame, cursor);
   const BoneTrackKey& a = keys[s.first];
@@ -102,14 +109,22 @@ Quat slerp(const BoneSegmentCache& c, float t) noexcept {
     return weight[i] = bezier_weight(*curve[i], s.x);
   };
   BonePose p;
+  bool moves = false;  // a translation axis changes over the segment
   for (std::size_t i = 0; i < 3; ++i) {
     weight[i] = -1.0f;  // not computed
     const float d = b.translation[i] - a.translation[i];
+    moves |= d != 0.0f;
     p.translation[i] = d == 0.0f ? a.translation[i] + 0.0f : a.translation[i] + d * weight_of(i);
   }
   if (cache) {
     if (cache->key != &a) fill(*cache, a, b);
     p.rotation = cache->equal ? cache->qa : slerp(*cache, weight_of(3));
+    if (cache->equal && !moves) {  // no weight was used: the same pose at every time inside (a, b)
+      cache->holds = true;
+      cache->hold_from = static_cast<double>(a.frame);
+      cache->hold_to = static_cast<double>(b.frame);
+      cache->hold = p;
+    }
   } else if (std::memcmp(a.rotation.data(), b.rotation.data(), sizeof(Quat)) == 0) {
     p.rotation = quat_normalize(quat_normalize(a.rotation));
   } else {
@@ -127,6 +142,21 @@ BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint
 BonePose sample_bone(std::span<const BoneTrackKey> keys, double frame, std::uint32_t& cursor,
                      BoneSegmentCache& cache) noexcept {
   return sample_bone_impl(keys, frame, cursor, &cache);
+}
+
+// binding.hpp: here, so that sample_bone_impl inlines into the loop over the bones.
+void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> out, std::span<std::uint32_t> cursors,
+                  std::span<BoneSegmentCache> caches) noexcept {
+  const std::size_t n = std::min({out.size(), cursors.size(), motion.bone_tracks.size()});
+  const std::size_t nc = std::min(n, caches.size());
+  const BoneTrackKey* keys = motion.bone_keys.data();
+  const KeyRange* tracks = motion.bone_tracks.data();
+  for (std::size_t i = 0; i < nc; ++i) {
+    const KeyRange r = tracks[i];
+    out[i] = sample_bone_impl(std::span<const BoneTrackKey>(keys + r.begin, r.end - r.begin), frame, cursors[i],
+                              &caches[i]);
+  }
+  for (std::size_t i = nc; i < n; ++i) out[i] = sample_bone(motion.bone_track(i), frame, cursors[i]);
 }
 
 float sample_morph(std::span<const MorphTrackKey> keys, double frame, std::uint32_t& cursor) noexcept {

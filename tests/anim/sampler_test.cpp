@@ -202,5 +202,28 @@ TEST(Sampler, SegmentCacheGivesTheUncachedPosesBitForBit) {
   EXPECT_GT(quat_angle_between(sample_bone(ta, 5.0, c, cache).rotation, far), 0.1f);
 }
 
+// A segment whose pose does not change (equal translations, one of them -0, and equal rotations)
+// is held by the cache and answered without a search: still the uncached pose bit for bit inside
+// it (translation -0 + 0 = +0 there, the key's own -0 at its frame), at its keys, after the cursor
+// left it and came back, and backwards.
+TEST(Sampler, HeldSegmentGivesTheUncachedPosesBitForBit) {
+  const Quat q = quat_normalize({0.1f, 0.2f, -0.3f, 0.9f});
+  const std::vector<vmd::BoneKey> k = {test::bone_key(0, 0, {-0.0f, 1, 2}, q), test::bone_key(0, 10, {-0.0f, 1, 2}, q),
+                                       test::bone_key(0, 20, {4, 1, 2}, q), test::bone_key(0, 30, {4, 1, 2}, q)};
+  const auto track = build_bone_track(k);
+  BoneSegmentCache cache;
+  std::uint32_t plain = 0, cached = 0;
+  int held = 0;
+  for (double t : {0.0, 0.5, 5.0, 9.75, 10.0, 3.0, 7.0, 15.0, 25.0, 21.0, 29.0, 4.0, 30.0, 6.0, 35.0, 8.0}) {
+    const BonePose want = sample_bone(track, t, plain), got = sample_bone(track, t, cached, cache);
+    EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0) << t;
+    held += cache.holds;
+  }
+  EXPECT_GT(held, 0);  // the fast path ran
+  std::uint32_t c = 0;
+  EXPECT_FALSE(std::signbit(sample_bone(track, 5.0, c).translation[0]));  // inside: -0 + 0
+  EXPECT_TRUE(std::signbit(sample_bone(track, 10.0, c).translation[0]));  // on the key: as stored
+}
+
 }  // namespace
 }  // namespace mmdkit::anim

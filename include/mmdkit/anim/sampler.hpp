@@ -37,12 +37,11 @@ struct Segment {
   float x = 0.0f;  ///< (t − frame[first]) / (frame[second] − frame[first]), in [0, 1)
 };
 
-/// Finds the segment of `keys` (any type with a `frame` member, sorted by strictly increasing
-/// frame) containing `frame`. `cursor` is the caller's per-track cache: any value is accepted
-/// (out-of-range values are ignored), and it is updated to the segment found. A NaN frame counts
-/// as before the first key. Precondition: keys is not empty (an empty span gives {0, 0, 0}).
+namespace detail {
+/// find_segment's search (out of line): before the first key, after the last, the next segment,
+/// else a binary search.
 template <class Key>
-Segment find_segment(std::span<const Key> keys, double frame, std::uint32_t& cursor) noexcept {
+[[gnu::noinline]] Segment find_segment_search(std::span<const Key> keys, double frame, std::uint32_t& cursor) noexcept {
   const std::size_t n = keys.size();
   if (n == 0) return {};
   if (!(frame > static_cast<double>(keys[0].frame))) {
@@ -71,6 +70,30 @@ Segment find_segment(std::span<const Key> keys, double frame, std::uint32_t& cur
   const double fa = keys[i].frame, fb = keys[i + 1].frame;
   if (frame == fa) return {i, i, 0.0f};
   return {i, i + 1, static_cast<float>((frame - fa) / (fb - fa))};
+}
+}  // namespace detail
+
+/// Finds the segment of `keys` (any type with a `frame` member, sorted by strictly increasing
+/// frame) containing `frame`. `cursor` is the caller's per-track cache: any value is accepted
+/// (out-of-range values are ignored), and it is updated to the segment found. A NaN frame counts
+/// as before the first key. Precondition: keys is not empty (an empty span gives {0, 0, 0}).
+/// Inline: the cursor's own segment (frames in order: nearly always) and a one-key track are
+/// answered here, anything else by detail::find_segment_search — the same result either way.
+template <class Key>
+[[gnu::always_inline]] inline Segment find_segment(std::span<const Key> keys, double frame,
+                                                   std::uint32_t& cursor) noexcept {
+  const std::size_t n = keys.size(), i = cursor;
+  if (i + 1 < n) {
+    const double fa = keys[i].frame, fb = keys[i + 1].frame;
+    if (fa <= frame && frame < fb) {  // (also when i = 0 and frame = fa: {0, 0, 0} as before the first key)
+      if (frame == fa) return {i, i, 0.0f};
+      return {i, i + 1, static_cast<float>((frame - fa) / (fb - fa))};
+    }
+  } else if (n == 1) {
+    cursor = 0;
+    return {};
+  }
+  return detail::find_segment_search(keys, frame, cursor);
 }
 
 /// One bone key prepared for sampling.
@@ -134,6 +157,13 @@ struct BoneSegmentCache {
   bool trig = false;                  ///< angle large enough for sines (else the lerp weights)
   Quat qa = kIdentityQuat, qb = kIdentityQuat;
   double theta = 0.0, sine = 0.0;
+  /// The segment's pose does not depend on the time (equal translations, bitwise equal rotations):
+  /// `hold` is the pose at every time strictly between the frames `hold_from` and `hold_to` of its
+  /// two keys, returned without a search while the track's cursor stays on `key` (at `hold_from`
+  /// itself the key's stored values apply, as without the cache).
+  bool holds = false;
+  double hold_from = 0.0, hold_to = 0.0;
+  BonePose hold{};
 };
 
 /// sample_bone with a segment cache: the same result bit for bit (the same operations of
