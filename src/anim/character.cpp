@@ -248,6 +248,9 @@ Result<void> Character::skin(ThreadPool* pool) {
                       "skinning");
   if (std::isnan(frame_))
     return make_error(ErrorCode::invalid_argument, "no frame evaluated yet (call evaluate first)", "skinning");
+  if (!pose_.skinning_matrices_on())
+    return make_error(ErrorCode::invalid_argument, "skinning matrices are off (Character::set_skinning_matrices(false))",
+                      "skinning");
   const SkinBones bones{pose_.skinning_matrices(), pose_.model_rotations()};
   if (pool) return skin_parallel(*pool, *d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);
   return anim::skin(*d.skinning_, bones, skin_ws_, morph_ws_.vertex_offsets(), positions_, normals_);

@@ -135,6 +135,7 @@ using pm::V4;
 
 }  // namespace
 
+template <bool Skin>
 [[gnu::always_inline]] inline void PoseEvaluator::finish(const Skeleton& s, PoseWorkspace& ws) noexcept {
   const std::size_t n = s.bone_count();
   const Vec3* bind = s.bind_positions().data();
@@ -149,42 +150,48 @@ using pm::V4;
   std::size_t i = 0;
   const V4 one{1.0f, 1.0f, 1.0f, 1.0f}, two{2.0f, 2.0f, 2.0f, 2.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
   for (; i + 4 <= n; i += 4) {
-    V4 x, y, z, w, px, py, pz, bx, by, bz, unused;
+    V4 x, y, z, w, px, py, pz, unused;
     transpose4(pm::load4(rot[i]), pm::load4(rot[i + 1]), pm::load4(rot[i + 2]), pm::load4(rot[i + 3]), x, y, z, w);
     transpose4(pm::load3(pos[i]), pm::load3(pos[i + 1]), pm::load3(pos[i + 2]), pm::load3(pos[i + 3]), px, py, pz, unused);
-    transpose4(pm::load3(bind[i]), pm::load3(bind[i + 1]), pm::load3(bind[i + 2]), pm::load3(bind[i + 3]), bx, by, bz,
-               unused);
     const V4 xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
     const V4 m0 = one - two * (yy + zz), m1 = two * (xy + wz), m2 = two * (xz - wy);
     const V4 m4 = two * (xy - wz), m5 = one - two * (xx + zz), m6 = two * (yz + wx);
     const V4 m8 = two * (xz + wy), m9 = two * (yz - wx), m10 = one - two * (xx + yy);
-    // pm::rotate(q, bind): t = 2(u × v), r = (v + w·t) + u × t.
-    const V4 t0 = two * (y * bz - z * by), t1 = two * (z * bx - x * bz), t2 = two * (x * by - y * bx);
-    const V4 rx = (bx + w * t0) + (y * t2 - z * t1), ry = (by + w * t1) + (z * t0 - x * t2),
-             rz = (bz + w * t2) + (x * t1 - y * t0);
-    V4 c0[4], c1[4], c2[4], c3[4], k3[4];
+    V4 c0[4], c1[4], c2[4], c3[4];
     transpose4(m0, m1, m2, zero, c0[0], c0[1], c0[2], c0[3]);
     transpose4(m4, m5, m6, zero, c1[0], c1[1], c1[2], c1[3]);
     transpose4(m8, m9, m10, zero, c2[0], c2[1], c2[2], c2[3]);
     transpose4(px, py, pz, one, c3[0], c3[1], c3[2], c3[3]);
-    transpose4(px - rx, py - ry, pz - rz, one, k3[0], k3[1], k3[2], k3[3]);
     for (std::size_t k = 0; k < 4; ++k) {
       float* m = model[i + k].data();
-      float* sk = skin[i + k].data();
       store4(m, c0[k]);
       store4(m + 4, c1[k]);
       store4(m + 8, c2[k]);
       store4(m + 12, c3[k]);
-      store4(sk, c0[k]);
-      store4(sk + 4, c1[k]);
-      store4(sk + 8, c2[k]);
-      store4(sk + 12, k3[k]);
+    }
+    if constexpr (Skin) {
+      V4 bx, by, bz, k3[4];
+      transpose4(pm::load3(bind[i]), pm::load3(bind[i + 1]), pm::load3(bind[i + 2]), pm::load3(bind[i + 3]), bx, by,
+                 bz, unused);
+      // pm::rotate(q, bind): t = 2(u × v), r = (v + w·t) + u × t.
+      const V4 t0 = two * (y * bz - z * by), t1 = two * (z * bx - x * bz), t2 = two * (x * by - y * bx);
+      const V4 rx = (bx + w * t0) + (y * t2 - z * t1), ry = (by + w * t1) + (z * t0 - x * t2),
+               rz = (bz + w * t2) + (x * t1 - y * t0);
+      transpose4(px - rx, py - ry, pz - rz, one, k3[0], k3[1], k3[2], k3[3]);
+      for (std::size_t k = 0; k < 4; ++k) {
+        float* sk = skin[i + k].data();
+        store4(sk, c0[k]);
+        store4(sk + 4, c1[k]);
+        store4(sk + 8, c2[k]);
+        store4(sk + 12, k3[k]);
+      }
     }
   }
   for (; i < n; ++i) {
     const Quat& q = rot[i];
     const Vec3& p = pos[i];
     model[i] = rigid_matrix(q, p);
+    if constexpr (!Skin) continue;
     Mat4& sk = skin[i];
     sk = model[i];
     const Vec3 rb = pm::rotate(q, bind[i]);
@@ -236,7 +243,10 @@ void before_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspa
 }
 void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) noexcept {
   PoseEvaluator::run(s, s.plan_after_physics(), in, ws);
-  PoseEvaluator::finish(s, ws);
+  if (ws.skinning_matrices_on())
+    PoseEvaluator::finish<true>(s, ws);
+  else
+    PoseEvaluator::finish<false>(s, ws);
 }
 #ifdef MMDKIT_EVAL_HAVE_AVX
 // The same calls compiled for AVX (their bodies are always inlined): three-operand encodings, no
@@ -249,7 +259,10 @@ void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspac
 [[gnu::target("avx")]] void after_physics_avx(const Skeleton& s, const PoseInput& in,
                                                            PoseWorkspace& ws) noexcept {
   PoseEvaluator::run(s, s.plan_after_physics(), in, ws);
-  PoseEvaluator::finish(s, ws);
+  if (ws.skinning_matrices_on())
+    PoseEvaluator::finish<true>(s, ws);
+  else
+    PoseEvaluator::finish<false>(s, ws);
 }
 #endif
 

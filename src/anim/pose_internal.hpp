@@ -159,6 +159,8 @@ struct PoseEvaluator {
                                 Vec3& goal) noexcept;
   static inline void run(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput& in,
                          PoseWorkspace& ws) noexcept;
+  /// Model matrices, and with Skin the skinning matrices (PoseWorkspace::set_skinning_matrices).
+  template <bool Skin>
   static inline void finish(const Skeleton& s, PoseWorkspace& ws) noexcept;
   [[gnu::always_inline]] static inline void model_from_local(const Skeleton& s, PoseWorkspace& ws,
                                                              std::uint32_t bone) noexcept {

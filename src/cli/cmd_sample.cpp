@@ -190,6 +190,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (!loaded) return loaded.error();
   anim::Character ch(*loaded);
   ch.set_ik(!a.no_ik);
+  ch.set_skinning_matrices(false);  // bone transforms only: nothing is skinned
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();

@@ -301,6 +301,48 @@ TEST(Character, PhysicsSlotRunsBetweenTheStages) {
   EXPECT_EQ(pin.resets, 2);
 }
 
+// set_skinning_matrices(false) leaves every other output bit for bit as it was (seven bones: the
+// four-bone pass and the one-bone tail of the matrices), and the skinning matrices untouched (their
+// reset values); on, a skinning matrix is the model matrix with translation p − R·bind.
+TEST(Character, SkinningMatricesOffChangesNothingElse) {
+  auto m = std::make_shared<model::Model>();
+  for (int i = 0; i < 7; ++i)
+    m->bones.push_back(view_bone("b" + std::to_string(i), {0.5f * static_cast<float>(i), static_cast<float>(i), 0}, i - 1));
+  for (int i = 0; i < 7; ++i) m->bone_order.push_back(i);
+  vmd::Motion mo;
+  for (int i = 0; i < 7; ++i) mo.bone_names.push_back(name("b" + std::to_string(i)));
+  for (std::uint32_t i = 0; i < 7; ++i) {
+    mo.bone_keys.push_back(bone_key(i, 0, {0, 0, 0}));
+    mo.bone_keys.push_back(bone_key(i, 10, {0.1f * static_cast<float>(i), 0, 1}, quat_normalize({0.1f, 0.2f * static_cast<float>(i), 0.3f, 1})));
+  }
+  auto data = CharacterData::create(m, MotionInputs{{&mo}});
+  ASSERT_TRUE(data) << data.error().to_string();
+  Character on(*data), off(*data);
+  off.set_skinning_matrices(false);
+  EXPECT_TRUE(on.pose().skinning_matrices_on());
+  EXPECT_FALSE(off.pose().skinning_matrices_on());
+  const std::vector<Mat4> reset_values(off.pose().skinning_matrices().begin(), off.pose().skinning_matrices().end());
+  for (double f : {0.0, 3.5, 7.0, 10.0}) {
+    ASSERT_TRUE(on.evaluate(f));
+    ASSERT_TRUE(off.evaluate(f));
+    EXPECT_TRUE(same_bytes(on.pose().model_matrices(), off.pose().model_matrices())) << f;
+    EXPECT_TRUE(same_bytes(on.pose().model_rotations(), off.pose().model_rotations())) << f;
+    EXPECT_TRUE(same_bytes(on.pose().model_positions(), off.pose().model_positions())) << f;
+    EXPECT_TRUE(same_bytes(off.pose().skinning_matrices(), std::span<const Mat4>(reset_values))) << f;
+    for (std::size_t b = 0; b < 7; ++b) {
+      const Mat4& mm = on.pose().model_matrices()[b];
+      const Mat4& sk = on.pose().skinning_matrices()[b];
+      const Vec3 bind{0.5f * static_cast<float>(b), static_cast<float>(b), 0};
+      for (std::size_t r = 0; r < 3; ++r) {
+        const float rb = mm[r] * bind[0] + mm[4 + r] * bind[1] + mm[8 + r] * bind[2];
+        EXPECT_NEAR(sk[12 + r], mm[12 + r] - rb, 1e-4f) << f << " bone " << b;
+      }
+      EXPECT_TRUE(std::memcmp(sk.data(), mm.data(), 12 * sizeof(float)) == 0) << f << " bone " << b;
+    }
+  }
+  EXPECT_FALSE(same_bytes(on.pose().skinning_matrices(), std::span<const Mat4>(reset_values)));
+}
+
 TEST(Pose, WorkspaceOfAnotherSkeletonWithTheSameBoneCountIsRefused) {
   auto a = build_skeleton(*small_model());
   auto b = build_skeleton(*small_model());

@@ -206,6 +206,10 @@ class Character {
   void reset_physics() noexcept { physics_reset_ = true; }
   /// false: every IK solver off (the CLI's --no-ik), whatever the motions' property keys say.
   void set_ik(bool enabled) noexcept { ik_ = enabled; }
+  /// false: evaluate() no longer computes the skinning matrices (PoseWorkspace::set_skinning_matrices;
+  /// skin() then fails with invalid_argument), for callers that read bone transforms only, as
+  /// `mmdkit sample` does. Every other output is the same, bit for bit. On by default.
+  void set_skinning_matrices(bool on) noexcept { pose_.set_skinning_matrices(on); }
 
   /// Evaluates one frame (steps 1–7 of the file comment). Errors: invalid_argument when `frame`
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.

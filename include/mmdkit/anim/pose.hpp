@@ -80,7 +80,14 @@ class PoseWorkspace {
   std::span<const Vec3> model_positions() const noexcept { return model_pos_; }
   /// Skinning matrices = model matrix × inverse bind matrix (the bind pose has no rotation, so the
   /// inverse bind is a translation by −bind position). Vertex' = S · vertex (model space).
+  /// Not updated while set_skinning_matrices(false) (they keep their last values).
   std::span<const Mat4> skinning_matrices() const noexcept { return skin_mat_; }
+  /// false: evaluate_after_physics fills the model matrices only, not skinning_matrices() (a
+  /// caller that reads bone transforms and skins nothing, as `mmdkit sample`: a third of that
+  /// stage's work). On by default; model matrices and every other output are the same either way.
+  void set_skinning_matrices(bool on) noexcept { skinning_ = on; }
+  /// Whether evaluate_after_physics fills skinning_matrices() (set_skinning_matrices).
+  bool skinning_matrices_on() const noexcept { return skinning_; }
   /// Final local rotation (IK · append · morph · key) and translation (bind offset + ...) per bone.
   std::span<const Quat> local_rotations() const noexcept { return local_rot_; }
   std::span<const Vec3> local_translations() const noexcept { return local_pos_; }
@@ -106,6 +113,7 @@ class PoseWorkspace {
   std::vector<Mat4> skin_mat_;
   std::vector<std::uint8_t> stage_;  // per bone: 0 before physics, 1 after
   std::uint64_t skeleton_id_ = 0;
+  bool skinning_ = true;
 };
 
 /// Checks that `ws` was sized for `skeleton` (ozz's SamplingJob::Validate() idea: a job refuses
@@ -122,7 +130,8 @@ Result<void> validate(const Skeleton& skeleton, const PoseWorkspace& ws);
 Result<void> evaluate_before_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
 /// Stage after physics: runs the after-physics schedule, then fills model matrices of all bones
-/// and the skinning matrices. Errors and allocation as evaluate_before_physics.
+/// and the skinning matrices (unless PoseWorkspace::set_skinning_matrices(false)). Errors and
+/// allocation as evaluate_before_physics.
 Result<void> evaluate_after_physics(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
 /// Both stages without physics. Errors and allocation as evaluate_before_physics.
