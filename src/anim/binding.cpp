@@ -275,10 +275,6 @@ void sample_physics_off(const BoundMotion& motion, double frame, std::span<std::
   }
 }
 
-void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out,
-                   std::span<std::uint32_t> cursors) noexcept {
-  const std::size_t n = std::min({out.size(), cursors.size(), motion.morph_tracks.size()});
-  for (std::size_t i = 0; i < n; ++i) out[i] = sample_morph(motion.morph_track(i), frame, cursors[i]);
-}
+// sample_morphs: sampler.cpp (the per-morph sampling inlines there).
 
 }  // namespace mmdkit::anim

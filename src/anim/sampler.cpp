@@ -159,12 +159,31 @@ void sample_bones(const BoundMotion& motion, double frame, std::span<BonePose> o
   for (std::size_t i = nc; i < n; ++i) out[i] = sample_bone(motion.bone_track(i), frame, cursors[i]);
 }
 
-float sample_morph(std::span<const MorphTrackKey> keys, double frame, std::uint32_t& cursor) noexcept {
+namespace {
+[[gnu::always_inline]] inline float sample_morph_impl(std::span<const MorphTrackKey> keys, double frame,
+                                                      std::uint32_t& cursor) noexcept {
   if (keys.empty()) return 0.0f;
   const Segment s = find_segment(keys, frame, cursor);
   const float a = keys[s.first].weight;
   if (s.first == s.second) return a;
   return a + (keys[s.second].weight - a) * s.x;
+}
+}  // namespace
+
+float sample_morph(std::span<const MorphTrackKey> keys, double frame, std::uint32_t& cursor) noexcept {
+  return sample_morph_impl(keys, frame, cursor);
+}
+
+// binding.hpp: here, so that the per-morph sampling inlines into the loop.
+void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out,
+                   std::span<std::uint32_t> cursors) noexcept {
+  const std::size_t n = std::min({out.size(), cursors.size(), motion.morph_tracks.size()});
+  const MorphTrackKey* keys = motion.morph_keys.data();
+  const KeyRange* tracks = motion.morph_tracks.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    const KeyRange r = tracks[i];
+    out[i] = sample_morph_impl(std::span<const MorphTrackKey>(keys + r.begin, r.end - r.begin), frame, cursors[i]);
+  }
 }
 
 }  // namespace mmdkit::anim

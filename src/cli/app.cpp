@@ -51,13 +51,16 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   std::vector<Entry> entries;
   // `mmdkit COMMAND ...`: only COMMAND's options are declared (the others are listed by name and
   // summary, all that parsing, the unknown-command message and `help --commands` read): declaring
-  // every command's options was a tenth of the instructions of a short run. Any other first word
-  // (`help`, an option such as --help or --version, none) declares them all, for the help pages.
+  // every command's options was a tenth of the instructions of a short run; `mmdkit --version`
+  // alone declares none. Any other first word (`help`, an option such as --help, none) declares
+  // them all, for the help pages.
   const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   const bool one_command = !first.empty() && first[0] != '-' && first != "help";
+  const bool version_only = argc == 2 && first == "--version";
   for (const Command& c : command_table()) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
-    entries.push_back({sub, !one_command || c.name == first ? c.declare(*sub) : Runner{}});
+    const bool declare = version_only ? false : !one_command || c.name == first;
+    entries.push_back({sub, declare ? c.declare(*sub) : Runner{}});
   }
   CLI::App* help = app.add_subcommand("help", "help on mmdkit or on one command (same as --help)");
   std::string help_topic;
