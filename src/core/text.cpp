@@ -188,11 +188,13 @@ Result<std::vector<std::uint8_t>> encode_text(std::string_view utf8, Encoding en
 }
 
 Encoding detect_legacy_encoding(std::span<const ByteSpan> names) {
-  long cp932 = 0, gbk = 0;
+  // Scores: per encoding, 20 off per invalid sequence, one per typical double-byte pair. GBK's
+  // invalid sequences are counted only when its pairs alone could outscore CP932 (its score is at
+  // most its pair count): a CP932 file then never loads the GBK converter. The same choice.
+  long cp932 = 0, gbk_pairs = 0;
   for (ByteSpan name : names) {
     if (all_ascii(name)) continue;
     cp932 -= 20 * static_cast<long>(count_invalid(name, Encoding::cp932));
-    gbk -= 20 * static_cast<long>(count_invalid(name, Encoding::gbk));
     // Score typical double-byte ranges of each encoding.
     for (std::size_t i = 0; i < name.size(); ++i) {
       std::uint8_t a = name[i];
@@ -206,10 +208,14 @@ Encoding detect_legacy_encoding(std::span<const ByteSpan> names) {
         cp932 -= 1;  // a half-width katakana run is unusual in names
       }
       // GBK: GB2312 symbols/kana (0xA1-0xA9) and level-1 hanzi (0xB0-0xD7), trail 0xA1-0xFE.
-      if (((a >= 0xA1 && a <= 0xA9) || (a >= 0xB0 && a <= 0xD7)) && b >= 0xA1 && b <= 0xFE) ++gbk;
+      if (((a >= 0xA1 && a <= 0xA9) || (a >= 0xB0 && a <= 0xD7)) && b >= 0xA1 && b <= 0xFE) ++gbk_pairs;
       if (a >= 0x81 && b >= 0x40) ++i;  // skip the trail byte of a double-byte pair
     }
   }
+  if (gbk_pairs <= cp932) return Encoding::cp932;
+  long gbk = gbk_pairs;
+  for (ByteSpan name : names)
+    if (!all_ascii(name)) gbk -= 20 * static_cast<long>(count_invalid(name, Encoding::gbk));
   return gbk > cp932 ? Encoding::gbk : Encoding::cp932;
 }
 
