@@ -307,6 +307,9 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     s += "\"frames\":[";
   }
 
+  // Every bone in model order (no --bones): a frame's matrices are one block of the workspace.
+  bool all_bones = bones.size() == sk.bone_count();
+  for (std::size_t k = 0; all_bones && k < bones.size(); ++k) all_bones = bones[k] == k;
   const std::size_t frame_bytes = sizeof(double) + bones.size() * sizeof(Mat4) + nm * sizeof(float) +
                                   (a.camera ? 3 * sizeof(Vec3) + 2 * sizeof(float) : 0);
   Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
@@ -333,7 +336,10 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
           p += n;
         };
         put(&f, sizeof f);
-        for (std::uint32_t b : bones) put(mats[b].data(), sizeof(Mat4));
+        if (all_bones)
+          put(mats.data(), bones.size() * sizeof(Mat4));
+        else
+          for (std::uint32_t b : bones) put(mats[b].data(), sizeof(Mat4));
         put(weights.data(), nm * sizeof(float));
         if (a.camera) {
           put(cam.target.data(), sizeof(Vec3));
