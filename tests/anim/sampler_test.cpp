@@ -2,6 +2,8 @@
 // cursor cache, morph lerp.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cstring>
 
 #include <cmath>
@@ -223,6 +225,29 @@ TEST(Sampler, HeldSegmentGivesTheUncachedPosesBitForBit) {
   std::uint32_t c = 0;
   EXPECT_FALSE(std::signbit(sample_bone(track, 5.0, c).translation[0]));  // inside: -0 + 0
   EXPECT_TRUE(std::signbit(sample_bone(track, 10.0, c).translation[0]));  // on the key: as stored
+}
+
+// find_segment's inline answers (the cursor's own segment, a one-key track) are the search's:
+// the same segment, x and updated cursor for random tracks, cursors (out of range too) and times
+// (on keys, between, before, after, NaN).
+TEST(Sampler, InlineSegmentLookupEqualsTheSearch) {
+  std::mt19937 rng(99);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<MorphTrackKey> keys;
+    std::uint32_t f = rng() % 5;
+    for (std::size_t k = 1 + rng() % 6; k > 0; --k, f += 1 + rng() % 7) keys.push_back({f, 0.0f});
+    const std::span<const MorphTrackKey> span(keys);
+    for (int q = 0; q < 20; ++q) {
+      const double frame = q == 0 ? std::nan("") : static_cast<double>(rng() % 50) / 2.0 - 2.0;
+      const std::uint32_t start = static_cast<std::uint32_t>(rng() % (keys.size() + 2));
+      std::uint32_t c1 = start, c2 = start;
+      const Segment a = find_segment(span, frame, c1), b = detail::find_segment_search(span, frame, c2);
+      EXPECT_EQ(a.first, b.first) << round << " " << frame;
+      EXPECT_EQ(a.second, b.second) << round << " " << frame;
+      EXPECT_EQ(std::memcmp(&a.x, &b.x, sizeof a.x), 0) << round << " " << frame;
+      EXPECT_EQ(c1, c2) << round << " " << frame;
+    }
+  }
 }
 
 }  // namespace
