@@ -50,7 +50,12 @@ float bezier_weight(float x1f, float y1f, float x2f, float y2f, float xf) noexce
 
 float bezier_weight(const vmd::Curve& c, float x) noexcept {
   auto unit = [](std::uint8_t v) { return static_cast<float>(v > 127 ? 127 : v) / 127.0f; };
-  if (c.x1 == c.y1 && c.x2 == c.y2) return bezier_weight(0.0f, 0.0f, 1.0f, 1.0f, x);
+  // The line y = x (nearly every curve of real motions): bezier_weight(0, 0, 1, 1, x) without its
+  // conversions, the same value: 0 for NaN and x <= 0, 1 above 1, else x.
+  if (c.x1 == c.y1 && c.x2 == c.y2) {
+    if (!(x > 0.0f)) return 0.0f;
+    return x > 1.0f ? 1.0f : x;
+  }
   return bezier_weight(unit(c.x1), unit(c.y1), unit(c.x2), unit(c.y2), x);
 }
 

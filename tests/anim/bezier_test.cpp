@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "mmdkit/anim/bezier.hpp"
 
@@ -124,6 +126,25 @@ TEST(Bezier, DefinedOnBadInput) {
   EXPECT_EQ(bezier_weight(nan, 0.5f, 1.0f, 1.0f, 0.3f), bezier_weight(0.0f, 0.5f, 1.0f, 1.0f, 0.3f));
   // Bytes above 127 are clamped to 127.
   EXPECT_EQ(bezier_weight(vmd::Curve{255, 0, 200, 0}, 0.4f), bezier_weight(vmd::Curve{127, 0, 127, 0}, 0.4f));
+}
+
+// A curve on the line y = x (any x1 == y1, x2 == y2) answers without the solver's conversions:
+// the same float bits as bezier_weight(0, 0, 1, 1, x) for every x, the ends, -0, NaN, infinities,
+// denormals and values outside [0, 1] included.
+TEST(Bezier, LinearCurveShortcutEqualsTheGeneralPath) {
+  std::vector<float> xs = {0.0f, -0.0f, 1.0f, 0.5f, 1e-40f, -1e-40f, 1.0000001f, 0.99999994f, -3.0f, 7.0f,
+                           std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::min()};
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-0.25f, 1.25f);
+  for (int i = 0; i < 2000; ++i) xs.push_back(u(rng));
+  for (const vmd::Curve c : {vmd::Curve{20, 20, 107, 107}, vmd::Curve{0, 0, 127, 127}, vmd::Curve{64, 64, 64, 64},
+                             vmd::Curve{200, 200, 3, 3}}) {
+    for (float x : xs) {
+      const float want = bezier_weight(0.0f, 0.0f, 1.0f, 1.0f, x), got = bezier_weight(c, x);
+      EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0) << x;
+    }
+  }
 }
 
 }  // namespace
