@@ -62,7 +62,8 @@ Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
       case model::FindingKind::ik_invalid:
       case model::FindingKind::non_finite:
       case model::FindingKind::texture_missing:
-      case model::FindingKind::texture_escapes: out.push_back(to_cli_finding(f)); break;
+      case model::FindingKind::texture_escapes:
+      case model::FindingKind::physics_record: out.push_back(to_cli_finding(f)); break;
       default: break;
     }
   }

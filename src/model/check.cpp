@@ -99,6 +99,49 @@ void check_finite(const Model& m, std::vector<Finding>& out) {
   }
 }
 
+// What physics repairs or ignores in the rigid bodies and joints, in the words of its warnings
+// (physics/describe.cpp, which applies the repairs; docs/PHYSICS.md "Bad input"). Non-finite
+// values and indices out of range are reported elsewhere (non_finite, index_out_of_range).
+void check_physics(const Model& m, std::vector<Finding>& out) {
+  auto warn = [&](const char* section, std::size_t i, const char* field, std::string message) {
+    add(out, FindingKind::physics_record, section, static_cast<std::int64_t>(i), field, std::move(message),
+        Severity::warning);
+  };
+  const char* axis[3] = {"x", "y", "z"};
+  for (std::size_t i = 0; i < m.rigid_bodies.size(); ++i) {
+    const RigidBody& r = m.rigid_bodies[i];
+    if (static_cast<unsigned>(r.shape) > 2) continue;  // physics uses a sphere (the view reports the shape)
+    const int used = r.shape == RigidBodyShape::sphere ? 1 : r.shape == RigidBodyShape::capsule ? 2 : 3;
+    bool finite = true, zero = false;
+    for (int k = 0; k < used; ++k) {
+      const float v = r.size[static_cast<std::size_t>(k)];
+      finite = finite && std::isfinite(v);
+      if (std::isfinite(v) && v < 0.0f)
+        warn("rigid bodies", i, "size", std::string("size.") + axis[k] + " is negative; physics uses its magnitude");
+      if (!(std::fabs(v) > 1e-4f)) zero = true;
+    }
+    if (r.shape == RigidBodyShape::capsule && std::fabs(r.size[0]) > 1e-4f) zero = false;  // height 0: a sphere
+    if (finite && zero) warn("rigid bodies", i, "size", "zero-size shape; physics simulates it with size 0.01 and no contact response");
+    if (r.mode != RigidBodyMode::follow_bone && std::isfinite(r.mass) && !(r.mass > 0.0f))
+      warn("rigid bodies", i, "mass",
+           std::string("mass is ") + (r.mass < 0.0f ? "negative" : "zero") + " on a simulated body; physics uses 1");
+  }
+  for (std::size_t i = 0; i < m.joints.size(); ++i) {
+    const Joint& j = m.joints[i];
+    if (j.rigid_body_a >= 0 && j.rigid_body_a == j.rigid_body_b)
+      warn("joints", i, "rigid_body_b",
+           "joins rigid body " + std::to_string(j.rigid_body_a) + " to itself; physics ignores the joint");
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (j.linear_lower[k] > j.linear_upper[k])
+        warn("joints", i, "linear_lower",
+             std::string("linear limit ") + axis[k] + " is inverted (lower > upper): physics leaves the axis free (Bullet's rule)");
+      if (j.angular_lower[k] > j.angular_upper[k])
+        warn("joints", i, "angular_lower",
+             std::string("angular limit ") + axis[k] + " is inverted (lower > upper): physics leaves the axis free (Bullet's rule)");
+    }
+  }
+}
+
 void check_weights(const Model& m, const CheckOptions& o, std::vector<Finding>& out) {
   for (std::size_t i = 0; i < m.vertices.size(); ++i) {
     const Vertex& v = m.vertices[i];
@@ -154,6 +197,7 @@ std::vector<Finding> check_view(const Model& m, const CheckOptions& options) {
   std::vector<Finding> out;
   check_finite(m, out);
   check_weights(m, options, out);
+  check_physics(m, out);
   detail::check_ik_ancestry(m, out, m.source == SourceFormat::pmd);
   if (options.folder) check_textures(m, *options.folder, out);
   return out;

@@ -25,6 +25,7 @@ std::string_view finding_kind_name(FindingKind kind) noexcept {
     case FindingKind::texture_escapes: return "texture_escapes";
     case FindingKind::name_not_cp932: return "name_not_cp932";
     case FindingKind::reader_warning: return "reader_warning";
+    case FindingKind::physics_record: return "physics_record";
   }
   return "?";
 }

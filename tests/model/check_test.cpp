@@ -135,6 +135,35 @@ TEST(CheckPmx, RigidBodyAndJointOutOfRange) {
   expect_exactly(model::check(m), {{FindingKind::index_out_of_range, "joints", 0, "rigid_body_b"}});
 }
 
+// What physics repairs or ignores (physics/describe.cpp) is a warning of check too, one per record
+// and problem, naming the field.
+TEST(CheckPmx, PhysicsRecordsThatPhysicsRepairsOrIgnores) {
+  const Severity w = Severity::warning;
+  auto m = base_pmx();
+  m.joints[0].rigid_body_b = 0;  // joins body 0 to itself
+  expect_exactly(model::check(m), {{FindingKind::physics_record, "joints", 0, "rigid_body_b", w}});
+  m = base_pmx();
+  m.joints[0].linear_lower = {0, 1, 0};
+  m.joints[0].linear_upper = {0, -1, 0};
+  m.joints[0].angular_lower = {0.5f, 0, 0};
+  expect_exactly(model::check(m), {{FindingKind::physics_record, "joints", 0, "angular_lower", w},   // axis x
+                                   {FindingKind::physics_record, "joints", 0, "linear_lower", w}});  // axis y
+  m = base_pmx();
+  m.rigid_bodies[1].size = {0, 0, 0};  // sphere of radius 0
+  m.rigid_bodies[0].shape = 1;         // box
+  m.rigid_bodies[0].size = {1, -2, 1};
+  expect_exactly(model::check(m), {{FindingKind::physics_record, "rigid bodies", 0, "size", w},
+                                   {FindingKind::physics_record, "rigid bodies", 1, "size", w}});
+  m = base_pmx();
+  m.rigid_bodies[1].mode = 1;  // simulated, mass 0
+  m.rigid_bodies[0].mass = -1; // follows its bone: its mass is not used
+  expect_exactly(model::check(m), {{FindingKind::physics_record, "rigid bodies", 1, "mass", w}});
+  m = base_pmx();
+  m.rigid_bodies[1].shape = 2;  // capsule of height 0: a sphere, fine
+  m.rigid_bodies[1].size = {0.5f, 0, 0};
+  expect_exactly(model::check(m), {});
+}
+
 TEST(CheckPmx, DisplayElementOutOfRange) {
   auto m = base_pmx();
   m.display_frames[0].elements.push_back({1, 3});

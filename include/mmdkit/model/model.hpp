@@ -70,6 +70,10 @@ enum class FindingKind : std::uint8_t {
   texture_escapes,        ///< texture path is absolute or leaves the model's folder ("..")
   name_not_cp932,         ///< a bone / morph name has no CP932 form: VMD tracks cannot bind to it
   reader_warning,         ///< a warning of the PMD / PMX reader (trailing bytes, ...)
+  /// A rigid body or joint that physics repairs or ignores (docs/PHYSICS.md "Bad input"): a joint
+  /// joining a body to itself, an inverted joint limit (that axis is free), a zero-size or
+  /// negative-size shape, a simulated body whose mass is zero or negative. Warnings.
+  physics_record,
 };
 
 /// Stable snake_case name of a kind ("index_out_of_range", ...).
