@@ -30,7 +30,7 @@ $m convert "$out/motion.json" "$out/motion-back.vmd" --force
 cmp "$out/motion.vmd" "$out/motion-back.vmd"
 echo "example: posed mesh $out/posed.obj ($(grep -c '^v ' "$out/posed.obj") vertices), transforms $out/transforms.json;"
 echo "example: VMD -> JSON -> VMD is byte-identical"
-$m generate vmd --model "$out/model.pmx" --bone-keys 600 --morph-keys 60 --camera-keys 0 --frames 60 --seed 7 -o "$out/dance.vmd" --force
+$m generate vmd --model "$out/model.pmx" --bone-keys 240 --morph-keys 40 --camera-keys 0 --frames 60 --seed 7 -o "$out/dance.vmd" --force
 $m render "$out/model.pmx" -o "$out/model.png" --force
 $m render "$out/model.pmx" "$out/dance.vmd" --frames 0-30 --size 640x360 -o "$out/dance.mp4" --force
 echo "example: rendered $out/model.png (the figure in its bind pose: arms out, under MMD's default camera and light) and $out/dance.mp4 (a random dance of 31 frames)"

@@ -623,7 +623,7 @@ const Command kGenerateCommand{
                      "(one closed ellipsoid per bone: a picture of the skeleton's pose)");
       sub.add_option("--model", g.model,
                      "VMD: key the bones and morphs of this model (PMX/PMD or its JSON) instead of the standard names, "
-                     "so every track binds to it");
+                     "so every track binds to it, as a random dance that stays in view and on its feet (no material morphs)");
       add_force_flag(sub, v->output.force);
       CLI::App* app = &sub;
       return runner(v, "generate", [app](V& x, const Streams& s) {

@@ -114,7 +114,22 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
     auto model = anim::read_model_file(f.model, anim::InputOptions{.encoding = {}, .geometry = false}, ignored);
     if (!model) return std::unexpected(model.error());
     for (const model::Bone& b : model->bones) o.bone_names.push_back(b.name);
-    for (const model::Morph& m : model->morphs) o.morph_names.push_back(m.name);
+    // A motion for a model is one to watch: a random dance in view, above the floor, with the
+    // model's expressions. Material morphs (and group / flip morphs driving one) are left out: at
+    // random weights they recolour, whiten or hide whole materials (the generated figure's add
+    // morph turns every material white).
+    auto recolours = [&](const model::Morph& m) {
+      if (m.type == model::MorphType::material) return true;
+      for (const auto* offsets : {&m.group_offsets, &m.flip_offsets})
+        for (const model::GroupOffset& g : *offsets)
+          if (g.morph >= 0 && static_cast<std::size_t>(g.morph) < model->morphs.size() &&
+              model->morphs[static_cast<std::size_t>(g.morph)].type == model::MorphType::material)
+            return true;
+      return false;
+    };
+    for (const model::Morph& m : model->morphs)
+      if (!recolours(m)) o.morph_names.push_back(m.name);
+    o.bone_style = vmd::BoneStyle::dance;
   }
   return vmd::write(vmd::generate(o));
 }

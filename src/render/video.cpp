@@ -76,6 +76,12 @@ struct VideoWriter::Impl {
       ret = ff->avcodec_receive_packet(enc, pkt);
       if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return {};
       if (ret < 0) return fail(ErrorCode::io_error, "encoding failed: " + av_error(ret));
+      // Every packet says how long it lasts. libx264 and libvpx-vp9 (FFmpeg 5.1) leave a video
+      // packet's duration 0; MP4's muxer then gives the last sample 0 ticks (stts) and its edit
+      // list ends where that sample starts, so decoders drop the last frame (a one-frame file has
+      // none). A video frame lasts one tick of the encoder's time base 1/fps; audio encoders set
+      // theirs (samples per frame).
+      if (pkt->duration <= 0 && enc->codec_type == AVMEDIA_TYPE_VIDEO) pkt->duration = 1;
       ff->av_packet_rescale_ts(pkt, enc->time_base, st->time_base);
       pkt->stream_index = st->index;
       ret = ff->av_interleaved_write_frame(fmt, pkt);

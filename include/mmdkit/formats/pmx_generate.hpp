@@ -56,7 +56,7 @@ struct GenerateOptions {
 ///   split over 3 materials (body, face, hair) with two textures and shared toons;
 /// - with GenerateShape::figure instead: vertices and faces as that enum says (the vertex count
 ///   stays exact: vertices beyond the last whole grid sit at the last part's centre, in no face;
-///   fewer than 9 vertices per part fall back to scatter);
+///   fewer than 15 vertices per part — the smallest grid, 3 × 5 — fall back to scatter);
 /// - morphs cycling vertex (up to 64 offsets), bone, material, group (of the previous morphs),
 ///   UV; 2.1 adds flip and impulse; standard names first (あ, い, う, え, お, まばたき, 笑い, ...);
 /// - display frames Root (全ての親), 表情 (all morphs), センター, 体 (the other visible bones);

@@ -5,7 +5,9 @@
 // "webm" = VP9 (libvpx-vp9, yuv420p, CRF 32, constant quality) with Opus audio. Frames are
 // converted from RGBA with swscale (BT.601 limited range, as FFmpeg's default). Width and height
 // must be even (yuv420p). The audio file is anything libavformat reads (WAV, MP3, OGG, ...),
-// resampled to the encoder's rate and layout and cut at the end of the video.
+// resampled to the encoder's rate and layout and cut at the end of the video. Every frame lasts
+// 1/fps (each packet carries that duration): a file of N frames decodes to N frames and lasts
+// N/fps seconds.
 #pragma once
 
 #include <filesystem>

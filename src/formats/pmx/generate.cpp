@@ -32,9 +32,12 @@ constexpr const char* kMorphNames[] = {"あ", "い", "う", "え", "お", "ま�
 
 // GenerateShape::figure: replaces the scattered vertices (their count kept) by one ellipsoid per
 // deforming bone, from the bone's position to its tail, and sets the faces.
+// The smallest grid: 2 rings, (2 + 1) x (2 * 2 + 1) vertices per part.
+constexpr std::size_t kFigureMinPerPart = 3 * 5;
+
 void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
   const std::size_t nv = m.vertices.size(), parts = deforming.size();
-  const std::size_t budget = nv / parts;
+  const std::size_t budget = nv / parts;  // >= kFigureMinPerPart (the caller's test)
   std::size_t rings = 2;  // grid (rings + 1) x (2 rings + 1) vertices per part
   while ((rings + 2) * (2 * rings + 3) <= budget) ++rings;
   const std::size_t segs = 2 * rings, per = (rings + 1) * (segs + 1);
@@ -281,7 +284,9 @@ Result<Model> generate(const GenerateOptions& o) {
 
   // Faces and materials -----------------------------------------------------------------------
   std::size_t tris = nv >= 3 ? nv - 2 : 0;
-  if (o.shape == GenerateShape::figure && nv / deforming.size() >= 9) {
+  // Fewer vertices per part than the smallest grid: the scattered strip (the grids would index
+  // past the vertices; 9..14 per part wrote past the array before this test said 15).
+  if (o.shape == GenerateShape::figure && nv / deforming.size() >= kFigureMinPerPart) {
     layout_figure(m, deforming);
     tris = m.faces.size() / 3;
   } else {

@@ -2,6 +2,7 @@
 #include "mmdkit/formats/vmd_generate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -42,6 +43,64 @@ constexpr std::string_view kIkNames[] = {"左足ＩＫ", "右足ＩＫ", "左つ
 
 bool movable(std::string_view name) {
   return name == "センター" || name == "全ての親" || name == "グルーブ" || name.find("ＩＫ") != std::string_view::npos;
+}
+
+// BoneStyle::dance: how far one bone turns and moves (vmd_generate.hpp lists the ranges).
+struct DanceRange {
+  float degrees = 20;        // rotation angle in [-degrees, degrees] about the track's axis
+  bool yaw_only = false;     // the axis is +Y (the root, センター, グルーブ, leg IK)
+  std::array<float, 3> lo{}, hi{};  // position (MMD units), per axis
+};
+
+DanceRange dance_range(std::string_view n, bool leg_ik) {
+  auto has = [&](std::string_view part) { return n.find(part) != std::string_view::npos; };
+  DanceRange r;
+  if (n == "全ての親") {
+    r.degrees = 30, r.yaw_only = true;
+  } else if (n == "センター") {
+    // Down by up to 1 unit (knees bend: the leg IK keeps the feet on their keys) or, with no leg
+    // IK to hold the feet, only up.
+    r.degrees = 20, r.yaw_only = true;
+    r.lo = {-2, leg_ik ? -1.0f : 0.0f, -2}, r.hi = {2, leg_ik ? 0.5f : 1.0f, 2};
+  } else if (n == "グルーブ") {
+    r.degrees = 10, r.yaw_only = true;
+    r.lo = {0, leg_ik ? -0.5f : 0.0f, 0}, r.hi = {0, 0.5f, 0};
+  } else if (has("つま先ＩＫ")) {
+    r.degrees = 0;
+    r.lo = {-0.3f, 0, -0.3f}, r.hi = {0.3f, 0.3f, 0.3f};
+  } else if (has("足ＩＫ")) {
+    r.degrees = 15, r.yaw_only = true;  // a tilt would swing the toe (its つま先ＩＫ child) under the floor
+    r.lo = {-0.5f, 0, -1}, r.hi = {0.5f, 1.5f, 1};
+  } else if (has("ＩＫ")) {
+    r.degrees = 15;
+    r.lo = {-1, -1, -1}, r.hi = {1, 1, 1};
+  } else if (has("頭")) {
+    r.degrees = 30;
+  } else if (has("目") || has("腰")) {
+    r.degrees = 10;
+  } else if (has("肩")) {
+    r.degrees = 15;
+  } else if (has("捩") || has("手首") || has("指")) {
+    r.degrees = 30;
+  } else if (has("腕") || has("ひじ")) {
+    r.degrees = 60;
+  }  // else 20: 上半身, 上半身2, 下半身, 首, the legs (turned by the IK), hair, skirt, others
+  return r;
+}
+
+// A uniform direction (x, y, z).
+std::array<float, 3> random_axis(SplitMix64& rng) {
+  for (;;) {
+    double v[3];
+    double n2 = 0;
+    for (double& c : v) {
+      c = static_cast<double>(rng.range(-1.0f, 1.0f));
+      n2 += c * c;
+    }
+    if (n2 < 1e-4 || n2 > 1.0) continue;
+    const double inv = 1.0 / std::sqrt(n2);
+    return {static_cast<float>(v[0] * inv), static_cast<float>(v[1] * inv), static_cast<float>(v[2] * inv)};
+  }
 }
 
 template <std::size_t N>
@@ -116,16 +175,30 @@ Motion generate(const GenerateOptions& o) {
   for (std::uint64_t t = 0; t < bone_tracks; ++t)
     m.bone_names.push_back(make_name<kTrackNameSize>(bone_names[t], kTrackNameSize));
   m.bone_keys.reserve(o.bone_keys);
+  const bool dance = o.bone_style == BoneStyle::dance;
+  bool leg_ik = false;
+  for (std::string_view n : bone_names) leg_ik = leg_ik || n == "左足ＩＫ" || n == "右足ＩＫ";
   for (std::uint64_t t = 0; t < bone_tracks; ++t) {
     const std::uint64_t k = keys_on_track(o.bone_keys, bone_tracks, t);
     const bool moves = movable(bone_names[t]);
+    const DanceRange range = dance ? dance_range(bone_names[t], leg_ik) : DanceRange{};
+    const std::array<float, 3> axis = !dance ? std::array<float, 3>{} : range.yaw_only ? std::array<float, 3>{0, 1, 0} : random_axis(rng);
     for (std::uint64_t j = 0; j < k; ++j) {
       BoneKey key;
       key.name = static_cast<std::uint32_t>(t);
       key.frame = track_frame(j, k, o.frames);
-      if (moves)
-        for (float& c : key.position) c = rng.range(-10.0f, 10.0f);
-      key.rotation = random_quaternion(rng);
+      if (dance) {
+        if (moves)
+          for (std::size_t a = 0; a < 3; ++a) key.position[a] = rng.range(range.lo[a], range.hi[a]);
+        const double half = 0.5 * static_cast<double>(rng.range(-range.degrees, range.degrees)) * std::numbers::pi / 180.0;
+        const double sh = std::sin(half);
+        key.rotation = {static_cast<float>(static_cast<double>(axis[0]) * sh), static_cast<float>(static_cast<double>(axis[1]) * sh),
+                        static_cast<float>(static_cast<double>(axis[2]) * sh), static_cast<float>(std::cos(half))};
+      } else {
+        if (moves)
+          for (float& c : key.position) c = rng.range(-10.0f, 10.0f);
+        key.rotation = random_quaternion(rng);
+      }
       const Curve x = random_curve(rng), y = random_curve(rng), z = random_curve(rng), r = random_curve(rng);
       key.interpolation = encode_bone_interpolation(x, y, z, r);
       m.bone_keys.push_back(key);

@@ -692,3 +692,18 @@ TEST(PmxGenerate, FigureShapeIsClosedPartsFacingOutwards) {
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->faces.size(), 3 * (20000u - 2));
 }
+
+// A new figure of 200 or 300 vertices (9..14 per part, below the smallest 3 x 5 grid) wrote past
+// the vertex array (glibc aborted) and had faces naming vertices that do not exist: every face
+// index is below the vertex count, for every count from 0 to 40 per part.
+TEST(PmxGenerate, FigureShapeOfFewVerticesNamesOnlyItsVertices) {
+  mmdkit::pmx::GenerateOptions o;
+  o.shape = mmdkit::pmx::GenerateShape::figure;
+  for (std::uint64_t nv = 0; nv <= 40 * 29; nv += 7) {
+    o.vertices = nv;
+    auto r = mmdkit::pmx::generate(o);
+    ASSERT_TRUE(r.has_value()) << nv;
+    ASSERT_EQ(r->vertices.size(), nv);
+    for (std::uint32_t f : r->faces) ASSERT_LT(f, nv) << nv << " vertices";
+  }
+}

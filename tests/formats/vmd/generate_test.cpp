@@ -1,8 +1,12 @@
 // vmd::generate: deterministic, counts and value ranges as documented, round trip through bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <numbers>
 #include <set>
+#include <vector>
 
 #include "mmdkit/formats/vmd_generate.hpp"
 
@@ -176,6 +180,106 @@ TEST(VmdGenerate, GivenNamesOnly) {
   EXPECT_TRUE(m.morph_names.empty());
   EXPECT_TRUE(m.morph_keys.empty());
   EXPECT_EQ(m.bone_keys.size(), 10u);
+}
+
+// BoneStyle::dance (generate vmd --model): the documented angle and position ranges per bone,
+// each track about one axis (+Y for the root, センター, グルーブ and the leg IK), unit quaternions,
+// deterministic by seed; without leg IK names センター and グルーブ only rise.
+struct DanceBone {
+  const char* name;
+  double degrees;
+  bool yaw;
+  std::array<float, 3> lo, hi;
+};
+constexpr DanceBone kDance[] = {
+    {"全ての親", 30, true, {0, 0, 0}, {0, 0, 0}},
+    {"センター", 20, true, {-2, -1, -2}, {2, 0.5f, 2}},
+    {"グルーブ", 10, true, {0, -0.5f, 0}, {0, 0.5f, 0}},
+    {"上半身", 20, false, {}, {}},
+    {"下半身", 20, false, {}, {}},
+    {"首", 20, false, {}, {}},
+    {"頭", 30, false, {}, {}},
+    {"左肩", 15, false, {}, {}},
+    {"左腕", 60, false, {}, {}},
+    {"左腕捩", 30, false, {}, {}},
+    {"右ひじ", 60, false, {}, {}},
+    {"右手首", 30, false, {}, {}},
+    {"左親指１", 30, false, {}, {}},
+    {"両目", 10, false, {}, {}},
+    {"左足", 20, false, {}, {}},
+    {"左ひざ", 20, false, {}, {}},
+    {"左足首", 20, false, {}, {}},
+    {"左足ＩＫ", 15, true, {-0.5f, 0, -1}, {0.5f, 1.5f, 1}},
+    {"右足ＩＫ", 15, true, {-0.5f, 0, -1}, {0.5f, 1.5f, 1}},
+    {"左つま先ＩＫ", 0, false, {-0.3f, 0, -0.3f}, {0.3f, 0.3f, 0.3f}},
+    {"髪1", 20, false, {}, {}},
+};
+
+TEST(VmdGenerate, DanceStaysWithinItsDocumentedRanges) {
+  GenerateOptions o;
+  o.bone_style = BoneStyle::dance;
+  o.bone_keys = 50 * std::size(kDance);
+  o.morph_keys = 0;
+  o.frames = 600;
+  for (const DanceBone& b : kDance) o.bone_names.emplace_back(b.name);
+  const Motion m = generate(o);
+  ASSERT_EQ(m.bone_names.size(), std::size(kDance));
+  ASSERT_EQ(m.bone_keys.size(), o.bone_keys);
+  std::vector<std::array<double, 3>> axis(std::size(kDance));
+  std::vector<double> widest(std::size(kDance), 0.0);
+  for (const BoneKey& k : m.bone_keys) {
+    const DanceBone& b = kDance[k.name];
+    SCOPED_TRACE(b.name);
+    double n2 = 0;
+    for (float c : k.rotation) n2 += static_cast<double>(c) * static_cast<double>(c);
+    ASSERT_NEAR(std::sqrt(n2), 1.0, 1e-6);
+    const double w = std::clamp(static_cast<double>(k.rotation[3]), -1.0, 1.0);
+    const double angle = 2 * std::acos(std::abs(w)) * 180 / std::numbers::pi;
+    EXPECT_LE(angle, b.degrees + 1e-3);
+    widest[k.name] = std::max(widest[k.name], angle);
+    double s = 0;  // |xyz| = sin(angle / 2)
+    for (std::size_t i = 0; i < 3; ++i) s += static_cast<double>(k.rotation[i]) * static_cast<double>(k.rotation[i]);
+    s = std::sqrt(s);
+    if (s > 1e-3) {
+      std::array<double, 3> a{};
+      for (std::size_t i = 0; i < 3; ++i) a[i] = static_cast<double>(k.rotation[i]) / s * (w < 0 ? -1 : 1);
+      if (b.yaw) {
+        EXPECT_NEAR(std::abs(a[1]), 1.0, 1e-5);
+      }
+      auto& first = axis[k.name];
+      if (first == std::array<double, 3>{}) first = a;
+      EXPECT_NEAR(std::abs(a[0] * first[0] + a[1] * first[1] + a[2] * first[2]), 1.0, 1e-4) << "one axis per track";
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_GE(k.position[i], b.lo[i]);
+      EXPECT_LE(k.position[i], b.hi[i]);
+    }
+  }
+  // The ranges are used, not just bounded: each turning track reaches past half its angle.
+  for (std::size_t t = 0; t < std::size(kDance); ++t)
+    if (kDance[t].degrees > 0) {
+      EXPECT_GT(widest[t], kDance[t].degrees / 2) << kDance[t].name;
+    }
+  // Deterministic by seed; another seed, another dance.
+  auto a = write(m), b = write(generate(o));
+  o.seed = 2;
+  auto c = write(generate(o));
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(*a, *b);
+  EXPECT_NE(*a, *c);
+  // No leg IK among the names: nothing holds the feet, so センター and グルーブ never go down.
+  o.bone_names = {"センター", "グルーブ", "頭"};
+  o.bone_keys = 300;
+  for (const BoneKey& k : generate(o).bone_keys) {
+    if (k.name == 0) {
+      EXPECT_GE(k.position[1], 0.0f);
+      EXPECT_LE(k.position[1], 1.0f);
+    }
+    if (k.name == 1) {
+      EXPECT_GE(k.position[1], 0.0f);
+      EXPECT_LE(k.position[1], 0.5f);
+    }
+  }
 }
 
 // Its speed is measured in bench/ (no wall-clock bound in a test).
