@@ -18,6 +18,7 @@
 #include "cli/app.hpp"
 #include "cli/animation_input.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
@@ -114,6 +115,7 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     err << binding_warning(loaded->data->report(), std::vector<std::string>(motions.begin(), motions.end()));
   }
   const anim::CharacterData& data = *loaded->data;
+  if (!a.quiet && animated && !a.frames.empty()) err << past_last_key_note("--frames", last, data.last_frame());
   // MOTIONs keying nothing of the model (a camera motion): refused as by `sample`, or a warning
   // when --camera exports a camera (animation_input.hpp). Only the MOTIONs are judged: the
   // --camera file is expected to key no bone.
@@ -130,7 +132,7 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     if (a.no_ik) character.set_ik(false);
     // With --physics the stage is attached; the sampler resets it at the first exported frame and
     // steps it once per frame (docs/GLTF.md).
-    FrameEvaluator physics(character, physics_args, err, a.quiet);
+    FrameEvaluator physics(character, physics_args, err, a.quiet, a.model);
     exporter::GltfSampling smp;
     smp.first_frame = first;
     smp.last_frame = last;
@@ -143,6 +145,7 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     };
     auto an = exporter::sample_animation(character, smp);
     if (progress) progress->clear();
+    physics.print_new_warnings();  // the sampler evaluates the character itself
     if (!an) return report_error(err, an.error(), a.model);
     animation = std::move(*an);
     animation->name = fs::path(a.motions.empty() ? a.camera : a.motions.front()).stem().string();

@@ -23,7 +23,9 @@
 #include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vmd_json.hpp"
 #include "mmdkit/formats/vpd.hpp"
+#include "mmdkit/formats/vpd_json.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/motion/filter.hpp"
 #include "mmdkit/motion/fit.hpp"
@@ -60,6 +62,7 @@ struct MotionArgs {
   motion::ReduceOptions tol;
   // rename
   std::string map;
+  bool merge = false;
   // filter
   std::vector<std::string> bones, morphs, drop_bones, drop_morphs;
   bool no_camera = false, no_light = false, no_self_shadow = false, no_property = false;
@@ -78,7 +81,7 @@ CLI::App* add_op(CLI::App& sub, MotionArgs& a, int i, const char* summary, const
   CLI::App* s = sub.add_subcommand(kOps[i], summary);
   a.ops[i] = s;
   s->add_option("INPUT", a.inputs, input_help)->required()->expected(i == 2 ? 2 : 1);
-  s->add_option("-o,--output", a.output, "output file ('-' = stdout)")->required();
+  s->add_option("-o,--output", a.output, "output file: .vmd (vpd of a motion: .vpd), or .json for its mmdkit JSON ('-' = stdout)")->required();
   add_force_flag(*s, a.force);
   s->add_flag("-q,--quiet", a.quiet, "do not print warnings or the summary line (errors only)");
   return s;
@@ -105,6 +108,8 @@ void declare(CLI::App& sub, MotionArgs& a) {
   s->add_option("--tol-weight", a.tol.tol_weight, "morph weight tolerance (default 0.005)");
   s = add_op(sub, a, 6, "rename bones, morphs and IK switches through a map (OLD<TAB>NEW lines)", vmd_in);
   s->add_option("--map", a.map, "map file: UTF-8, one OLD<TAB>NEW per line, '#' comments")->required();
+  s->add_flag("--merge", a.merge,
+              "a NEW that is another track's name merges the two tracks (default: refused; a swap A<->B is fine)");
   s = add_op(sub, a, 7, "keep or drop bone / morph tracks and sections", vmd_in);
   s->add_option("--bones", a.bones, "keep only these bone tracks (comma-separated)")->delimiter(',');
   s->add_option("--morphs", a.morphs, "keep only these morph tracks (comma-separated)")->delimiter(',');
@@ -146,9 +151,15 @@ std::vector<fs::path> input_paths(const MotionArgs& a) {
   return p;
 }
 
-// Writes `m` to the output; `written` = its byte count.
+// Writes `m` to the output (its mmdkit JSON for a .json output, else VMD); `written` = its byte count.
 int write_vmd(const MotionArgs& a, const Streams& s, const vmd::Motion& m, std::size_t& written) {
-  auto bytes = vmd::write(m);
+  Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
+  if (lower_extension(a.output) == ".json") {
+    const std::string text = vmd::to_json(m);
+    bytes->assign(text.begin(), text.end());
+  } else {
+    bytes = vmd::write(m);
+  }
   if (!bytes) return fail(s, bytes.error(), a.output);
   if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
     return fail(s, r.error(), a.output);
@@ -205,6 +216,9 @@ int run(const MotionArgs& a, const Streams& s) {
   const std::string name = std::string("motion ") + kOps[op];
   if (is_terminal_stdout(a.output, s.out))
     return usage_error(s.err, name, "refusing to write a binary file to a terminal; give -o FILE");
+  // The output's extension: one this operation writes (vpd: by the input's kind, below).
+  if (op != 8)
+    if (std::string p = output_extension_problem(a.output, kVmdOutput); !p.empty()) return usage_error(s.err, name, p);
   // The summary line of every writing command (cli/progress.hpp): "mmdkit motion OP: wrote OUT
   // (what the operation did, B bytes)" on stderr, silenced by --quiet.
   std::size_t written = 0;
@@ -218,6 +232,8 @@ int run(const MotionArgs& a, const Streams& s) {
   if (op == 8) {
     auto in = read_motion_input(a.inputs[0], s, a.quiet);
     if (!in) return fail(s, in.error(), input_label(a.inputs[0]));
+    if (std::string p = output_extension_problem(a.output, in->pose ? kVmdOutput : kVpdOutput); !p.empty())
+      return usage_error(s.err, name, p);
     if (in->pose) {
       if (!a.model.empty()) return usage_error(s.err, name, "--model is for a VMD input (a frame of a motion); the input is a VPD pose");
       if (!(a.frame >= 0 && a.frame <= 4294967295.0 && std::floor(a.frame) == a.frame))
@@ -237,7 +253,13 @@ int run(const MotionArgs& a, const Streams& s) {
     po.model_file = fs::path(a.model).filename().string();
     auto pose = motion::pose_from_motion(std::make_shared<const model::Model>(std::move(*mdl)), *in->motion, po);
     if (!pose) return fail(s, pose.error(), a.inputs[0]);
-    auto bytes = vpd::write(*pose);
+    Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
+    if (lower_extension(a.output) == ".json") {
+      const std::string text = vpd::to_json(*pose);
+      bytes->assign(text.begin(), text.end());
+    } else {
+      bytes = vpd::write(*pose);
+    }
     if (!bytes) return fail(s, bytes.error(), a.output);
     if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
       return fail(s, r.error(), a.output);
@@ -324,9 +346,12 @@ int run(const MotionArgs& a, const Streams& s) {
       auto map = motion::parse_name_map(std::string_view(reinterpret_cast<const char*>(text->data()), text->size()));
       if (!map) return fail(s, map.error(), a.map);
       motion::RenameReport r;
-      out = motion::rename(in[0], *map, &r);
+      out = motion::rename(in[0], *map, &r, {a.merge});
       if (!out) return fail(s, out.error(), a.map);
       later(fmt::format("{} bone, {} morph and {} IK names renamed", r.bone_names, r.morph_names, r.ik_names));
+      if (!r.merged.empty()) later(fmt::format("{} merged (--merge)", r.merged.size()));
+      if (!a.quiet)
+        for (const auto& m : r.merged) s.err << "mmdkit: note: " << a.map << ": " << m << "\n";
       if (!a.quiet)
         for (const auto& u : r.unused) s.err << "mmdkit: warning: " << a.map << ": '" << u << "' matches no name of the motion\n";
       break;

@@ -121,8 +121,9 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     return rc;
   anim::Character ch(*loaded);
   const model::Model& mdl = ch.data().model();
+  if (!a.quiet) err << past_last_key_note("--frame", a.frame, ch.data().last_frame());
   ch.set_ik(!a.no_ik);
-  FrameEvaluator frame_eval(ch, a.physics, err, a.quiet);
+  FrameEvaluator frame_eval(ch, a.physics, err, a.quiet, a.model);
   if (auto r = frame_eval.evaluate(a.frame); !r) return fail(err, r.error(), a.model);
   if (auto r = ch.skin(); !r) return fail(err, r.error(), a.model);
   const anim::MorphWorkspace& mws = ch.morphs();

@@ -191,7 +191,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   anim::Character ch(*loaded);
   ch.set_ik(!a.no_ik);
   ch.set_skinning_matrices(false);  // bone transforms only: nothing is skinned
-  FrameEvaluator frames_eval(ch, a.physics, err, a.quiet);
+  FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();
   // Motions keying nothing of the model: refused, or a warning when --camera samples their camera
@@ -214,14 +214,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   }
   // Frames after the motions' last key hold its pose (as MMD plays a finished motion): say so once,
   // a range past the end is usually a typo or the wrong motion.
-  if (!a.quiet && !a.frames.empty() && !frames.empty() && data.last_frame() > 0) {
-    const double last = *std::max_element(frames.begin(), frames.end());
-    if (last > static_cast<double>(data.last_frame()))
-      err << diagnostic_line(Diagnostic::note,
-                             fmt::format("--frames goes to {} but the inputs' last key is at frame {}: later frames hold "
-                                         "the pose of frame {}",
-                                         last, data.last_frame(), data.last_frame()));
-  }
+  if (!a.quiet && !a.frames.empty() && !frames.empty())
+    err << past_last_key_note("--frames", *std::max_element(frames.begin(), frames.end()), data.last_frame());
   if (a.physics.on && !frames.empty())
     frames_eval.set_run_length(static_cast<std::uint32_t>(std::clamp(*std::max_element(frames.begin(), frames.end()), 0.0, 4294967295.0)));
   if (a.physics.on)

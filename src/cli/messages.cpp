@@ -1,6 +1,8 @@
 // mmdkit CLI — diagnostic lines (messages.hpp).
 #include "cli/messages.hpp"
 
+#include <fmt/format.h>
+
 namespace mmdkit::cli {
 
 std::string diagnostic_line(Diagnostic kind, std::string_view text) {
@@ -18,6 +20,14 @@ std::string warning_line(const Warning& w, const std::string& file) {
   Warning x = w;
   x.file = file;
   return diagnostic_line(Diagnostic::warning, x.to_string());
+}
+
+std::string past_last_key_note(std::string_view option, double last_asked, std::uint32_t last_key) {
+  if (last_key == 0 || !(last_asked > static_cast<double>(last_key))) return {};
+  return diagnostic_line(Diagnostic::note,
+                         fmt::format("{} goes to {} but the inputs' last key is at frame {}: later frames hold the pose "
+                                     "of frame {}",
+                                     option, last_asked, last_key, last_key));
 }
 
 void print_warnings(std::ostream& err, std::span<const Warning> warnings, const std::string& file) {

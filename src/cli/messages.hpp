@@ -4,6 +4,7 @@
 // inside a sentence are in single quotes ('腰', 'tex/a.png').
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <span>
 #include <string>
@@ -21,6 +22,13 @@ std::string diagnostic_line(Diagnostic kind, std::string_view text);
 
 /// diagnostic_line(warning, w.to_string()), naming `file` when `w` names no file.
 std::string warning_line(const Warning& w, const std::string& file = {});
+
+/// The note of a frame option past the inputs' last key: frames after the last key hold its pose
+/// (as MMD plays a finished motion), and a frame past the end is usually a typo or the wrong
+/// motion. diagnostic_line(note, "OPTION goes to N but the inputs' last key is at frame L: later
+/// frames hold the pose of frame L"); empty when `last_asked` <= `last_key` or `last_key` is 0 (a
+/// pose alone, or nothing keyed after frame 0). `option` is e.g. "--frames", "--frame".
+std::string past_last_key_note(std::string_view option, double last_asked, std::uint32_t last_key);
 
 /// Prints warning_line(w, file) for each of `warnings` to `err`.
 void print_warnings(std::ostream& err, std::span<const Warning> warnings, const std::string& file = {});

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "cli/io.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "core/json.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -84,8 +85,13 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
                                           std::vector<Warning>& warnings) {
-  if (target != "vmd")
-    return make_error(ErrorCode::unsupported, "a VMD motion converts only to .vmd or .json, not ." + std::string(target));
+  if (target != "vmd") {
+    // convert writes BVH too (cmd_convert_bvh.cpp, before this); a pose is `motion vpd`'s job.
+    static constexpr std::string_view kAll[] = {".vmd", ".json", ".bvh (with --model)"};
+    std::string why = converts_only_to({"a VMD motion", kAll}, target);
+    if (target == "vpd") why += "; 'mmdkit motion vpd IN.vmd --model MODEL --frame F -o OUT.vpd' takes a pose from a motion";
+    return make_error(ErrorCode::unsupported, why);
+  }
   auto r = vmd::read(bytes, read_options(flags));
   if (!r) return std::unexpected(r.error());
   warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/format_ops.hpp"
+#include "cli/io.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vpd.hpp"
@@ -58,8 +59,11 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
                                           std::vector<Warning>&) {
-  if (target != "vpd")
-    return make_error(ErrorCode::unsupported, "a VPD pose converts only to .vpd or .json, not ." + std::string(target));
+  if (target != "vpd") {
+    std::string why = converts_only_to(kVpdOutput, target);
+    if (target == "vmd") why += "; 'mmdkit motion vpd IN.vpd -o OUT.vmd' makes a one-key motion of a pose";
+    return make_error(ErrorCode::unsupported, why);
+  }
   auto p = vpd::read(bytes, read_options(flags));
   if (!p) return std::unexpected(p.error());
   return vpd::write(*p);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/messages.hpp"
 #include "cli/progress.hpp"
 
 #include "mmdkit/version.hpp"
@@ -77,10 +78,16 @@ struct FrameEvaluator::Impl {
 struct FrameEvaluator::Impl {};
 #endif
 
-FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet)
+std::string physics_warning_line(const std::string& model_file, const std::string& warning) {
+  return diagnostic_line(Diagnostic::warning, model_file + ": physics: " + warning);
+}
+
+FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet,
+                               std::string model_file)
     : character_(&character),
       err_(&err),
       quiet_(quiet),
+      model_file_(std::move(model_file)),
       progress_(err, quiet),
       samples_per_frame_(std::max<std::uint32_t>(1, a.samples_per_frame)) {
 #if MMDKIT_HAS_PHYSICS
@@ -95,6 +102,15 @@ FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a,
 }
 
 FrameEvaluator::~FrameEvaluator() = default;
+
+void FrameEvaluator::print_new_warnings() {
+#if MMDKIT_HAS_PHYSICS
+  if (!impl_) return;
+  const auto warnings = impl_->physics.warnings();
+  for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
+    if (!quiet_) *err_ << physics_warning_line(model_file_, warnings[warnings_shown_].to_string());
+#endif
+}
 
 Result<void> FrameEvaluator::evaluate(double frame) {
 #if MMDKIT_HAS_PHYSICS
@@ -116,10 +132,8 @@ Result<void> FrameEvaluator::evaluate(double frame) {
     auto r = samples_per_frame_ == 1
                  ? im.physics.evaluate(f, report, every)
                  : im.physics.evaluate_sample(static_cast<std::uint64_t>(sample), samples_per_frame_, report, every);
-    const auto warnings = impl_->physics.warnings();
-    progress_.end(f, total, warnings.size() - warnings_shown_);
-    for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
-      if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
+    progress_.end(f, total, impl_->physics.warnings().size() - warnings_shown_);
+    print_new_warnings();
     return r;
   }
 #endif

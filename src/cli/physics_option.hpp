@@ -55,12 +55,18 @@ class CatchUpProgress {
   std::optional<Progress> bar_;
 };
 
+/// The one form of a physics warning of every command (bake, sample, pose, export, render):
+/// "mmdkit: warning: MODEL_FILE: physics: joints 28 '...': ...\n".
+std::string physics_warning_line(const std::string& model_file, const std::string& warning);
+
 /// Evaluates frames of one character, with physics when asked.
 class FrameEvaluator {
  public:
   /// Attaches physics to `character` when `a.on` (its warnings are printed to `err` unless
-  /// `quiet`). `character` must outlive the evaluator.
-  FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet);
+  /// `quiet`, each once, naming `model_file`: physics_warning_line). `character` must outlive the
+  /// evaluator.
+  FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet,
+                 std::string model_file);
   ~FrameEvaluator();
   FrameEvaluator(const FrameEvaluator&) = delete;
   FrameEvaluator& operator=(const FrameEvaluator&) = delete;
@@ -74,6 +80,9 @@ class FrameEvaluator {
   Result<void> evaluate(double frame);
   /// The last frame the caller will ask (the length of the progress bar; default: each call's frame).
   void set_run_length(std::uint32_t last_frame) noexcept { run_last_ = last_frame; }
+  /// Prints the physics warnings not printed yet (evaluate does after each frame; a caller that
+  /// evaluates the character itself, e.g. export's sampler, calls this after).
+  void print_new_warnings();
   bool physics() const noexcept { return impl_ != nullptr; }
 
  private:
@@ -81,6 +90,7 @@ class FrameEvaluator {
   anim::Character* character_;
   std::ostream* err_;
   bool quiet_;
+  std::string model_file_;
   std::unique_ptr<Impl> impl_;
   CatchUpProgress progress_;
   std::uint32_t samples_per_frame_ = 1;

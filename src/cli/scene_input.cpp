@@ -181,8 +181,17 @@ Result<void> SceneEvaluator::evaluate(double frame) {
     auto r = ph.evaluate_sample(static_cast<std::uint64_t>(sample), samples_per_frame_, report, every);
     const auto warnings = ph.warnings();
     progress_.end(f, total, warnings.size() - warnings_shown_);
-    for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
-      if (!quiet_) *err_ << "mmdkit: warning: physics: " << warnings[warnings_shown_].to_string() << "\n";
+    // Each names its model's file (physics_warning_line): Warning::model counts the characters
+    // with rigid bodies, in order.
+    std::vector<std::string> files;
+    const scene::SceneDescription& d = scene_->description();
+    for (std::size_t i = 0; i < scene_->character_count(); ++i)
+      if (ph.character_physics(i))
+        files.push_back(scene_->has_stage() && i == scene_->stage_index() ? d.stage->file.string() : d.models[i].file.string());
+    for (; warnings_shown_ < warnings.size(); ++warnings_shown_) {
+      const physics::Warning& w = warnings[warnings_shown_];
+      if (!quiet_) *err_ << physics_warning_line(w.model < files.size() ? files[w.model] : scene_->character_field(w.model), w.to_string());
+    }
     return r;
   }
 #endif

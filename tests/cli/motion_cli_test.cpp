@@ -433,6 +433,53 @@ TEST_F(MotionCli, RenameWithAMap) {
   EXPECT_FALSE(fs::exists(dir / "r2.vmd"));
 }
 
+// rename onto a name the motion already has would make two tracks one (their keys merged on
+// evaluation): refused, naming both names and the map line, nothing written; a swap keeps
+// working (the expected file: the input with the two names exchanged); --merge merges.
+TEST_F(MotionCli, RenameOntoAnExistingTrackIsRefused) {
+  file("onto.tsv", "# bones\nセンター\t上半身\n");
+  Outcome r = go("motion rename g.vmd --map onto.tsv -o r.vmd");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find((dir / "onto.tsv").string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 2: 'センター' -> '上半身': the motion already has a bone track '上半身'"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("wrote"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "r.vmd"));
+
+  file("two.tsv", "センター\tX\n上半身\tX\n");  // two names onto one new name
+  r = go("motion rename g.vmd --map two.tsv -o r.vmd");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("line 2: '上半身' -> 'X': line 1 renames bone track 'センター' to 'X' too"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "r.vmd"));
+
+  file("swap.tsv", "センター\t上半身\n上半身\tセンター\n");
+  r = go("motion rename g.vmd --map swap.tsv -o r.vmd");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 bone, 0 morph and 0 IK names renamed"), std::string::npos) << r.err;
+  vmd::Motion want = motion;
+  int swapped = 0;
+  for (auto& n : want.bone_names) {
+    if (n.text == "センター") n.assign("上半身"), ++swapped;
+    else if (n.text == "上半身") n.assign("センター"), ++swapped;
+  }
+  ASSERT_EQ(swapped, 2);
+  EXPECT_TRUE(test::slurp(dir / "r.vmd") ==
+              std::string(reinterpret_cast<const char*>(bytes_of(want).data()), bytes_of(want).size()));
+
+  r = go("motion rename g.vmd --map onto.tsv --merge -o m.vmd");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: " + (dir / "onto.tsv").string() + ": bone track 'センター' merged into '上半身' (line 2)"),
+            std::string::npos)
+      << r.err;
+  const vmd::Motion merged = read_vmd(dir / "m.vmd");
+  std::size_t upper_keys = 0, want_keys = 0;
+  for (const auto& k : merged.bone_keys) upper_keys += merged.bone_names[k.name].text == "上半身";
+  for (const auto& k : motion.bone_keys)
+    want_keys += motion.bone_names[k.name].text == "上半身" || motion.bone_names[k.name].text == "センター";
+  EXPECT_EQ(upper_keys, want_keys);
+}
+
 // filter: the kept tracks' keys are the input's keys of those tracks, in file order; dropped
 // sections are empty, the others untouched.
 TEST_F(MotionCli, FilterKeepsAndDrops) {
@@ -616,6 +663,44 @@ TEST_F(MotionCli, FitToAnotherModel) {
   EXPECT_GT(centre, 10u);
 }
 
+// Every operation writes a VMD (vpd of a motion: a VPD), or its mmdkit JSON for a .json output:
+// another extension is refused (exit 2) in convert's words, nothing written. A .json output is
+// the same motion (converted back: the .vmd output's bytes); '-' writes the VMD to stdout.
+TEST_F(MotionCli, OutputsMustHaveAnExtensionTheOperationWrites) {
+  file("map.tsv", "センター\tセンター2\n");
+  ASSERT_EQ(go("motion vpd g.vmd --model h.pmx --frame 3 -q -o p.vpd").code, 0);
+  const std::vector<std::string> ops = {"trim g.vmd --frames 0-10", "shift g.vmd --by 2", "merge g.vmd g.vmd",
+                                        "mirror g.vmd",  "resample g.vmd --every 4", "reduce g.vmd",
+                                        "rename g.vmd --map map.tsv", "filter g.vmd --bones センター",
+                                        "fit g.vmd --from h.pmx --to h.pmx", "vpd p.vpd"};
+  for (const std::string& op : ops) {
+    Outcome r = go("motion " + op + " -o bad.pmx");
+    EXPECT_EQ(r.code, 2) << op << "\n" << r.err;
+    EXPECT_NE(r.err.find("a VMD motion converts only to .vmd or .json, not .pmx"), std::string::npos) << op << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(dir / "bad.pmx")) << op;
+    r = go("motion " + op + " -q -o ok.vmd --force");
+    ASSERT_EQ(r.code, 0) << op << "\n" << r.err;
+    r = go("motion " + op + " -q -o ok.json --force");
+    ASSERT_EQ(r.code, 0) << op << "\n" << r.err;
+    ASSERT_EQ(go("convert ok.json back.vmd --force").code, 0) << op;
+    EXPECT_TRUE(test::slurp(dir / "back.vmd") == test::slurp(dir / "ok.vmd")) << op;
+  }
+  Outcome r = go("motion vpd g.vmd --model h.pmx --frame 3 -o bad.vmd");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("a VPD pose converts only to .vpd or .json, not .vmd"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "bad.vmd"));
+  ASSERT_EQ(go("motion vpd g.vmd --model h.pmx --frame 3 -q -o p.json").code, 0);
+  ASSERT_EQ(go("convert p.json back.vpd --force").code, 0);
+  EXPECT_TRUE(test::slurp(dir / "back.vpd") == test::slurp(dir / "p.vpd"));
+  r = run("motion shift " + quoted(dir / "g.vmd") + " --by 2 -o " + quoted(dir / "BAD.PMX"));  // any case
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("not .pmx"), std::string::npos) << r.err;
+  r = run("motion shift " + quoted(dir / "g.vmd") + " --by 2 -q -o - > " + quoted(dir / "stdout.vmd"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(go("motion shift g.vmd --by 2 -q -o s2.vmd").code, 0);
+  EXPECT_TRUE(test::slurp(dir / "stdout.vmd") == test::slurp(dir / "s2.vmd"));
+}
+
 // Usage problems exit 2 before anything is written.
 TEST_F(MotionCli, UsageErrorsExit2) {
   for (const char* args : {"motion", "motion nosuchop g.vmd -o x.vmd", "motion trim g.vmd -o x.vmd",
@@ -667,11 +752,19 @@ TEST_F(MotionCli, OutputNeverReplacesAnInputWithoutForce) {
   ASSERT_EQ(go("motion shift g.vmd --by 3 -o s.vmd").code, 0);
   const std::string s = test::slurp(dir / "s.vmd");
   for (const char* args : {"motion shift g.vmd --by 1 -o g.vmd", "motion merge g.vmd s.vmd -o s.vmd",
-                           "motion rename g.vmd --map map.tsv -o map.tsv", "motion fit g.vmd --from h.pmx --to h.pmx -o h.pmx",
-                           "motion vpd g.vmd --model h.pmx -o h.pmx", "motion mirror g.vmd -o s.vmd"}) {
+                           "motion mirror g.vmd -o s.vmd"}) {
     Outcome r = go(args);
     EXPECT_EQ(r.code, 1) << args;
     EXPECT_NE(r.err.find("--force"), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  // An input of another kind (the map, a model) is not an output the operation writes: refused
+  // as a usage error, --force or not.
+  for (const char* args : {"motion rename g.vmd --map map.tsv -o map.tsv", "motion fit g.vmd --from h.pmx --to h.pmx -o h.pmx",
+                           "motion vpd g.vmd --model h.pmx -o h.pmx", "motion fit g.vmd --from h.pmx --to h.pmx --force -o h.pmx"}) {
+    Outcome r = go(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.err.find("converts only to"), std::string::npos) << args << "\n" << r.err;
     EXPECT_EQ(r.out, "") << args;
   }
   EXPECT_TRUE(test::slurp(dir / "g.vmd") == g);

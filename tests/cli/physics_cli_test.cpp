@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/core/file.hpp"
@@ -57,7 +59,7 @@ class PhysicsCli : public test::CliTest {
     std::string out, word;
     std::istringstream in(args);
     while (in >> word) {
-      for (const char* ext : {".pmd", ".vmd", ".json", ".obj", ".png", ".mp4", ".glb"})
+      for (const char* ext : {".pmd", ".pmx", ".vmd", ".json", ".obj", ".png", ".mp4", ".glb"})
         if (word.size() > 4 && word.ends_with(ext)) {
           word = test::quote((dir / word).string());
           break;
@@ -207,6 +209,94 @@ TEST_F(PhysicsCli, ExportWithPhysics) {
   auto fps = go("export m.pmd a.vmd --physics --fps 60 -o x.glb");
   EXPECT_EQ(fps.code, 2);
   EXPECT_NE(fps.err.find("--fps 30"), std::string::npos) << fps.err;
+}
+
+// A physics warning names the model's file, in bake's form ("mmdkit: warning: FILE: physics:
+// joints N ...") and once, in every command that simulates: bake, sample, pose, export (which
+// printed none) and render; -q silences it. The model: the fixture's PMD with one more joint that
+// joins rigid body 0 to itself (ignored by the world, with a warning).
+TEST_F(PhysicsCli, PhysicsWarningsNameTheModelFileOnce) {
+  auto m = pmd::read_file(dir / "m.pmd");
+  ASSERT_TRUE(m) << m.error().to_string();
+  pmd::Joint j;
+  j.rigid_a = j.rigid_b = 0;
+  m->model.joints.push_back(j);
+  const std::size_t record = m->model.joints.size() - 1;
+  auto bytes = pmd::write(m->model);
+  ASSERT_TRUE(bytes);
+  file("j.pmd", *bytes);
+  const std::string want = "mmdkit: warning: " + (dir / "j.pmd").string() + ": physics: joints " + std::to_string(record);
+  std::vector<std::string> runs = {"bake j.pmd a.vmd --frames 0-5 -o b.vmd", "sample j.pmd a.vmd --physics --frames 0-5 -o s.json",
+                                   "pose j.pmd a.vmd --physics --frame 5 -o p.obj",
+                                   "export j.pmd a.vmd --physics --frames 0-5 -o e.glb"};
+#if MMDKIT_HAS_RENDER
+  runs.push_back("render j.pmd a.vmd --physics --frames 0-3 --size 32x24 -o r.mp4");
+#endif
+  for (const std::string& run : runs) {
+    auto r = go(run + " --force");
+    ASSERT_EQ(r.code, 0) << run << "\n" << r.err;
+    EXPECT_EQ(test::count(r.err, want), 1u) << run << "\n" << r.err;
+    EXPECT_EQ(test::count(r.err, "physics: "), 1u) << run << "\n" << r.err;  // no other (unnamed) form
+    auto q = go(run + " --force -q");
+    ASSERT_EQ(q.code, 0) << run << "\n" << q.err;
+    EXPECT_EQ(q.err.find("physics"), std::string::npos) << run << "\n" << q.err;
+  }
+}
+
+// bake writes VMD (or its JSON for .json): another output extension is refused (exit 2) in
+// convert's words, nothing written; '-' (stdout) still writes the VMD bytes.
+TEST_F(PhysicsCli, BakeRefusesAnOutputThatIsNotVmd) {
+  auto r = go("bake m.pmd a.vmd --frames 0-5 -o baked.pmx");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("a VMD motion converts only to .vmd or .json, not .pmx"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "baked.pmx"));
+  ASSERT_EQ(go("bake m.pmd a.vmd --frames 0-5 -q -o b.vmd").code, 0);
+  auto j = go("bake m.pmd a.vmd --frames 0-5 -q -o b.json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  auto back = go("convert b.json b2.vmd");  // the JSON is the same motion: its VMD is bake's bytes
+  ASSERT_EQ(back.code, 0) << back.err;
+  EXPECT_EQ(test::slurp(dir / "b2.vmd"), test::slurp(dir / "b.vmd"));
+  auto out = run("bake " + test::quote((dir / "m.pmd").string()) + " " + test::quote((dir / "a.vmd").string()) +
+                 " --frames 0-5 -q -o - > " + test::quote((dir / "stdout.vmd").string()));
+  ASSERT_EQ(out.code, 0) << out.err;
+  EXPECT_EQ(test::slurp(dir / "stdout.vmd"), test::slurp(dir / "b.vmd"));
+}
+
+// --frames / --frame past the motion's last key (a.vmd ends at frame 60 at most): bake, export,
+// pose and render note it in sample's words (cli/messages.hpp past_last_key_note); not within
+// the motion, not with -q.
+TEST_F(PhysicsCli, FramesPastTheLastKeyAreNoted) {
+  auto mo = vmd::read_file(dir / "a.vmd");
+  ASSERT_TRUE(mo);
+  const auto range = vmd::frame_range(mo->motion);
+  ASSERT_TRUE(range && (*range)[1] > 0);
+  const std::string last = std::to_string((*range)[1]);
+  const std::string tail = " but the inputs' last key is at frame " + last + ": later frames hold the pose of frame " + last;
+  struct Case {
+    std::string past, within, note;
+  };
+  std::vector<Case> cases = {
+      {"bake m.pmd a.vmd --frames 0-200 -o b.vmd", "bake m.pmd a.vmd --frames 0-5 -o b.vmd", "--frames goes to 200"},
+      {"export m.pmd a.vmd --frames 0-200 -o e.glb", "export m.pmd a.vmd --frames 0-5 -o e.glb", "--frames goes to 200"},
+      {"pose m.pmd a.vmd --frame 200.5 -o p.obj", "pose m.pmd a.vmd --frame 3 -o p.obj", "--frame goes to 200.5"},
+  };
+#if MMDKIT_HAS_RENDER
+  cases.push_back({"render m.pmd a.vmd --no-physics --frame 300 --size 32x24 -o r.png",
+                   "render m.pmd a.vmd --no-physics --frame 3 --size 32x24 -o r.png", "--frame goes to 300"});
+  cases.push_back({"render m.pmd a.vmd --no-physics --frames 199-200 --size 32x24 -o r.mp4",
+                   "render m.pmd a.vmd --no-physics --frames 0-2 --size 32x24 -o r.mp4", "--frames goes to 200"});
+#endif
+  for (const Case& c : cases) {
+    auto p = go(c.past + " --force");
+    ASSERT_EQ(p.code, 0) << c.past << "\n" << p.err;
+    EXPECT_EQ(test::count(p.err, "mmdkit: note: " + c.note + tail + "\n"), 1u) << c.past << "\n" << p.err;
+    auto w = go(c.within + " --force");
+    ASSERT_EQ(w.code, 0) << c.within << "\n" << w.err;
+    EXPECT_EQ(w.err.find("goes to"), std::string::npos) << c.within << "\n" << w.err;
+    auto q = go(c.past + " --force -q");
+    ASSERT_EQ(q.code, 0) << c.past << "\n" << q.err;
+    EXPECT_EQ(q.err.find("goes to"), std::string::npos) << c.past << "\n" << q.err;
+  }
 }
 
 // A long run shows progress on a terminal: bake and sample --physics draw a bar (redrawn in

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -139,6 +140,57 @@ TEST_F(VmdCli, CheckReportsNanAndDuplicates) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("1 error(s), 1 warning(s)"), std::string::npos) << r.out;
+}
+
+// Two keys of one bone at one frame whose 15-byte names differ only after the NUL terminator:
+// evaluation binds them as one track (core/text.hpp binding_key), so check reports the repeat,
+// naming the section, both records, the frame and the name (before: two tracks, no warning).
+TEST_F(VmdCli, CheckReportsDuplicatesOfNamesThatDifferAfterTheNul) {
+  std::string bytes = generated();
+  const std::size_t r0 = 54, r3 = 54 + 3 * 111;
+  const std::size_t nul = bytes.find('\0', r0);
+  ASSERT_LT(nul, r0 + 14) << "record 0's name must leave room after its NUL";
+  bytes.replace(r3, 19, bytes.substr(r0, 19));  // record 3: record 0's name and frame
+  bytes[r3 + 14] = 'X';                         // ... with a byte after the NUL
+  std::uint32_t frame = 0;
+  std::memcpy(&frame, bytes.data() + r0 + 15, 4);
+  fs::path p = file("nul.vmd", bytes);
+  Outcome r = run("check " + quote(p.string()));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: " + p.string() + ": section 'bone keyframes', record 3, byte " + std::to_string(r3)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 key repeats the frame of an earlier key (frame " + std::to_string(frame) + ")"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("records 0 and 3 (frame " + std::to_string(frame) + ") name the track differently only after the NUL"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("0 error(s), 1 warning(s)"), std::string::npos) << r.out;
+}
+
+// convert between a motion and a pose points to `motion vpd` (which does it), and a VMD's list of
+// outputs names .bvh (convert writes it with --model); nothing is written.
+TEST_F(VmdCli, ConvertPointsToMotionVpdAndListsBvh) {
+  fs::path m = file("m.vmd", generated());
+  Outcome r = run("convert " + quote(m.string()) + " " + quote((dir / "x.vpd").string()));
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("a VMD motion converts only to .vmd, .json or .bvh (with --model), not .vpd; 'mmdkit motion vpd "),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "x.vpd"));
+  r = run("convert " + quote(m.string()) + " " + quote((dir / "x.pmx").string()));
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("a VMD motion converts only to .vmd, .json or .bvh (with --model), not .pmx\n"), std::string::npos)
+      << r.err;
+  fs::path p = dir / "p.vpd";
+  ASSERT_EQ(run("generate vpd -o " + quote(p.string())).code, 0);
+  r = run("convert " + quote(p.string()) + " " + quote((dir / "v.vmd").string()));
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("a VPD pose converts only to .vpd or .json, not .vmd; 'mmdkit motion vpd IN.vpd -o OUT.vmd'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "v.vmd"));
 }
 
 TEST_F(VmdCli, GenerateIsDeterministicAndConvertIsByteExact) {

@@ -276,7 +276,9 @@ inline constexpr std::size_t kDuplicateFramesListed = 5;
 /// - error (invalid_value): a non-finite float (NaN, ±inf) in any key;
 /// - warning (invalid_value): keys of one track (a bone or morph name; the whole section for
 ///   camera, light, self-shadow and property keys) at a frame an earlier key of the track already
-///   has (MMD uses the last one read): ONE finding per track, e.g. "track 'センター': 3 keys repeat
+///   has (MMD uses the last one read; a track is a name as evaluation binds it, core/text.hpp
+///   binding_key: names that differ only after the NUL terminator are one track, and such a pair
+///   of keys is named in the message with both records): ONE finding per track, e.g. "track 'センター': 3 keys repeat
 ///   the frame of an earlier key (2 frames: 0, 30); MMD uses the last one read", at the first such
 ///   key (record, offset), with CheckFinding::track / keys / frames; a bone rotation that is all
 ///   zero (MMD treats it as identity) or whose length differs from 1 by more than 1e-3

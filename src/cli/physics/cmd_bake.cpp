@@ -16,10 +16,12 @@
 #include "cli/app.hpp"
 #include "cli/io.hpp"
 #include "cli/messages.hpp"
+#include "cli/physics_option.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vmd_json.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/physics/bake.hpp"
 
@@ -64,6 +66,7 @@ int run_bake(const BakeValues& a, const Streams& s) {
     options.first = first;
     options.last = last;
   }
+  if (std::string p = output_extension_problem(a.output, kVmdOutput); !p.empty()) return usage_error(err, "bake", p);
   // Inputs are told apart by content, as by sample / pose / export (anim/input_files.hpp: binary
   // or mmdkit's JSON, whatever the file is called); files only.
   std::vector<fs::path> inputs{fs::path(a.model)};
@@ -104,6 +107,7 @@ int run_bake(const BakeValues& a, const Streams& s) {
   // vertices, gets neither; the bake needs no geometry.)
   if (auto bound = anim::CharacterData::create(mdl, anim::MotionInputs{list})) {
     if (!a.quiet) err << binding_warning((*bound)->report(), a.motions);
+    if (!a.quiet && options.last) err << past_last_key_note("--frames", *options.last, (*bound)->last_frame());
     const AnimationRequest judged{a.model, a.motions, false, a.quiet, "bake"};
     if (int rc = refuse_motions_keying_nothing(judged, **bound, false,
                                                "a camera motion: bake simulates the model under its bone motion", "",
@@ -122,14 +126,20 @@ int run_bake(const BakeValues& a, const Streams& s) {
   if (bar) bar->clear();
   if (!baked) return report_error(err, baked.error(), a.model);
   if (!a.quiet)
-    for (const auto& w : baked->warnings) err << diagnostic_line(Diagnostic::warning, a.model + ": physics: " + w.to_string());
+    for (const auto& w : baked->warnings) err << physics_warning_line(a.model, w.to_string());
   if (!baked->unkeyable.empty() && !a.quiet) {
     err << "mmdkit: warning: " << baked->unkeyable.size()
         << " physics bone(s) cannot be keyed in VMD (names longer than 15 bytes in CP932), not baked:";
     for (const auto& n : baked->unkeyable) err << " '" << n << "'";
     err << "\n";
   }
-  auto bytes = vmd::write(baked->motion);
+  Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
+  if (lower_extension(a.output) == ".json") {  // the motion's mmdkit JSON
+    const std::string text = vmd::to_json(baked->motion);
+    bytes->assign(text.begin(), text.end());
+  } else {
+    bytes = vmd::write(baked->motion);
+  }
   if (!bytes) return report_error(err, bytes.error(), a.output);
   if (auto r = write_output(a.output, *bytes, inputs, a.force, s.out); !r) return report_error(err, r.error(), a.output);
   summary(err, a.quiet, "bake",
@@ -149,7 +159,7 @@ const Command kBakeCommand{
       auto v = std::make_shared<BakeValues>();
       sub.add_option("MODEL", v->model, "model file (PMX or PMD, binary or mmdkit JSON)")->required();
       sub.add_option("MOTION", v->motions, "motion files (VMD, binary or mmdkit JSON), merged")->required();
-      sub.add_option("-o,--output", v->output, "output .vmd file")->required();
+      sub.add_option("-o,--output", v->output, "output .vmd file (.json: its mmdkit JSON; '-' = stdout)")->required();
       sub.add_option("--frames", v->frames, "frames to key, A-B (default: the whole motion); earlier frames are simulated too");
       sub.add_option("--physics-fps", v->fps, "physics steps per second: 60 (default), 120 or 240");
       sub.add_flag("--floor", v->floor, "a floor plane at y = 0");

@@ -12,6 +12,7 @@
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/messages.hpp"
 #include "cli/progress.hpp"
 #include "cli/render/render_output.hpp"
 #include "cli/scene_input.hpp"
@@ -76,6 +77,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   const double first = pl.first;
   double last = pl.last;
   if (last < 0) last = (pl.video || pl.kind == OutKind::pattern) ? double(s.last_frame()) : 0.0;
+  else if (!a.quiet)  // --frame / --frames past the inputs' last key (cli/messages.hpp)
+    err << past_last_key_note(a.frames.empty() ? "--frame" : "--frames", last, s.last_frame());
   const double step = a.fps == 60 ? 0.5 : 1.0;
   const auto count = static_cast<std::uint64_t>(std::floor((last - first) / step + 1e-9)) + 1;
   if (!a.quiet && !d.camera.empty() && s.camera_source() == scene::CameraSource::mmd_default)

@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "mmdkit/formats/vmd.hpp"
 
@@ -77,13 +79,31 @@ bool finite_all(const float* v, std::size_t n) {
   return true;
 }
 
+// For each entry of a name table: the first entry with its binding key (core/text.hpp
+// binding_key: the bytes up to the NUL, what evaluation binds a track by; a name built in code by
+// its text encoded in `enc`). Entries that differ only after the NUL map to one track.
+std::vector<std::uint32_t> tracks_as_bound(const std::vector<TrackName>& names, Encoding enc) {
+  std::map<std::vector<std::uint8_t>, std::uint32_t> first;
+  std::vector<std::uint32_t> out(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::vector<std::uint8_t> key;
+    if (!names[i].raw.empty()) key = binding_key(names[i].raw);
+    else if (auto k = binding_key_of_text(names[i].text, enc)) key = std::move(*k);
+    else key.assign(names[i].text.begin(), names[i].text.end());
+    out[i] = first.emplace(std::move(key), static_cast<std::uint32_t>(i)).first->second;
+  }
+  return out;
+}
+
 // Reports keys that repeat an earlier key's (track, frame), one finding per track: the track's
 // name (`track_name(t)`, empty for the sections without tracks), how many keys repeat a frame
 // and the first kDuplicateFramesListed of those frames; record and offset of the first repeating
-// key in file order. `track(i)` gives key i's track.
-template <class Keys, class Track, class TrackName>
-void duplicates(const Keys& keys, Track track, TrackName track_name, Kind& kind, std::size_t base, std::size_t size,
-                const std::vector<std::size_t>* offsets = nullptr) {
+// key in file order. `track(i)` gives key i's track as evaluation binds it, `entry(i)` its entry
+// of the name table: two keys of one track whose entries differ (names that differ only after the
+// NUL) are named in the message with both records.
+template <class Keys, class Track, class TrackName, class NameEntry>
+void duplicates(const Keys& keys, Track track, TrackName track_name, NameEntry entry, Kind& kind, std::size_t base,
+                std::size_t size, const std::vector<std::size_t>* offsets = nullptr) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     order[i] = {(std::uint64_t{track(i)} << 32) | keys[i].frame, static_cast<std::uint32_t>(i)};
@@ -93,6 +113,9 @@ void duplicates(const Keys& keys, Track track, TrackName track_name, Kind& kind,
     std::uint32_t first_key = 0;         // smallest file index among the repeating keys
     std::size_t keys = 0;                // keys that repeat an earlier key's frame
     std::vector<std::uint32_t> frames;   // distinct frames, ascending (sorted order)
+    // The first pair of same-frame keys whose names are different entries of the name table.
+    std::int64_t split_a = -1, split_b = -1;
+    std::uint32_t split_frame = 0;
   };
   std::vector<Group> groups;
   for (std::size_t i = 1; i < order.size(); ++i) {
@@ -104,6 +127,12 @@ void duplicates(const Keys& keys, Track track, TrackName track_name, Kind& kind,
     ++g.keys;
     g.first_key = std::min(g.first_key, order[i].second);
     if (g.frames.empty() || g.frames.back() != frame) g.frames.push_back(frame);
+    const std::uint32_t ka = order[i - 1].second, kb = order[i].second;
+    if (g.split_a < 0 && entry(ka) != entry(kb)) {
+      g.split_a = std::min(ka, kb);
+      g.split_b = std::max(ka, kb);
+      g.split_frame = frame;
+    }
   }
   // File order of each track's first repeating key, as the other findings.
   std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.first_key < b.first_key; });
@@ -117,6 +146,10 @@ void duplicates(const Keys& keys, Track track, TrackName track_name, Kind& kind,
       msg += (k ? ", " : "") + std::to_string(g.frames[k]);
     if (g.frames.size() > kDuplicateFramesListed) msg += ", ...";
     msg += "); MMD uses the last one read";
+    if (g.split_a >= 0)
+      msg += "; records " + std::to_string(g.split_a) + " and " + std::to_string(g.split_b) + " (frame " +
+             std::to_string(g.split_frame) + ") name the track differently only after the NUL terminator, which MMD "
+             "and the evaluator ignore (two entries of the name table, one track)";
     if (g.frames.size() > kDuplicateFramesListed) g.frames.resize(kDuplicateFramesListed);
     if (kind.add(g.first_key, static_cast<std::int64_t>(off), std::move(msg))) {
       CheckFinding& f = kind.kept.back();
@@ -180,10 +213,11 @@ std::vector<CheckFinding> check(const Motion& m, std::size_t max_per_kind) {
                                    " (normalized on evaluation)");
       }
     }
+    const std::vector<std::uint32_t> bound = tracks_as_bound(m.bone_names, m.encoding);
     duplicates(
-        m.bone_keys, [&](std::size_t i) { return m.bone_keys[i].name; },
-        [&](std::uint32_t t) { return t < m.bone_names.size() ? m.bone_names[t].text : std::to_string(t); }, kinds[1],
-        bone_base, kBoneKeySize);
+        m.bone_keys, [&](std::size_t i) { return m.bone_keys[i].name < bound.size() ? bound[m.bone_keys[i].name] : m.bone_keys[i].name; },
+        [&](std::uint32_t t) { return t < m.bone_names.size() ? m.bone_names[t].text : std::to_string(t); },
+        [&](std::size_t i) { return m.bone_keys[i].name; }, kinds[1], bone_base, kBoneKeySize);
     flush(kinds);
   }
   {  // morphs
@@ -193,10 +227,11 @@ std::vector<CheckFinding> check(const Motion& m, std::size_t max_per_kind) {
       if (!std::isfinite(m.morph_keys[i].weight))
         kinds[0].add(static_cast<std::int64_t>(i), static_cast<std::int64_t>(morph_base + i * kMorphKeySize),
                      "weight is not a finite number");
+    const std::vector<std::uint32_t> bound = tracks_as_bound(m.morph_names, m.encoding);
     duplicates(
-        m.morph_keys, [&](std::size_t i) { return m.morph_keys[i].name; },
-        [&](std::uint32_t t) { return t < m.morph_names.size() ? m.morph_names[t].text : std::to_string(t); }, kinds[1],
-        morph_base, kMorphKeySize);
+        m.morph_keys, [&](std::size_t i) { return m.morph_keys[i].name < bound.size() ? bound[m.morph_keys[i].name] : m.morph_keys[i].name; },
+        [&](std::uint32_t t) { return t < m.morph_names.size() ? m.morph_names[t].text : std::to_string(t); },
+        [&](std::size_t i) { return m.morph_keys[i].name; }, kinds[1], morph_base, kMorphKeySize);
     flush(kinds);
   }
   auto simple = [&](Section s, const auto& keys, std::size_t base, std::size_t size, auto finite,
@@ -207,8 +242,8 @@ std::vector<CheckFinding> check(const Motion& m, std::size_t max_per_kind) {
       if (!finite(keys[i]))
         kinds[0].add(static_cast<std::int64_t>(i), static_cast<std::int64_t>(offsets ? (*offsets)[i] : base + i * size),
                      "a value is not a finite number");
-    duplicates(keys, [](std::size_t) { return std::uint32_t{0}; }, [](std::uint32_t) { return std::string(); }, kinds[1],
-               base, size, offsets);
+    duplicates(keys, [](std::size_t) { return std::uint32_t{0}; }, [](std::uint32_t) { return std::string(); },
+               [](std::size_t) { return std::uint32_t{0}; }, kinds[1], base, size, offsets);
     flush(kinds);
   };
   simple(Section::camera, m.camera_keys, camera_base, kCameraKeySize,
