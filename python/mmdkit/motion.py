@@ -73,10 +73,12 @@ def reduce(motion: Motion, *, tol_units: float = 0.01, tol_deg: float = 0.1, tol
 
 
 def rename(motion: Motion, mapping: Union[Mapping[str, str], Iterable[Tuple[str, str]], PathLike], *,
-           report: bool = False):
+           merge: bool = False, report: bool = False):
     """Bone, morph and IK names OLD → NEW: a dict, (old, new) pairs, or the path of a map file
-    (UTF-8, OLD<TAB>NEW lines, as ``motion rename --map``). With ``report=True``: (Motion, the
-    entries that matched nothing)."""
+    (UTF-8, OLD<TAB>NEW lines, as ``motion rename --map``). A NEW that is the name of another
+    track the mapping does not rename away (or two OLDs onto one NEW) would merge two tracks:
+    FormatError naming both names, unless ``merge=True`` (a swap A <-> B is fine). With
+    ``report=True``: (Motion, the entries that matched nothing)."""
     if isinstance(mapping, (str, os.PathLike)):
         path = os.fspath(mapping)
         with open(path, "rb") as f:
@@ -90,7 +92,7 @@ def rename(motion: Motion, mapping: Union[Mapping[str, str], Iterable[Tuple[str,
         pairs = list(mapping.items())
     else:
         pairs = [tuple(p) for p in mapping]
-    return _report(_m.rename(motion, pairs), report)
+    return _report(_m.rename(motion, pairs, merge), report)
 
 
 def filter(motion: Motion, *, bones: Optional[Sequence[str]] = None, morphs: Optional[Sequence[str]] = None,

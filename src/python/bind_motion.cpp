@@ -149,15 +149,15 @@ void bind_motion(py::module_& top) {
       py::arg("motion"), py::arg("tol_units") = 0.01, py::arg("tol_deg") = 0.1, py::arg("tol_weight") = 0.005);
   m.def(
       "rename",
-      [](const py::object& mo, const std::vector<std::pair<std::string, std::string>>& pairs) {
+      [](const py::object& mo, const std::vector<std::pair<std::string, std::string>>& pairs, bool merge) {
         const vmd::Motion& in = motion_arg(mo, "motion");
         motion::NameMap map;
         for (const auto& [a, b] : pairs) map.push_back({a, b, 0});
         motion::RenameReport rep;
-        auto r = without_gil([&] { return motion::rename(in, map, &rep); });
+        auto r = without_gil([&] { return motion::rename(in, map, &rep, {merge}); });
         return py::make_tuple(new_motion(std::move(r)), rep.unused);
       },
-      py::arg("motion"), py::arg("pairs"));
+      py::arg("motion"), py::arg("pairs"), py::arg("merge") = false);
   m.def(
       "parse_name_map",
       [](const std::string& text) {

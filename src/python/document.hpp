@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/format_ops.hpp"
+#include "cli/io.hpp"
 #include "common.hpp"
 
 namespace mmdkit::python {
@@ -85,10 +86,26 @@ void def_document(py::class_<Document<T>>& cls) {
           "The file's bytes (identical to the file read when nothing was changed).")
       .def(
           "write",
-          [](const D& d, const std::string& path, bool force) { write_path(path, document_bytes(d), force); },
+          [](const D& d, const std::string& path, bool force) {
+            // The extension says what is written: the format's own, or .json for its JSON; any
+            // other is refused in convert's words (cli/io.hpp), as the CLI's writers do.
+            const std::string_view n = F::name;
+            const cli::OutputKind& kind = n == "vmd"   ? cli::kVmdOutput
+                                          : n == "vpd" ? cli::kVpdOutput
+                                          : n == "pmd" ? cli::kPmdOutput
+                                                       : cli::kPmxOutput;
+            if (std::string p = cli::output_extension_problem(path, kind); !p.empty()) raise_argument(p);
+            if (cli::lower_extension(path) == ".json") {
+              const std::string text = without_gil([&] { return F::to_json(d.data, true); });
+              write_path(path, ByteSpan(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), force);
+              return;
+            }
+            write_path(path, document_bytes(d), force);
+          },
           py::arg("path"), py::arg("force") = false,
-          "Writes the file atomically (temporary file + rename). An existing file is replaced only "
-          "with force=True.")
+          "Writes the file atomically (temporary file + rename): the format's bytes, or its JSON for a "
+          ".json path; another extension raises ArgumentError (e.g. a motion to .pmx). An existing "
+          "file is replaced only with force=True.")
       .def(
           "to_json",
           [](const D& d, bool pretty) {

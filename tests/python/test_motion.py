@@ -34,7 +34,10 @@ def files(tmp_path_factory):
 
 
 def cli_bytes(d, *args):
-    out = d / "cli.out"
+    # the extension the command writes (motion operations refuse another): a pose from a motion's
+    # frame is a .vpd, everything else here a .vmd
+    pose = args[:2] == ("motion", "vpd") and str(args[2]).endswith(".vmd")
+    out = d / ("cli.vpd" if pose else "cli.vmd")
     run(*args, "-o", out, "--force")
     return out.read_bytes()
 
@@ -177,3 +180,32 @@ def test_argument_errors(files):
     with pytest.raises(mmdkit.Error) as e:
         mmdkit.motion.rename(g, d / "bad.tsv")
     assert e.value.file == str(d / "bad.tsv")
+
+
+def test_rename_onto_an_existing_track_is_refused_unless_merge(files):
+    d = files
+    g = mmdkit.read(d / "g.vmd")
+    with pytest.raises(mmdkit.FormatError, match="'センター' -> '上半身': the motion already has a bone track '上半身'"):
+        mmdkit.motion.rename(g, {"センター": "上半身"})
+    swapped = mmdkit.motion.rename(g, {"センター": "上半身", "上半身": "センター"})  # a swap is fine
+    names = g.bone_names
+    assert swapped.bone_names == ["上半身" if n == "センター" else "センター" if n == "上半身" else n for n in names]
+    (d / "onto.tsv").write_text("センター\t上半身\n", encoding="utf-8")
+    merged = mmdkit.motion.rename(g, {"センター": "上半身"}, merge=True)
+    assert merged.to_bytes() == cli_bytes(d, "motion", "rename", d / "g.vmd", "--map", d / "onto.tsv", "--merge")
+
+
+def test_write_refuses_an_extension_it_does_not_write(files, tmp_path):
+    g = mmdkit.read(files / "g.vmd")
+    for write in (lambda p: mmdkit.write(g, p), lambda p: g.write(str(p))):
+        with pytest.raises(mmdkit.ArgumentError, match=r"a VMD motion converts only to \.vmd or \.json, not \.pmx"):
+            write(tmp_path / "x.pmx")
+        assert not (tmp_path / "x.pmx").exists()
+    g.write(str(tmp_path / "x.json"))  # its JSON, as mmdkit.write
+    assert mmdkit.read(tmp_path / "x.json").to_bytes() == g.to_bytes()
+    mmdkit.write(g, tmp_path / "x.vmd")
+    assert (tmp_path / "x.vmd").read_bytes() == (files / "g.vmd").read_bytes()
+    h = mmdkit.read(files / "h.pmx")
+    with pytest.raises(mmdkit.ArgumentError, match=r"a PMX model converts only to \.pmx or \.json, not \.vmd"):
+        h.write(str(tmp_path / "h.vmd"))
+    assert not (tmp_path / "h.vmd").exists()
