@@ -125,7 +125,7 @@ Result<void> collisions(const std::vector<Entry>& entries, const char* kind, boo
     const NameMapping& m = *h.renamed->by;
     std::string msg = where(m) + ": '" + m.from + "' -> '" + m.to + "': ";
     if (!h.other->by)
-      msg += "the motion already has a " + std::string(kind) + " '" + h.other->before_text +
+      msg += "the motion already has " + std::string(kind[0] == 'I' ? "an " : "a ") + kind + " '" + h.other->before_text +
              "' that the map does not rename";
     else
       msg += where(*h.other->by) + " renames " + kind + " '" + h.other->by->from + "' to '" + h.other->by->to + "' too";

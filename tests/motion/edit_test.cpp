@@ -105,6 +105,50 @@ TEST(Rename, MapsBonesMorphsAndIk) {
   EXPECT_EQ(r.bone_names + r.morph_names + r.ik_names, 3u);
 }
 
+// A new name that is another track's (of the same kind) merges two tracks: refused naming the
+// line and both names, unless merge; names renamed away free theirs (swap); morphs and IK
+// switches follow the same rule; a name differing only after the NUL is the same track already.
+TEST(Rename, RefusesMergingTwoTracksUnlessAsked) {
+  vmd::Motion m;
+  m.bone_names = {name("センター"), name("頭")};
+  m.morph_names = {name("あ"), name("い")};
+  m.bone_keys = {key(0, 0, {1, 0, 0}), key(1, 0, {0, 0, 0})};
+  m.morph_keys = {{0, 0, 0.5f}, {1, 0, 0.25f}};
+  vmd::PropertyKey p;
+  for (const char* n : {"右足ＩＫ", "左足ＩＫ"}) {
+    vmd::IkState s;
+    s.name.raw = *encode_text(n, Encoding::cp932);
+    s.name.text = n;
+    p.ik.push_back(s);
+  }
+  m.property_keys = {p};
+  auto refused = [&](const char* text, std::int64_t line, const std::string& what) {
+    auto map = parse_name_map(text);
+    ASSERT_TRUE(map);
+    auto out = rename(m, *map);
+    ASSERT_FALSE(out) << text;
+    EXPECT_EQ(out.error().record, line) << text;
+    EXPECT_NE(out.error().message.find(what), std::string::npos) << out.error().message;
+  };
+  refused("# c\nセンター\t頭\n", 2, "'センター' -> '頭': the motion already has a bone track '頭' that the map does not rename");
+  refused("あ\tい\n", 1, "a morph track 'い'");
+  refused("右足ＩＫ\t左足ＩＫ\n", 1, "an IK switch '左足ＩＫ'");
+  refused("センター\tX\n頭\tX\n", 2, "'頭' -> 'X': line 1 renames bone track 'センター' to 'X' too");
+  // A swap, a chain, a name onto itself: fine.
+  for (const char* ok : {"センター\t頭\n頭\tセンター\n", "センター\t頭\n頭\t首\n", "あ\tあ\n", "右足ＩＫ\t左足ＩＫ\n左足ＩＫ\t右足ＩＫ\n"}) {
+    auto map = parse_name_map(ok);
+    ASSERT_TRUE(map);
+    EXPECT_TRUE(rename(m, *map)) << ok;
+  }
+  auto map = parse_name_map("センター\t頭\n");
+  RenameReport r;
+  auto merged = rename(m, *map, &r, {true});
+  ASSERT_TRUE(merged);
+  EXPECT_EQ(merged->bone_names[0].text, "頭");
+  ASSERT_EQ(r.merged.size(), 1u);
+  EXPECT_EQ(r.merged[0], "bone track 'センター' merged into '頭' (line 1)");
+}
+
 TEST(Rename, BadMapsNameTheLine) {
   auto map = parse_name_map("a\tb\nno tab here\n");
   ASSERT_FALSE(map);
