@@ -485,6 +485,17 @@ SkeletonDesc random_skeleton(Rng& r, OrderRule rule) {
   return d;
 }
 
+// Appends bone "bN" under `parent` (kNoBone: a root), `off` from the parent's position; its index.
+std::int32_t add_bone(SkeletonDesc& d, std::int32_t parent, Vec3 off) {
+  BoneDesc b;
+  b.name = "b" + std::to_string(d.bones.size());
+  b.parent = parent;
+  const Vec3 pp = parent < 0 ? Vec3{} : d.bones[static_cast<std::size_t>(parent)].position;
+  b.position = vadd(pp, off);
+  d.bones.push_back(b);
+  return static_cast<std::int32_t>(d.bones.size() - 1);
+}
+
 // Several limbs with their own IK chains (IkGroup candidates): a spine from the root, limbs of
 // 2..5 bones hanging from the root or a spine bone, each with an IK bone (under the root, a spine
 // bone or, sometimes, another limb) and links up the limb (sometimes reaching into the spine, or a
@@ -495,14 +506,9 @@ SkeletonDesc random_limbs(Rng& r, OrderRule rule) {
   SkeletonDesc d;
   d.rule = rule;
   auto add = [&](std::int32_t parent, Vec3 off) {
-    BoneDesc b;
-    b.name = "b" + std::to_string(d.bones.size());
-    b.parent = parent;
-    const Vec3 pp = parent < 0 ? Vec3{} : d.bones[static_cast<std::size_t>(parent)].position;
-    b.position = vadd(pp, off);
-    if (rule == OrderRule::pmx && r.chance(0.3f)) b.deform_layer = r.pick(2);
-    d.bones.push_back(b);
-    return static_cast<std::int32_t>(d.bones.size() - 1);
+    const std::int32_t i = add_bone(d, parent, off);
+    if (rule == OrderRule::pmx && r.chance(0.3f)) d.bones[static_cast<std::size_t>(i)].deform_layer = r.pick(2);
+    return i;
   };
   auto off = [&] { return Vec3{r.uni(-1, 1), r.uni(-2, -0.3f), r.uni(-1, 1)}; };
   std::vector<std::int32_t> spine{add(kNoBone, {0, 5, 0})};
@@ -623,15 +629,7 @@ TEST(EvalReference, RandomLimbSkeletonsWithIkGroupsAgreeBitForBit) { for_each_is
 SkeletonDesc random_twin_limbs(Rng& r, OrderRule rule, int& twin_pairs) {
   SkeletonDesc d;
   d.rule = rule;
-  auto add = [&](std::int32_t parent, Vec3 off) {
-    BoneDesc b;
-    b.name = "b" + std::to_string(d.bones.size());
-    b.parent = parent;
-    const Vec3 pp = parent < 0 ? Vec3{} : d.bones[static_cast<std::size_t>(parent)].position;
-    b.position = vadd(pp, off);
-    d.bones.push_back(b);
-    return static_cast<std::int32_t>(d.bones.size() - 1);
-  };
+  auto add = [&](std::int32_t parent, Vec3 off) { return add_bone(d, parent, off); };
   const std::int32_t root = add(kNoBone, {0, 5, 0});
   const float pi = std::numbers::pi_v<float>;
   for (int pair = 0, np = 1 + r.pick(3); pair < np; ++pair) {

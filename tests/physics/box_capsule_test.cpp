@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "body_states.hpp"
 #include "physics/box_capsule.hpp"
 
 namespace mmdkit::physics::detail {
@@ -128,16 +129,7 @@ class Pile {
     world_.stepSimulation(1.0f / 60.0f, 0, 1.0f / 60.0f);
   }
   std::vector<float> state() const {
-    std::vector<float> s;
-    for (const auto& b : bodies_) {
-      const btTransform& t = b->getWorldTransform();
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) s.push_back(t.getBasis()[r][c]);
-      for (int k = 0; k < 3; ++k) s.push_back(t.getOrigin()[k]);
-      for (int k = 0; k < 3; ++k) s.push_back(b->getLinearVelocity()[k]);
-      for (int k = 0; k < 3; ++k) s.push_back(b->getAngularVelocity()[k]);
-    }
-    return s;
+    return test::body_states(bodies_);
   }
 
  private:

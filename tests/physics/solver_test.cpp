@@ -18,6 +18,7 @@
 #include <random>
 #include <vector>
 
+#include "body_states.hpp"
 #include "physics/solver.hpp"
 
 namespace mmdkit::physics::detail {
@@ -136,16 +137,7 @@ class Scene {
 
   /// Every body's transform and velocities, as bytes.
   std::vector<float> state() const {
-    std::vector<float> s;
-    for (const auto& b : bodies_) {
-      const btTransform& t = b->getWorldTransform();
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) s.push_back(t.getBasis()[r][c]);
-      for (int k = 0; k < 3; ++k) s.push_back(t.getOrigin()[k]);
-      for (int k = 0; k < 3; ++k) s.push_back(b->getLinearVelocity()[k]);
-      for (int k = 0; k < 3; ++k) s.push_back(b->getAngularVelocity()[k]);
-    }
-    return s;
+    return test::body_states(bodies_);
   }
   int manifolds() const { return dispatcher_.getNumManifolds(); }
 
