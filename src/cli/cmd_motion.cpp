@@ -109,7 +109,7 @@ void declare(CLI::App& sub, MotionArgs& a) {
   s = add_op(sub, a, 6, "rename bones, morphs and IK switches through a map (OLD<TAB>NEW lines)", vmd_in);
   s->add_option("--map", a.map, "map file: UTF-8, one OLD<TAB>NEW per line, '#' comments")->required();
   s->add_flag("--merge", a.merge,
-              "a NEW that is another track's name merges the two tracks (default: refused; a swap A<->B is fine)");
+              "a NEW that is another track's name merges the two tracks: at a frame both key, the key later in the file wins, as in MMD (default: refused; a swap A<->B is fine)");
   s = add_op(sub, a, 7, "keep or drop bone / morph tracks and sections", vmd_in);
   s->add_option("--bones", a.bones, "keep only these bone tracks (comma-separated)")->delimiter(',');
   s->add_option("--morphs", a.morphs, "keep only these morph tracks (comma-separated)")->delimiter(',');

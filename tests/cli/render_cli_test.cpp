@@ -238,6 +238,11 @@ TEST_F(RenderCli, UsageErrors) {
   EXPECT_EQ(render({m, "--fps", "25", "-o", (dir / "x.mp4").string()}).code, 2);
   EXPECT_EQ(render({m, "--background", "red", "-o", (dir / "x.png").string()}).code, 2);
   EXPECT_EQ(render({m, "--frames", "5-1", "-o", (dir / "x.mp4").string()}).code, 2);
+  {  // one number given to --frames: the error points to --frame
+    const auto one = render({m, "--frames", "15", "-o", (dir / "x.png").string()});
+    EXPECT_EQ(one.code, 2);
+    EXPECT_NE(one.err.find("(one frame: --frame F)"), std::string::npos) << one.err;
+  }
   EXPECT_EQ(render({m, "-o", (dir / "%d%d.png").string()}).code, 2);
   EXPECT_EQ(render({m, "--audio", m, "-o", (dir / "x.png").string()}).code, 2);
   // An existing output needs --force; the input is never replaced without it.

@@ -85,7 +85,7 @@ std::expected<RenderPlan, int> render_plan(const RenderArgs& a, std::ostream& er
     char dash = 0, extra = 0;
     if (std::sscanf(a.frames.c_str(), "%lf%c%lf%c", &first, &dash, &last, &extra) != 3 || dash != '-' ||
         !std::isfinite(first) || !std::isfinite(last) || first < 0 || last < first)
-      return std::unexpected(usage(err, "--frames must be A-B with 0 <= A <= B, e.g. 0-300"));
+      return std::unexpected(usage(err, "--frames must be A-B with 0 <= A <= B, e.g. 0-300 (one frame: --frame F)"));
   } else if (a.frame >= 0) {
     first = last = a.frame;
   }
