@@ -124,6 +124,49 @@ void BM_CharacterFrameSkinned(benchmark::State& state) {
   state.counters["vertices"] = static_cast<double>(s->full->vertices.size());
 }
 
+// state.range(0) consecutive frames per iteration, evaluated together (anim::evaluate_frames:
+// the same results as one by one); "per_frame" is the time of one frame.
+void BM_EvalFrames_BonesIk(benchmark::State& state) {
+  const Scene* s = scene();
+  if (!s) {
+    state.SkipWithError("corpus files miku_v2.pmd / wavefile_v2.vmd not found (set MMDKIT_CORPUS)");
+    return;
+  }
+  const vmd::Motion* list[] = {&s->motion};
+  auto sampler = anim::MotionSampler::create(s->skeleton, list);
+  if (!sampler) {
+    state.SkipWithError("binding failed");
+    return;
+  }
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<anim::PoseWorkspace> ws;
+  std::vector<anim::MotionSampler::Cursors> cursors;
+  std::vector<std::vector<anim::BonePose>> local(n, std::vector<anim::BonePose>(s->skeleton.bone_count()));
+  std::vector<std::vector<std::uint8_t>> enabled(n, std::vector<std::uint8_t>(s->skeleton.ik_count(), 1));
+  for (std::size_t i = 0; i < n; ++i) {
+    ws.emplace_back(s->skeleton);
+    cursors.push_back(sampler->make_cursors());
+  }
+  std::vector<anim::PoseWorkspace*> wp;
+  std::vector<anim::PoseInput> in;
+  for (std::size_t i = 0; i < n; ++i) {
+    wp.push_back(&ws[i]);
+    in.push_back({local[i], {}, enabled[i]});
+  }
+  const std::uint32_t last = sampler->last_frame();
+  std::uint32_t frame = 0;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; ++i) {
+      sampler->sample(frame, local[i], enabled[i], cursors[i]);
+      frame = frame >= last ? 0 : frame + 1;
+    }
+    (void)anim::evaluate_frames(s->skeleton, in, wp);
+    benchmark::DoNotOptimize(ws[0].model_matrices().data());
+  }
+  state.counters["per_frame"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                                                benchmark::Counter::kInvert);
+}
+
 void BM_EvalFrame_BonesIk(benchmark::State& state) { run(state, true, false); }
 // The same on the baseline build of the evaluation (anim::EvalIsa; same results bit for bit).
 void BM_EvalFrame_BonesIk_Baseline(benchmark::State& state) {
@@ -139,6 +182,7 @@ void BM_SampleOnly(benchmark::State& state) { run(state, true, true); }
 }  // namespace
 
 BENCHMARK(BM_EvalFrame_BonesIk)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EvalFrames_BonesIk)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EvalFrame_BonesIk_Baseline)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EvalFrame_BonesNoIk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SampleOnly)->Unit(benchmark::kMicrosecond);

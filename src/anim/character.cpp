@@ -188,12 +188,8 @@ void Character::set_physics(PhysicsStage* stage) noexcept {
   physics_reset_ = true;
 }
 
-Result<void> Character::evaluate_before_physics(double frame) {
-  pending_frame_ = std::numeric_limits<double>::quiet_NaN();
-  if (!std::isfinite(frame))
-    return make_error(ErrorCode::invalid_argument, "frame is not a finite number", "frame");
+Result<void> Character::sample_inputs(double frame) {
   const CharacterData& d = *data_;
-  const Skeleton& sk = d.skeleton_;
   // 1. Sample.
   d.bones_.sample(frame, local_, ik_enabled_, cursors_);
   sample_morphs(d.morphs_, frame, weights_, morph_cursors_);
@@ -203,10 +199,25 @@ Result<void> Character::evaluate_before_physics(double frame) {
     weights_[d.pose_morph_index_[k]] = d.pose_morph_weights_[k];
   if (!ik_) std::fill(ik_enabled_.begin(), ik_enabled_.end(), std::uint8_t{0});
   // 3. Morphs.
-  if (auto r = apply_morphs(d.morph_data_, weights_, morph_ws_); !r) return r;
+  return apply_morphs(d.morph_data_, weights_, morph_ws_);
+}
+
+void Character::sample_scene(double frame) {
+  const CharacterData& d = *data_;
+  camera_ = sample_camera(d.camera_, frame, camera_cursor_);
+  light_ = sample_light(d.light_, frame, light_cursor_);
+  self_shadow_ = sample_self_shadow(d.self_shadow_, frame, self_shadow_cursor_);
+  frame_ = frame;
+}
+
+Result<void> Character::evaluate_before_physics(double frame) {
+  pending_frame_ = std::numeric_limits<double>::quiet_NaN();
+  if (!std::isfinite(frame))
+    return make_error(ErrorCode::invalid_argument, "frame is not a finite number", "frame");
+  if (auto r = sample_inputs(frame); !r) return r;
   // 4. Bones before physics.
   const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
-  if (auto r = anim::evaluate_before_physics(sk, in, pose_); !r) return r;
+  if (auto r = anim::evaluate_before_physics(data_->skeleton_, in, pose_); !r) return r;
   pending_frame_ = frame;
   return {};
 }
@@ -221,10 +232,49 @@ Result<void> Character::evaluate_after_physics() {
   const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
   if (auto r = anim::evaluate_after_physics(d.skeleton_, in, pose_); !r) return r;
   // 7. Camera, light, self-shadow.
-  camera_ = sample_camera(d.camera_, frame, camera_cursor_);
-  light_ = sample_light(d.light_, frame, light_cursor_);
-  self_shadow_ = sample_self_shadow(d.self_shadow_, frame, self_shadow_cursor_);
-  frame_ = frame;
+  sample_scene(frame);
+  return {};
+}
+
+Result<void> Character::evaluate_frames(std::span<Character* const> chars, std::span<const double> frames) {
+  if (chars.size() != frames.size())
+    return make_error(ErrorCode::invalid_argument,
+                      std::to_string(frames.size()) + " frames for " + std::to_string(chars.size()) + " characters",
+                      "frame");
+  for (std::size_t i = 0; i < chars.size(); ++i) {
+    const std::string which = "character " + std::to_string(i);
+    if (chars[i] == nullptr) return make_error(ErrorCode::invalid_argument, which + " is null", "frame");
+    for (std::size_t j = 0; j < i; ++j)
+      if (chars[j] == chars[i])
+        return make_error(ErrorCode::invalid_argument, which + " is character " + std::to_string(j) + " again",
+                          "frame");
+    if (chars[i]->data_->skeleton_.id() != chars[0]->data_->skeleton_.id())
+      return make_error(ErrorCode::invalid_argument, which + " has another skeleton than character 0", "frame");
+    if (chars[i]->physics_)
+      return make_error(ErrorCode::invalid_argument,
+                        which + " has a physics stage (physics steps frames in order: evaluate it frame by frame)",
+                        "frame");
+    if (!std::isfinite(frames[i]))
+      return make_error(ErrorCode::invalid_argument, "frame " + std::to_string(i) + " is not a finite number",
+                        "frame");
+  }
+  if (chars.empty()) return {};
+  const Skeleton& sk = chars[0]->data_->skeleton_;
+  for (std::size_t i0 = 0; i0 < chars.size(); i0 += kMaxFrameBatch) {
+    const std::size_t n = std::min<std::size_t>(kMaxFrameBatch, chars.size() - i0);
+    PoseInput in[kMaxFrameBatch];
+    PoseWorkspace* ws[kMaxFrameBatch];
+    for (std::size_t k = 0; k < n; ++k) {
+      Character& c = *chars[i0 + k];
+      c.pending_frame_ = std::numeric_limits<double>::quiet_NaN();
+      if (auto r = c.sample_inputs(frames[i0 + k]); !r) return r;
+      in[k] = PoseInput{c.local_, c.morph_ws_.bone_offsets(), c.ik_enabled_};
+      ws[k] = &c.pose_;
+    }
+    if (auto r = evaluate_frames_before_physics(sk, std::span(in, n), std::span(ws, n)); !r) return r;
+    if (auto r = evaluate_frames_after_physics(sk, std::span(in, n), std::span(ws, n)); !r) return r;
+    for (std::size_t k = 0; k < n; ++k) chars[i0 + k]->sample_scene(frames[i0 + k]);
+  }
   return {};
 }
 

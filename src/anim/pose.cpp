@@ -117,6 +117,25 @@ void PoseEvaluator::recompose(const Skeleton& s, PoseWorkspace& ws, std::uint32_
   }
 }
 
+[[gnu::always_inline]] inline void PoseEvaluator::run_frames(const Skeleton& s, std::span<const ScheduleStep> steps,
+                                                            const PoseInput* in, PoseWorkspace* const* ws,
+                                                            std::uint32_t frames) noexcept {
+  Buffers b[kMaxFrameBatch];
+  for (std::uint32_t f = 0; f < frames; ++f) b[f] = Buffers::of(s, *ws[f]);
+  for (const ScheduleStep& st : steps) {
+    if (st.kind == ScheduleStep::bone) {
+      for (std::uint32_t f = 0; f < frames; ++f) update_bone(s, *ws[f], b[f], st.index);
+    } else if (st.kind == ScheduleStep::ik_group) {
+      solve_ik_group_frames(s, ws, in, frames, s.ik_groups()[st.index]);
+    } else {
+      for (std::uint32_t f = 0; f < frames; ++f) {
+        if (st.index < in[f].ik_enabled.size() && in[f].ik_enabled[st.index] == 0) continue;
+        solve_ik(s, *ws[f], st.index);
+      }
+    }
+  }
+}
+
 namespace {
 
 using pm::V4;
@@ -248,6 +267,76 @@ void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspac
   else
     PoseEvaluator::finish<false>(s, ws);
 }
+// Several frames (frames ≤ kMaxFrameBatch).
+void frames_before_physics_baseline(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
+                                    std::uint32_t frames) noexcept {
+  for (std::uint32_t f = 0; f < frames; ++f) PoseEvaluator::prepass(s, in[f], *ws[f]);
+  PoseEvaluator::run_frames(s, s.plan_before_physics(), in, ws, frames);
+}
+void frames_after_physics_baseline(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
+                                   std::uint32_t frames) noexcept {
+  PoseEvaluator::run_frames(s, s.plan_after_physics(), in, ws, frames);
+  for (std::uint32_t f = 0; f < frames; ++f) {
+    if (ws[f]->skinning_matrices_on())
+      PoseEvaluator::finish<true>(s, *ws[f]);
+    else
+      PoseEvaluator::finish<false>(s, *ws[f]);
+  }
+}
+#ifdef MMDKIT_EVAL_HAVE_AVX
+[[gnu::target("avx")]] void frames_before_physics_avx(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
+                                                      std::uint32_t frames) noexcept {
+  for (std::uint32_t f = 0; f < frames; ++f) PoseEvaluator::prepass(s, in[f], *ws[f]);
+  PoseEvaluator::run_frames(s, s.plan_before_physics(), in, ws, frames);
+}
+[[gnu::target("avx")]] void frames_after_physics_avx(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
+                                                     std::uint32_t frames) noexcept {
+  PoseEvaluator::run_frames(s, s.plan_after_physics(), in, ws, frames);
+  for (std::uint32_t f = 0; f < frames; ++f) {
+    if (ws[f]->skinning_matrices_on())
+      PoseEvaluator::finish<true>(s, *ws[f]);
+    else
+      PoseEvaluator::finish<false>(s, *ws[f]);
+  }
+}
+#endif
+
+// The spans of evaluate_frames*: equal lengths, distinct workspaces, each valid for s.
+Result<void> validate_frames(const Skeleton& s, std::span<const PoseInput> in, std::span<PoseWorkspace* const> ws) {
+  if (in.size() != ws.size())
+    return make_error(ErrorCode::invalid_argument,
+                      std::to_string(in.size()) + " inputs for " + std::to_string(ws.size()) + " workspaces",
+                      "pose workspace");
+  for (std::size_t i = 0; i < ws.size(); ++i) {
+    if (ws[i] == nullptr)
+      return make_error(ErrorCode::invalid_argument, "workspace " + std::to_string(i) + " is null", "pose workspace");
+    for (std::size_t j = 0; j < i; ++j)
+      if (ws[j] == ws[i])
+        return make_error(ErrorCode::invalid_argument,
+                          "workspaces " + std::to_string(j) + " and " + std::to_string(i) + " are the same",
+                          "pose workspace");
+    if (ws[i]->skeleton_id() != s.id() || ws[i]->bone_count() != s.bone_count() || s.id() == 0)
+      if (auto v = validate(s, *ws[i]); !v) return v;
+  }
+  return {};
+}
+
+using FramesStage = void (*)(const Skeleton&, const PoseInput*, PoseWorkspace* const*, std::uint32_t) noexcept;
+
+Result<void> run_frames_stage(const Skeleton& s, std::span<const PoseInput> in, std::span<PoseWorkspace* const> ws,
+                              FramesStage baseline, [[maybe_unused]] FramesStage avx) {
+  if (auto v = validate_frames(s, in, ws); !v) return v;
+  FramesStage stage = baseline;
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  if (eval_avx()) stage = avx;
+#endif
+  for (std::size_t i = 0; i < ws.size(); i += kMaxFrameBatch) {
+    const auto n = static_cast<std::uint32_t>(std::min<std::size_t>(kMaxFrameBatch, ws.size() - i));
+    stage(s, in.data() + i, ws.data() + i, n);
+  }
+  return {};
+}
+
 #ifdef MMDKIT_EVAL_HAVE_AVX
 // The same calls compiled for AVX (their bodies are always inlined): three-operand encodings, no
 // FMA (not enabled), so every operation rounds as in the baseline build.
@@ -309,6 +398,29 @@ Result<void> evaluate_after_physics(const Skeleton& s, const PoseInput& in, Pose
 Result<void> evaluate(const Skeleton& s, const PoseInput& in, PoseWorkspace& ws) {
   if (auto r = evaluate_before_physics(s, in, ws); !r) return r;
   return evaluate_after_physics(s, in, ws);
+}
+
+Result<void> evaluate_frames_before_physics(const Skeleton& s, std::span<const PoseInput> in,
+                                            std::span<PoseWorkspace* const> ws) {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  return run_frames_stage(s, in, ws, frames_before_physics_baseline, frames_before_physics_avx);
+#else
+  return run_frames_stage(s, in, ws, frames_before_physics_baseline, nullptr);
+#endif
+}
+
+Result<void> evaluate_frames_after_physics(const Skeleton& s, std::span<const PoseInput> in,
+                                           std::span<PoseWorkspace* const> ws) {
+#ifdef MMDKIT_EVAL_HAVE_AVX
+  return run_frames_stage(s, in, ws, frames_after_physics_baseline, frames_after_physics_avx);
+#else
+  return run_frames_stage(s, in, ws, frames_after_physics_baseline, nullptr);
+#endif
+}
+
+Result<void> evaluate_frames(const Skeleton& s, std::span<const PoseInput> in, std::span<PoseWorkspace* const> ws) {
+  if (auto r = evaluate_frames_before_physics(s, in, ws); !r) return r;
+  return evaluate_frames_after_physics(s, in, ws);
 }
 
 // --- motion sampling ------------------------------------------------------------------------

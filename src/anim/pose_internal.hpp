@@ -154,6 +154,20 @@ struct PoseEvaluator {
                                  std::span<const std::uint8_t> enabled) noexcept;
   static void solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                   std::span<const std::uint8_t> enabled) noexcept;
+  /// The enabled chains of an IkGroup in `frames` (≤ kMaxFrameBatch) workspaces at once, every
+  /// frame's chains interleaved as one group (ik.cpp); each frame gets solve_ik_group's floats.
+  static void solve_ik_group_frames(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
+                                    std::uint32_t frames, const IkGroup& g) noexcept;
+  template <bool Wide>
+  static inline void solve_ik_group_frames_body(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
+                                                std::uint32_t frames, const IkGroup& g) noexcept;
+  static void solve_ik_group_frames_avx(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
+                                        std::uint32_t frames, const IkGroup& g) noexcept;
+  static void solve_ik_group_frames_base(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
+                                         std::uint32_t frames, const IkGroup& g) noexcept;
+  /// run() over `frames` workspaces: each bone step for every frame, IK groups together.
+  static inline void run_frames(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput* in,
+                                PoseWorkspace* const* ws, std::uint32_t frames) noexcept;
   /// Start of a solve (reset, effector and path evaluated, goal tests); false: nothing more to do.
   static inline bool ik_prepare(const Skeleton& s, PoseWorkspace& ws, const Buffers& buf, const IkSolver& sv,
                                 Vec3& goal) noexcept;

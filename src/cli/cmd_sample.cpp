@@ -306,16 +306,35 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   for (std::size_t k = 0; all_bones && k < bones.size(); ++k) all_bones = bones[k] == k;
   const std::size_t frame_bytes = sizeof(double) + bones.size() * sizeof(Mat4) + nm * sizeof(float) +
                                   (a.camera ? 3 * sizeof(Vec3) + 2 * sizeof(float) : 0);
+  // Without physics, kMaxFrameBatch frames at a time, each by its own character of the same data
+  // (Character::evaluate_frames: the same bytes as one by one, less time: their IK chains are
+  // solved together); with physics one by one, in order (FrameEvaluator).
+  const std::size_t batch = a.physics.on ? 1 : anim::kMaxFrameBatch;
+  std::vector<std::unique_ptr<anim::Character>> more;
+  std::vector<anim::Character*> chars{&ch};
+  for (std::size_t k = 1; k < std::min(batch, frames.size()); ++k) {
+    more.push_back(std::make_unique<anim::Character>(ch.data_ptr()));
+    more.back()->set_ik(!a.no_ik);
+    more.back()->set_skinning_matrices(false);
+    chars.push_back(more.back().get());
+  }
   Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
     progress.update(fi);
     if (s.size() >= kFlushBytes && !flush()) return kExitBadInput;
     const double f = frames[fi];
-    if (auto r = frames_eval.evaluate(f); !r) return fail(err, r.error(), a.model);
-    const std::span<const float> weights = ch.morph_weights();
-    const anim::CameraState& cam = ch.camera();
-    const auto mats = ch.pose().model_matrices();
-    const auto rots = ch.pose().model_rotations();
+    if (batch == 1) {
+      if (auto r = frames_eval.evaluate(f); !r) return fail(err, r.error(), a.model);
+    } else if (fi % batch == 0) {
+      const std::size_t n = std::min(batch, frames.size() - fi);
+      if (auto r = anim::Character::evaluate_frames(std::span(chars.data(), n), std::span(frames.data() + fi, n)); !r)
+        return fail(err, r.error(), a.model);
+    }
+    const anim::Character& c = *chars[fi % batch];
+    const std::span<const float> weights = c.morph_weights();
+    const anim::CameraState& cam = c.camera();
+    const auto mats = c.pose().model_matrices();
+    const auto rots = c.pose().model_rotations();
     if (binary) {
       // One frame record, little-endian (x86/ARM hosts; mmdkit targets little-endian): the frame
       // (f64), each written bone's 16 floats, the morph weights, the camera. Copied in whole

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "anim/anim_test_util.hpp"
@@ -385,6 +386,75 @@ TEST(Character, SharedDataOnThreadsGivesTheSameBytes) {
   ASSERT_EQ(one.size(), 41u * 3u);
   EXPECT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(Mat4)), 0);
   EXPECT_EQ(std::memcmp(one.data(), three.data(), one.size() * sizeof(Mat4)), 0);
+}
+
+// Character::evaluate_frames gives each character what evaluate(frame) gives it alone: bones,
+// morph weights, camera, frame; in passes (more characters than kMaxFrameBatch) and any order.
+TEST(Character, FramesTogetherGiveTheBytesOfOneByOne) {
+  vmd::Motion mo;
+  mo.bone_names = {name("arm"), name("hand")};
+  mo.bone_keys = {bone_key(0, 0, {1, 0, 0}, {0, 0, 0, 1}), bone_key(0, 40, {0, 2, 0}, {0, 0.6f, 0, 0.8f}),
+                  bone_key(1, 0, {0, 0, 0}), bone_key(1, 30, {0, 0, 3}, {0.6f, 0, 0, 0.8f})};
+  mo.morph_names = {name("lift")};
+  mo.morph_keys = {{0, 0, 0.0f}, {0, 40, 1.0f}};
+  mo.camera_keys.resize(2);
+  mo.camera_keys[1].frame = 40;
+  mo.camera_keys[1].distance = -30.0f;
+  mo.camera_keys[1].target = {1, 10, 2};
+  auto data = CharacterData::create(small_model(), MotionInputs{{&mo}});
+  ASSERT_TRUE(data);
+  const std::vector<double> frames{0, 7.5, 40, 3, 12.25, 39, 1};
+  std::vector<std::unique_ptr<Character>> chars;
+  std::vector<Character*> ptrs;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    chars.push_back(std::make_unique<Character>(*data));
+    ptrs.push_back(chars.back().get());
+  }
+  ASSERT_TRUE(Character::evaluate_frames(ptrs, frames));
+  Character alone(*data);
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    ASSERT_TRUE(alone.evaluate(frames[i]));
+    const Character& c = *chars[i];
+    EXPECT_EQ(c.frame(), frames[i]);
+    EXPECT_TRUE(same_bytes(c.pose().model_matrices(), alone.pose().model_matrices())) << frames[i];
+    EXPECT_TRUE(same_bytes(c.pose().skinning_matrices(), alone.pose().skinning_matrices())) << frames[i];
+    EXPECT_TRUE(same_bytes(c.morph_weights(), alone.morph_weights())) << frames[i];
+    EXPECT_EQ(c.camera().target, alone.camera().target) << frames[i];
+    EXPECT_EQ(c.camera().distance, alone.camera().distance) << frames[i];
+  }
+  // The morph moved the arm by frame 40 (the comparison above is not of rest poses only).
+  EXPECT_NE(chars[2]->pose().model_positions()[1], chars[0]->pose().model_positions()[1]);
+  EXPECT_EQ(chars[2]->camera().distance, -30.0f);
+}
+
+TEST(Character, FramesTogetherRefuseWhatCannotBeEvaluatedTogether) {
+  auto data = CharacterData::create(small_model(), {});
+  auto other = CharacterData::create(small_model(), {});
+  ASSERT_TRUE(data && other);
+  Character a(*data), b(*data), c(*other);
+  auto refused = [](std::span<Character* const> cs, std::span<const double> fs, const char* what) {
+    auto r = Character::evaluate_frames(cs, fs);
+    ASSERT_FALSE(r) << what;
+    EXPECT_EQ(r.error().code, ErrorCode::invalid_argument) << what;
+  };
+  Character* ab[] = {&a, &b};
+  Character* aa[] = {&a, &a};
+  Character* an[] = {&a, nullptr};
+  Character* ac[] = {&a, &c};
+  const double f2[] = {0, 1}, f1[] = {0}, fnan[] = {0, std::nan("")};
+  refused(ab, f1, "one frame for two characters");
+  refused(aa, f2, "the same character twice");
+  refused(an, f2, "a null character");
+  refused(ac, f2, "another skeleton");
+  refused(ab, fnan, "a NaN frame");
+  PinArm pin;
+  b.set_physics(&pin);
+  refused(ab, f2, "a physics stage");
+  EXPECT_EQ(pin.resets + pin.steps, 0);
+  EXPECT_TRUE(std::isnan(a.frame()));  // nothing was evaluated
+  b.set_physics(nullptr);
+  EXPECT_TRUE(Character::evaluate_frames(ab, f2));
+  EXPECT_EQ(b.frame(), 1.0);
 }
 
 // One PMD conversion: every corpus model evaluates through the geometry-free view exactly as

@@ -380,6 +380,56 @@ int compare(const Skeleton& sk, const PoseInput& in, PoseWorkspace& ws, Ref& ref
   return bad;
 }
 
+// Poses of one skeleton evaluated together (evaluate_frames, in passes of kMaxFrameBatch) against
+// each evaluated alone: every output the same bits. Poses are copied in add(); run() takes them
+// `together` at a time (1 .. any; more than kMaxFrameBatch tests the passes).
+struct FramesCheck {
+  std::vector<std::vector<BonePose>> local;
+  std::vector<std::vector<BoneMorphOffset>> morph;
+  std::vector<std::vector<std::uint8_t>> ik;
+  void add(const PoseInput& in) {
+    local.emplace_back(in.local.begin(), in.local.end());
+    morph.emplace_back(in.morph.begin(), in.morph.end());
+    ik.emplace_back(in.ik_enabled.begin(), in.ik_enabled.end());
+  }
+  int run(const Skeleton& sk, std::size_t together, const std::string& what) const {
+    const std::size_t n = local.size();
+    std::vector<PoseWorkspace> alone, both;
+    std::vector<PoseInput> in;
+    std::vector<PoseWorkspace*> ws;
+    for (std::size_t i = 0; i < n; ++i) {
+      alone.emplace_back(sk);
+      both.emplace_back(sk);
+      in.push_back({local[i], morph[i], ik[i]});
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_TRUE(evaluate(sk, in[i], alone[i]));
+      ws.push_back(&both[i]);
+    }
+    for (std::size_t i = 0; i < n; i += together) {
+      const std::size_t k = std::min(together, n - i);
+      EXPECT_TRUE(evaluate_frames(sk, std::span(in).subspan(i, k), std::span(ws).subspan(i, k)));
+    }
+    int bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto check = [&](auto a, auto b, const char* name) {
+        if (a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0) return;
+        ++bad;
+        ADD_FAILURE() << what << ", pose " << i << " of " << n << ", " << together << " together: " << name
+                      << " differ from the pose evaluated alone";
+      };
+      check(both[i].model_rotations(), alone[i].model_rotations(), "model rotations");
+      check(both[i].model_positions(), alone[i].model_positions(), "model positions");
+      check(both[i].model_matrices(), alone[i].model_matrices(), "model matrices");
+      check(both[i].skinning_matrices(), alone[i].skinning_matrices(), "skinning matrices");
+      check(both[i].ik_rotations(), alone[i].ik_rotations(), "IK rotations");
+      check(both[i].local_rotations(), alone[i].local_rotations(), "local rotations");
+      check(both[i].local_translations(), alone[i].local_translations(), "local translations");
+    }
+    return bad;
+  }
+};
+
 // Runs `body` once per evaluation build the CPU can run (EvalIsa), restoring the one in use.
 template <class F>
 void for_each_isa(F body) {
@@ -599,7 +649,8 @@ void check_random_limbs() {
     std::vector<BonePose> local(n);
     std::vector<BoneMorphOffset> morph(n);
     std::vector<std::uint8_t> ik(sk->ik_count(), 1);
-    for (int f = 0; f < 4; ++f) {
+    FramesCheck frames;
+    for (int f = 0; f < 6; ++f) {
       for (std::size_t i = 0; i < n; ++i) {
         local[i].rotation = r.rot(1.5f);
         local[i].translation = r.chance(0.2f) ? Vec3{r.uni(-1, 1), r.uni(-1, 1), r.uni(-1, 1)} : Vec3{};
@@ -610,7 +661,9 @@ void check_random_limbs() {
       together += grouped_solves(*sk, ik);
       const PoseInput in{local, f % 2 ? std::span<const BoneMorphOffset>(morph) : std::span<const BoneMorphOffset>(), ik};
       if (compare(*sk, in, ws, ref, "limbs " + std::to_string(t) + " pose " + std::to_string(f)) != 0) return;
+      frames.add(in);
     }
+    if (frames.run(*sk, 1 + static_cast<std::size_t>(t % 5), "limbs " + std::to_string(t)) != 0) return;
   }
   // The interleaved solve must actually run: most of these skeletons have independent chains.
   EXPECT_EQ(built, 300);
@@ -692,7 +745,8 @@ void check_random_twins() {
     const std::size_t n = sk->bone_count();
     std::vector<BonePose> local(n);
     std::vector<std::uint8_t> ik(sk->ik_count(), 1);
-    for (int f = 0; f < 4; ++f) {
+    FramesCheck frames;
+    for (int f = 0; f < 6; ++f) {
       for (std::size_t i = 0; i < n; ++i) {
         local[i].rotation = r.rot(f == 0 ? 0.0f : 1.2f);
         local[i].translation = Vec3{};
@@ -701,7 +755,9 @@ void check_random_twins() {
       together += grouped_solves(*sk, ik);
       const PoseInput in{local, std::span<const BoneMorphOffset>(), ik};
       if (compare(*sk, in, ws, ref, "twins " + std::to_string(t) + " pose " + std::to_string(f)) != 0) return;
+      frames.add(in);
     }
+    if (frames.run(*sk, 1 + static_cast<std::size_t>(t % 5), "twins " + std::to_string(t)) != 0) return;
   }
   EXPECT_GE(twin_pairs, 400);
   EXPECT_GE(together, 800);
@@ -725,6 +781,7 @@ void check_random_skeletons() {
     std::vector<BonePose> local(n);
     std::vector<BoneMorphOffset> morph(n);
     std::vector<std::uint8_t> ik(sk->ik_count(), 1);
+    FramesCheck frames;
     for (int f = 0; f < 4; ++f) {
       for (std::size_t i = 0; i < n; ++i) {
         local[i].rotation = r.rot(2.0f);
@@ -735,7 +792,9 @@ void check_random_skeletons() {
       for (auto& e : ik) e = r.chance(0.85f) ? 1 : 0;
       const PoseInput in{local, f % 2 ? std::span<const BoneMorphOffset>(morph) : std::span<const BoneMorphOffset>(), ik};
       if (compare(*sk, in, ws, ref, "skeleton " + std::to_string(t) + " pose " + std::to_string(f)) != 0) return;
+      frames.add(in);
     }
+    if (frames.run(*sk, 1 + static_cast<std::size_t>(t % 5), "skeleton " + std::to_string(t)) != 0) return;
   }
   EXPECT_GE(built, 250);
   EXPECT_GE(solved, 400);
@@ -769,6 +828,7 @@ void check_corpus_pair(const char* model_path, const char* motion_path, std::uin
   std::vector<BonePose> local(n), fresh(n);
   std::vector<std::uint8_t> ik(sk->ik_count());
   std::uint32_t frames = 0;
+  FramesCheck together;
   for (std::uint32_t f = 0; f <= sampler->last_frame(); f += step) {
     // Sampling: the sampler's cursors (frame by frame) against a fresh cursor per track.
     const double t = f + (f % 3 == 1 ? 0.5 : 0.0);
@@ -780,8 +840,12 @@ void check_corpus_pair(const char* model_path, const char* motion_path, std::uin
     ASSERT_EQ(std::memcmp(local.data(), fresh.data(), n * sizeof(BonePose)), 0) << model_path << " frame " << t;
     if (compare(*sk, {local, {}, ik}, ws, ref, std::string(model_path) + " frame " + std::to_string(t)) != 0) return;
     ++frames;
+    together.add({local, {}, ik});
   }
   EXPECT_GT(frames, 50u);
+  // Consecutive frames evaluated together, as `sample` does (and in odd-sized runs).
+  for (std::size_t k : {std::size_t{2}, std::size_t{3}, std::size_t{kMaxFrameBatch}, std::size_t{7}})
+    if (together.run(*sk, k, model_path) != 0) return;
 }
 
 TEST(EvalReference, MikuWavefileEveryFrame) {

@@ -215,6 +215,18 @@ class Character {
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.
   Result<void> evaluate(double frame);
 
+  /// Several characters, each evaluating its own frame: characters[i]->evaluate(frames[i]) for
+  /// every i, the same results bit for bit, in less time on one thread: the bone stages of all of
+  /// them run together (anim/pose.hpp evaluate_frames: their IK chains are solved interleaved).
+  /// For a sequence of frames without physics, e.g. `mmdkit sample` evaluates kMaxFrameBatch
+  /// consecutive frames at a time with that many characters of one CharacterData (each keeps its
+  /// own sampling cursors; any order of frames gives the same results). Errors: invalid_argument
+  /// when the spans differ in length, a character is null or given twice, the characters do not
+  /// share one skeleton (Skeleton::id), one has a physics stage attached (physics steps frames in
+  /// order: evaluate those one by one), or a frame is NaN or infinite; nothing is evaluated then.
+  /// Never allocates on success.
+  static Result<void> evaluate_frames(std::span<Character* const> characters, std::span<const double> frames);
+
   /// evaluate() in two halves, for a caller that runs the physics of several characters in one
   /// world (physics/scene_physics.hpp: MMD simulates every model of a scene together): the first
   /// runs steps 1–4 (the bones before physics are final in physics_pose()), the caller then reads
@@ -258,6 +270,8 @@ class Character {
   std::span<const Vec3> normals() const noexcept { return normals_; }
 
  private:
+  Result<void> sample_inputs(double frame);  // steps 1-3
+  void sample_scene(double frame);           // step 7
   std::shared_ptr<const CharacterData> data_;
   MotionSampler::Cursors cursors_;
   std::vector<std::uint32_t> morph_cursors_;

@@ -137,6 +137,28 @@ Result<void> evaluate_after_physics(const Skeleton& skeleton, const PoseInput& i
 /// Both stages without physics. Errors and allocation as evaluate_before_physics.
 Result<void> evaluate(const Skeleton& skeleton, const PoseInput& input, PoseWorkspace& ws);
 
+/// Most frames evaluate_frames* takes in one pass (more are taken in passes of this many).
+inline constexpr std::uint32_t kMaxFrameBatch = 4;
+
+/// Several poses of one skeleton at once — typically consecutive frames of a motion, each with
+/// its own input and workspace: the results are those of evaluate_before_physics(skeleton,
+/// inputs[i], *workspaces[i]) for every i, bit for bit, in less time on one thread. The IK chains
+/// of all the poses are solved interleaved (a CCD turn waits on the previous turn's square roots
+/// and divisions; the other poses' turns fill those waits, and equal-shaped chains of different
+/// poses turn in lockstep on 8-lane vectors, docs/EVALUATION-BONES.md "Frames together"); each
+/// chain runs its own operations in its own order. The workspaces must be distinct. Errors:
+/// invalid_argument when the spans differ in length or a workspace appears twice; validate()'s
+/// for the first workspace that fails; nothing is written then. Never allocates on success.
+Result<void> evaluate_frames_before_physics(const Skeleton& skeleton, std::span<const PoseInput> inputs,
+                                            std::span<PoseWorkspace* const> workspaces);
+/// evaluate_after_physics for several poses at once, as evaluate_frames_before_physics.
+Result<void> evaluate_frames_after_physics(const Skeleton& skeleton, std::span<const PoseInput> inputs,
+                                           std::span<PoseWorkspace* const> workspaces);
+/// Both stages for several poses without physics: evaluate(skeleton, inputs[i], *workspaces[i])
+/// for every i, as evaluate_frames_before_physics.
+Result<void> evaluate_frames(const Skeleton& skeleton, std::span<const PoseInput> inputs,
+                             std::span<PoseWorkspace* const> workspaces);
+
 /// The code evaluate* (bones, append, CCD IK, matrices) runs. Chosen once from the CPU: `avx` on
 /// x86-64 CPUs that report AVX (the same operations in AVX encodings: three-operand forms, fewer
 /// register copies; no FMA, nothing reordered), else `baseline`. Both give the same results bit
