@@ -673,7 +673,10 @@ MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const 
 // One CCD turn of the bundle at its cursor: local_turn of each chain, on its lane (`below`: the
 // link's descendants on the path, LocalChain::below). A chain that skips the turn (parallel
 // directions) or is done keeps its values: its lane computes whatever it computes and is not written.
-MMDKIT_WIDE void bundle_turn(Bundle& b, const IkLink& la, std::uint32_t below) noexcept {
+// `inner`: the path bones with a child on the path (LocalChain::inner); the others' model
+// rotations are read by nothing during the solve and are set by local_store from their final
+// parents, so they are not computed here.
+MMDKIT_WIDE void bundle_turn(Bundle& b, const IkLink& la, std::uint32_t below, std::uint32_t inner) noexcept {
   if (la.axis == IkSolveAxis::fixed) return;
   const std::uint32_t j0 = la.path_index;
   const LinkLanes& k = b.link[b.c];
@@ -732,7 +735,7 @@ MMDKIT_WIDE void bundle_turn(Bundle& b, const IkLink& la, std::uint32_t below) n
       const auto px = static_cast<std::uint32_t>(b.parent[x]);
       const Q8 prot = b.rot[px];
       b.pos[x] = add(b.pos[px], rotate(prot, b.lpos[x]));
-      b.rot[x] = mul(prot, b.lrot[x]);
+      if (inner >> x & 1u) b.rot[x] = mul(prot, b.lrot[x]);
     }
   } else {
     b.ik[j0] = sel(keep, b.ik[j0], out);
@@ -743,7 +746,7 @@ MMDKIT_WIDE void bundle_turn(Bundle& b, const IkLink& la, std::uint32_t below) n
       const auto px = static_cast<std::uint32_t>(b.parent[x]);
       const Q8 prot = b.rot[px];
       b.pos[x] = sel(keep, b.pos[x], add(b.pos[px], rotate(prot, b.lpos[x])));
-      b.rot[x] = sel(keep, b.rot[x], mul(prot, b.lrot[x]));
+      if (inner >> x & 1u) b.rot[x] = sel(keep, b.rot[x], mul(prot, b.lrot[x]));
     }
   }
 }
@@ -801,7 +804,7 @@ template <class St, std::uint32_t MaxChains>
         Bundle& b = bundles[u.bundle];
         const LocalChain& a = *b.chain[0];
         const IkLink& la = a.links[b.c];
-        bundle_turn(b, la, a.below[la.path_index]);
+        bundle_turn(b, la, a.below[la.path_index], a.inner);
         more = bundle_advance(b);
         if (!more) bundle_store(st, b);
       }
@@ -821,10 +824,11 @@ template <class St, std::uint32_t MaxChains>
 // followed by the goal test. False when the effector is at the goal (nothing more to do, no refresh).
 [[gnu::always_inline]] inline bool PoseEvaluator::ik_prepare(const Skeleton& s, PoseWorkspace& ws, const Buffers& buf,
                                                              const IkSolver& sv, Vec3& goal) noexcept {
+  goal = ws.model_pos_[sv.bone];
+  if (sv.path_prepared) return !(pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f);  // as below, computed once
   const auto links = s.ik_links().subspan(sv.link_begin, sv.link_end - sv.link_begin);
   const auto path = s.ik_bone_lists().subspan(sv.path_begin, sv.path_end - sv.path_begin);
   for (const IkLink& l : links) ws.ik_rot_[l.bone] = kIdentityQuat;
-  goal = ws.model_pos_[sv.bone];
   update_bone(s, ws, buf, sv.effector);
   if (pm::dist2(goal, ws.model_pos_[sv.effector]) < 1.0e-8f) return false;
   for (std::uint32_t b : path) update_bone(s, ws, buf, b);  // chain without IK rotations, top-down

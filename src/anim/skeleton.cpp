@@ -171,6 +171,55 @@ void plan_ik_groups(Skeleton& s, const std::vector<BoneDesc>& bones) {
   plan_stage(s.after_, s.plan_after_);
 }
 
+// IkSolver::path_prepared, from the before-physics plan (the prepass resets every bone there;
+// after physics a path may have been moved by the physics stage). written[x]: the position in the
+// plan of the last step that wrote bone x (a bone step writes its bone, a solve or a group every
+// bone it may write: path and refresh list), −1 before any; evaluated[x]: the position of x's own
+// bone step. A path bone b is as its start-of-solve evaluation would leave it when its bone step
+// ran before the solve, nothing wrote it since (no IK rotation either: still the prepass's
+// identity) and its parent and append source were last written before its step (update_bone reads
+// nothing else); a bone an earlier solve wrote never is (its bone step may have run again with
+// that solve's IK rotation, which the start of a solve resets). Members of a group read nothing
+// the others write (plan_ik_groups), so each is judged on the steps before the group.
+void mark_prepared_paths(Skeleton& s, const std::vector<BoneDesc>& bones) {
+  const std::size_t n = bones.size();
+  const auto lists = std::span<const std::uint32_t>(s.lists_);
+  std::vector<std::int64_t> written(n, -1), evaluated(n, -1);
+  std::vector<std::uint8_t> solved(n, 0);  // written by a solve (its IK rotation may not be identity)
+  auto prepared = [&](const IkSolver& sv) {
+    for (std::uint32_t j = sv.path_begin; j < sv.path_end; ++j) {
+      const std::uint32_t b = lists[j];
+      const std::int64_t at = evaluated[b];
+      if (at < 0 || written[b] != at || solved[b]) return false;
+      const BoneDesc& d = bones[b];
+      if (d.parent != kNoBone && written[static_cast<std::size_t>(d.parent)] >= at) return false;
+      if ((d.append_rotation || d.append_translation) && written[static_cast<std::size_t>(d.append_source)] >= at)
+        return false;
+    }
+    return true;
+  };
+  auto solve_writes = [&](const IkSolver& sv, std::int64_t at) {
+    for (std::uint32_t j = sv.path_begin; j < sv.path_end; ++j) written[lists[j]] = at, solved[lists[j]] = 1;
+    for (std::uint32_t j = sv.refresh_begin; j < sv.refresh_end; ++j) written[lists[j]] = at, solved[lists[j]] = 1;
+  };
+  for (IkSolver& sv : s.solvers_) sv.path_prepared = false;
+  std::int64_t at = 0;
+  for (const ScheduleStep& st : s.plan_before_) {
+    if (st.kind == ScheduleStep::bone) {
+      written[st.index] = evaluated[st.index] = at;
+    } else if (st.kind == ScheduleStep::ik) {
+      IkSolver& sv = s.solvers_[st.index];
+      sv.path_prepared = prepared(sv);
+      solve_writes(sv, at);
+    } else {
+      const IkGroup& g = s.groups_[st.index];
+      for (std::uint32_t m = 0; m < g.count; ++m) s.solvers_[g.solvers[m]].path_prepared = prepared(s.solvers_[g.solvers[m]]);
+      for (std::uint32_t m = 0; m < g.count; ++m) solve_writes(s.solvers_[g.solvers[m]], at);
+    }
+    ++at;
+  }
+}
+
 Result<Skeleton> build_skeleton(SkeletonDesc desc) {
   const std::size_t n = desc.bones.size();
   if (n > 0x7FFFFFFF) return make_error(ErrorCode::limit_exceeded, "too many bones", "bones");
@@ -420,6 +469,7 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
     for (std::size_t k = 0; k < s.solvers_.size(); ++k) s.before_.push_back({ScheduleStep::ik, static_cast<std::uint32_t>(k)});
 
   plan_ik_groups(s, desc.bones);
+  mark_prepared_paths(s, desc.bones);
   s.desc_ = std::move(desc.bones);
   return s;
 }

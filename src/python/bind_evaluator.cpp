@@ -2,6 +2,7 @@
 // (mmdkit/anim/character.hpp): the same loading, binding and per-frame evaluation as `mmdkit
 // sample` and `mmdkit pose`, with the results written straight into NumPy arrays the caller
 // allocated, the GIL released while C++ works.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -188,11 +189,29 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
   auto r = without_gil([&]() -> Result<void> {
     anim::Character ch(ev.data);
     ch.set_ik(ev.ik);
+    ch.set_skinning_matrices(false);  // bone transforms only
     FrameRunner runner(ch, ev.physics_fps);
+    // Without physics, kMaxFrameBatch frames at a time, each by its own character
+    // (Character::evaluate_frames: the same values as one by one, less time); with physics in order.
+    const py::ssize_t batch = ev.physics_fps != 0 ? 1 : static_cast<py::ssize_t>(anim::kMaxFrameBatch);
+    std::vector<std::unique_ptr<anim::Character>> more;
+    std::vector<anim::Character*> chars{&ch};
+    for (py::ssize_t k = 1; k < std::min(batch, nf); ++k) {
+      more.push_back(std::make_unique<anim::Character>(ev.data));
+      more.back()->set_ik(ev.ik);
+      more.back()->set_skinning_matrices(false);
+      chars.push_back(more.back().get());
+    }
     for (py::ssize_t f = 0; f < nf; ++f) {
-      if (auto e = runner.evaluate(frames[f]); !e) return e;
-      const auto mats = ch.pose().model_matrices();
-      const auto rots = ch.pose().model_rotations();
+      if (batch == 1) {
+        if (auto e = runner.evaluate(frames[f]); !e) return e;
+      } else if (f % batch == 0) {
+        const auto n = static_cast<std::size_t>(std::min(batch, nf - f));
+        if (auto e = anim::Character::evaluate_frames(std::span(chars.data(), n), std::span(frames + f, n)); !e) return e;
+      }
+      const anim::Character& evc = *chars[static_cast<std::size_t>(f % batch)];
+      const auto mats = evc.pose().model_matrices();
+      const auto rots = evc.pose().model_rotations();
       for (py::ssize_t k = 0; k < nb; ++k) {
         const auto b = static_cast<std::size_t>(bones[k]);
         const std::size_t i = static_cast<std::size_t>(f * nb + k);
@@ -207,8 +226,8 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
             for (int rr = 0; rr < 4; ++rr) o[rr * 4 + c] = mats[b][static_cast<std::size_t>(c * 4 + rr)];
         }
       }
-      if (mw && nm > 0) std::memcpy(mw + f * nm, ch.morph_weights().data(), static_cast<std::size_t>(nm) * sizeof(float));
-      const anim::CameraState& cam = ch.camera();
+      if (mw && nm > 0) std::memcpy(mw + f * nm, evc.morph_weights().data(), static_cast<std::size_t>(nm) * sizeof(float));
+      const anim::CameraState& cam = evc.camera();
       if (ct) std::memcpy(ct + f * 3, cam.target.data(), 3 * sizeof(float));
       if (cr) std::memcpy(cr + f * 3, cam.rotation.data(), 3 * sizeof(float));
       if (cd) cd[f] = cam.distance;

@@ -817,6 +817,10 @@ void check_corpus_pair(const char* model_path, const char* motion_path, std::uin
   ASSERT_GT(sk->ik_count(), 0u);
   // Every corpus model here has independent chains (legs, toes; hair): the grouped solve runs.
   EXPECT_FALSE(sk->ik_groups().empty());
+  // ... and most solves start from the path the plan left (IkSolver::path_prepared).
+  std::size_t prepared = 0;
+  for (const IkSolver& sv : sk->solvers()) prepared += sv.path_prepared;
+  EXPECT_GE(prepared, 2u);
   auto v = vmd::read(vb);
   ASSERT_TRUE(v);
   const vmd::Motion* list[] = {&v->motion};

@@ -177,5 +177,80 @@ TEST(IkGroup, PmxBoneStepsBetweenMoveAheadOnlyWhenIndependent) {
   }
 }
 
+// IkSolver::path_prepared: the start of a solve skips re-evaluating a path the plan already left
+// as it would make it (the values are checked bit for bit by eval_reference_test.cpp, which fails
+// when the rule below is too generous).
+TEST(IkPathPrepared, PathsEvaluatedJustBeforeTheSolveArePrepared) {
+  SkeletonDesc d{OrderRule::pmd, legs()};
+  d.bones.push_back(bone("toeL", {1, 0, -1}, 3));   // 7
+  d.bones.push_back(bone("toeR", {-1, 0, -1}, 6));  // 8
+  d.bones.push_back(ik_bone("ikL", {1, 0, 0.5f}, 0, 3, {2, 1}, 0));
+  d.bones.push_back(ik_bone("ikR", {-1, 0, 0.5f}, 0, 6, {5, 4}, 1));
+  d.bones.push_back(ik_bone("toeIkL", {1, 0, -1.5f}, 9, 7, {3}, 2));
+  auto s = build_skeleton(d);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->solvers()[0].path_prepared);
+  EXPECT_TRUE(s->solvers()[1].path_prepared);
+  EXPECT_FALSE(s->solvers()[2].path_prepared);  // its link, the left ankle, was moved by the left leg's solve
+}
+
+TEST(IkPathPrepared, AnEarlierSolveOnTheSameBonesOrTheirParentsIsNot) {
+  {  // a second chain on the left hip, which the first chain turned
+    SkeletonDesc d{OrderRule::pmd, legs()};
+    d.bones.push_back(ik_bone("ikL", {1, 0, 0.5f}, 0, 3, {2, 1}, 0));
+    d.bones.push_back(ik_bone("ikKnee", {1, 1, 0.5f}, 0, 2, {1}, 1));
+    auto s = build_skeleton(d);
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->solvers()[0].path_prepared);
+    EXPECT_FALSE(s->solvers()[1].path_prepared);
+  }
+  {  // the right hip hangs below the left ankle
+    SkeletonDesc d{OrderRule::pmd, legs()};
+    d.bones[4].parent = 3;
+    d.bones.push_back(ik_bone("ikL", {1, 0, 0.5f}, 0, 3, {2, 1}, 0));
+    d.bones.push_back(ik_bone("ikR", {-1, 0, 0.5f}, 0, 6, {5, 4}, 1));
+    auto s = build_skeleton(d);
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->solvers()[0].path_prepared);
+    EXPECT_FALSE(s->solvers()[1].path_prepared);
+  }
+  {  // the right knee appends from the left knee
+    SkeletonDesc d{OrderRule::pmd, legs()};
+    d.bones[5].append_rotation = true;
+    d.bones[5].append_source = 2;
+    d.bones[5].append_ratio = 0.5f;
+    d.bones.push_back(ik_bone("ikL", {1, 0, 0.5f}, 0, 3, {2, 1}, 0));
+    d.bones.push_back(ik_bone("ikR", {-1, 0, 0.5f}, 0, 6, {5, 4}, 1));
+    auto s = build_skeleton(d);
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->solvers()[1].path_prepared);
+  }
+}
+
+TEST(IkPathPrepared, ABoneEvaluatedBeforeItsParentOrAfterPhysicsIsNot) {
+  {  // PMX layers: the left knee (layer 0) before its hip (layer 1): the knee saw an identity hip
+    SkeletonDesc d{OrderRule::pmx, legs()};
+    for (BoneDesc& b : d.bones) b.deform_layer = 1;
+    d.bones[2].deform_layer = 0;
+    d.bones.push_back(ik_bone("ikL", {1, 0, 0.5f}, 0, 3, {2, 1}, -1));
+    d.bones.back().deform_layer = 1;
+    d.bones.push_back(ik_bone("ikR", {-1, 0, 0.5f}, 0, 6, {5, 4}, -1));
+    d.bones.back().deform_layer = 1;
+    auto s = build_skeleton(d);
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->solvers()[0].path_prepared);
+    EXPECT_TRUE(s->solvers()[1].path_prepared);
+  }
+  {  // after physics: the physics stage may have moved the path
+    SkeletonDesc d{OrderRule::pmx, legs()};
+    for (BoneDesc& b : d.bones) b.after_physics = true;
+    d.bones.push_back(ik_bone("ikL", {1, 0, 0.5f}, 0, 3, {2, 1}, -1));
+    d.bones.back().after_physics = true;
+    auto s = build_skeleton(d);
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->solvers()[0].path_prepared);
+  }
+}
+
 }  // namespace
 }  // namespace mmdkit::anim

@@ -147,6 +147,12 @@ struct IkSolver {
   /// The path has at most kIkLocalPath bones and none with an append transform: solved on local
   /// copies of the path's transforms (src/anim/ik.cpp), and it may be solved with others (IkGroup).
   bool local_path = false;
+  /// When the solve starts, the path (links, effector, the bones between) is already as the start
+  /// of a solve would evaluate it: every path bone's step runs earlier in the before-physics plan,
+  /// and no step between that and the solve writes the bone, its parent or its append source (so
+  /// the links' IK rotations are still the prepass's identity). The solve then skips resetting
+  /// and re-evaluating the path: the same values, not computed twice (mark_prepared_paths).
+  bool path_prepared = false;
 };
 
 /// Longest path (bones) of a chain solved on local copies (IkSolver::local_path).
@@ -218,6 +224,7 @@ class Skeleton {
  private:
   friend Result<Skeleton> build_skeleton(SkeletonDesc desc);
   friend void plan_ik_groups(Skeleton& s, const std::vector<BoneDesc>& bones);  // internal (skeleton.cpp)
+  friend void mark_prepared_paths(Skeleton& s, const std::vector<BoneDesc>& bones);  // internal (skeleton.cpp)
   OrderRule rule_ = OrderRule::pmx;
   std::uint64_t id_ = 0;
   std::vector<BoneDesc> desc_;
