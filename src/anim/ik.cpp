@@ -777,15 +777,16 @@ template <class St, std::uint32_t MaxChains>
   Unit units[MaxChains];
   constexpr std::uint32_t kBundles = std::min<std::uint32_t>(MaxChains / 2, 6);  // ~10 KB each, on the stack
   Bundle bundles[kBundles];
-  std::uint32_t nu = 0, nb = 0, taken = 0;
+  std::uint32_t nu = 0, nb = 0;
+  bool taken[MaxChains] = {};
   for (std::uint32_t i = 0; i < running; ++i) {
-    if (taken >> i & 1u) continue;
+    if (taken[i]) continue;
     LocalChain* members[kBundleLanes] = {active[i]};
     std::uint32_t count = 1;
     for (std::uint32_t j = i + 1; j < running && count < kBundleLanes && nb < kBundles; ++j)
-      if (!(taken >> j & 1u) && twins(st, *active[i], *active[j])) {
+      if (!taken[j] && twins(st, *active[i], *active[j])) {
         members[count++] = active[j];
-        taken |= 1u << j;
+        taken[j] = true;
       }
     if (count == 1) {
       units[nu++] = {active[i], -1};
