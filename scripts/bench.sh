@@ -49,7 +49,7 @@ peers=${MMD_PEERS_DIR:-/tmp/mmd-peers}
 mkdir -p "$out"
 case $only in
   mmdkit) rm -f "$out"/bench_*.json "$out"/mmdkit_*.time "$out"/whole_mmdkit.jsonl; [ -f "$out/mem.tsv" ] && sed -i '/^mmdkit_/d' "$out/mem.tsv" ;;
-  peers) rm -f "$out"/eval_*.json "$out"/peers_parse.jsonl "$out"/peer_*.time "$out"/whole_peers.jsonl; [ -f "$out/mem.tsv" ] && sed -i '/^peer_/d' "$out/mem.tsv" ;;
+  peers) rm -f "$out"/eval_*.json "$out"/saba.json "$out"/peers_parse.jsonl "$out"/peer_*.time "$out"/whole_peers.jsonl; [ -f "$out/mem.tsv" ] && sed -i '/^peer_/d' "$out/mem.tsv" ;;
   '') rm -f "$out"/*.json "$out"/*.jsonl "$out"/mem.tsv "$out"/*.time ;;
   *) echo "bench.sh: --only mmdkit or peers" >&2; exit 2 ;;
 esac
@@ -185,6 +185,14 @@ while [ $i -le "$repeat" ]; do
   done
   i=$((i + 1))
 done
+# saba (C++; not an npm package, so not in ../shared/peers): when MMDKIT_SABA_BENCH names a local
+# driver built against saba (`DRIVER MODEL MOTION DATADIR` printing {"us_per_frame_median": ...}:
+# VMDAnimation::Evaluate + UpdateMorphAnimation + UpdateNodeAnimation(false/true) every frame),
+# its figure of this run replaces the 0.10 ms in the table. Nothing of saba is committed.
+if [ -n "${MMDKIT_SABA_BENCH:-}" ]; then
+  log "saba evaluation (local driver $MMDKIT_SABA_BENCH)"
+  "$MMDKIT_SABA_BENCH" "$miku" "$wave" "$out" >"$out/saba.json" 2>"$out/saba.err" || { log "saba driver failed"; rm -f "$out/saba.json"; }
+fi
 }
 
 # --- report ------------------------------------------------------------------------------------

@@ -188,11 +188,11 @@ void Character::set_physics(PhysicsStage* stage) noexcept {
   physics_reset_ = true;
 }
 
-Result<void> Character::sample_inputs(double frame) {
+Result<void> Character::sample_inputs(double frame, Character& cur) {
   const CharacterData& d = *data_;
   // 1. Sample.
-  d.bones_.sample(frame, local_, ik_enabled_, cursors_);
-  sample_morphs(d.morphs_, frame, weights_, morph_cursors_);
+  d.bones_.sample(frame, local_, ik_enabled_, cur.cursors_);
+  sample_morphs(d.morphs_, frame, weights_, cur.morph_cursors_);
   // 2. The VPD pose over the motions; IK switch.
   for (std::size_t k = 0; k < d.pose_bone_index_.size(); ++k) local_[d.pose_bone_index_[k]] = d.pose_bones_[k];
   for (std::size_t k = 0; k < d.pose_morph_index_.size(); ++k)
@@ -202,11 +202,11 @@ Result<void> Character::sample_inputs(double frame) {
   return apply_morphs(d.morph_data_, weights_, morph_ws_);
 }
 
-void Character::sample_scene(double frame) {
+void Character::sample_scene(double frame, Character& cur) {
   const CharacterData& d = *data_;
-  camera_ = sample_camera(d.camera_, frame, camera_cursor_);
-  light_ = sample_light(d.light_, frame, light_cursor_);
-  self_shadow_ = sample_self_shadow(d.self_shadow_, frame, self_shadow_cursor_);
+  camera_ = sample_camera(d.camera_, frame, cur.camera_cursor_);
+  light_ = sample_light(d.light_, frame, cur.light_cursor_);
+  self_shadow_ = sample_self_shadow(d.self_shadow_, frame, cur.self_shadow_cursor_);
   frame_ = frame;
 }
 
@@ -214,7 +214,7 @@ Result<void> Character::evaluate_before_physics(double frame) {
   pending_frame_ = std::numeric_limits<double>::quiet_NaN();
   if (!std::isfinite(frame))
     return make_error(ErrorCode::invalid_argument, "frame is not a finite number", "frame");
-  if (auto r = sample_inputs(frame); !r) return r;
+  if (auto r = sample_inputs(frame, *this); !r) return r;
   // 4. Bones before physics.
   const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
   if (auto r = anim::evaluate_before_physics(data_->skeleton_, in, pose_); !r) return r;
@@ -232,7 +232,7 @@ Result<void> Character::evaluate_after_physics() {
   const PoseInput in{local_, morph_ws_.bone_offsets(), ik_enabled_};
   if (auto r = anim::evaluate_after_physics(d.skeleton_, in, pose_); !r) return r;
   // 7. Camera, light, self-shadow.
-  sample_scene(frame);
+  sample_scene(frame, *this);
   return {};
 }
 
@@ -260,6 +260,10 @@ Result<void> Character::evaluate_frames(std::span<Character* const> chars, std::
   }
   if (chars.empty()) return {};
   const Skeleton& sk = chars[0]->data_->skeleton_;
+  // Characters of one CharacterData sample with the first one's cursors: a cursor is a search
+  // hint and a segment cache that gives the same values for any frame (sampler.hpp), and one set
+  // walking the frames in order finds and fills each segment once instead of once per character.
+  auto cursors_of = [&](Character& c) -> Character& { return c.data_ == chars[0]->data_ ? *chars[0] : c; };
   for (std::size_t i0 = 0; i0 < chars.size(); i0 += kMaxFrameBatch) {
     const std::size_t n = std::min<std::size_t>(kMaxFrameBatch, chars.size() - i0);
     PoseInput in[kMaxFrameBatch];
@@ -267,13 +271,13 @@ Result<void> Character::evaluate_frames(std::span<Character* const> chars, std::
     for (std::size_t k = 0; k < n; ++k) {
       Character& c = *chars[i0 + k];
       c.pending_frame_ = std::numeric_limits<double>::quiet_NaN();
-      if (auto r = c.sample_inputs(frames[i0 + k]); !r) return r;
+      if (auto r = c.sample_inputs(frames[i0 + k], cursors_of(c)); !r) return r;
       in[k] = PoseInput{c.local_, c.morph_ws_.bone_offsets(), c.ik_enabled_};
       ws[k] = &c.pose_;
     }
     if (auto r = evaluate_frames_before_physics(sk, std::span(in, n), std::span(ws, n)); !r) return r;
     if (auto r = evaluate_frames_after_physics(sk, std::span(in, n), std::span(ws, n)); !r) return r;
-    for (std::size_t k = 0; k < n; ++k) chars[i0 + k]->sample_scene(frames[i0 + k]);
+    for (std::size_t k = 0; k < n; ++k) chars[i0 + k]->sample_scene(frames[i0 + k], cursors_of(*chars[i0 + k]));
   }
   return {};
 }

@@ -219,8 +219,9 @@ class Character {
   /// every i, the same results bit for bit, in less time on one thread: the bone stages of all of
   /// them run together (anim/pose.hpp evaluate_frames: their IK chains are solved interleaved).
   /// For a sequence of frames without physics, e.g. `mmdkit sample` evaluates kMaxFrameBatch
-  /// consecutive frames at a time with that many characters of one CharacterData (each keeps its
-  /// own sampling cursors; any order of frames gives the same results). Errors: invalid_argument
+  /// consecutive frames at a time with that many characters of one CharacterData (characters of
+  /// one CharacterData sample with the first one's cursors; any order of frames gives the same
+  /// results). Errors: invalid_argument
   /// when the spans differ in length, a character is null or given twice, the characters do not
   /// share one skeleton (Skeleton::id), one has a physics stage attached (physics steps frames in
   /// order: evaluate those one by one), or a frame is NaN or infinite; nothing is evaluated then.
@@ -270,8 +271,8 @@ class Character {
   std::span<const Vec3> normals() const noexcept { return normals_; }
 
  private:
-  Result<void> sample_inputs(double frame);  // steps 1-3
-  void sample_scene(double frame);           // step 7
+  Result<void> sample_inputs(double frame, Character& cursors);  // steps 1-3, with cursors' cursors
+  void sample_scene(double frame, Character& cursors);           // step 7
   std::shared_ptr<const CharacterData> data_;
   MotionSampler::Cursors cursors_;
   std::vector<std::uint32_t> morph_cursors_;
