@@ -427,9 +427,14 @@ using V8 = float __attribute__((vector_size(32)));
 
 MMDKIT_WIDE V8 splat8(float v) noexcept { return V8{v, v, v, v, v, v, v, v}; }
 // Per-lane select: m's lanes all ones (a comparison's result) take a, zero take b.
-// Bitwise, not _mm256_blendv_ps: GCC 12 folds blendv into a vector condition, which it then
-// splits into per-lane scalar branches inside a target("avx") function of a baseline build.
-MMDKIT_WIDE V8 sel(V8 m, V8 a, V8 b) noexcept { return _mm256_or_ps(_mm256_and_ps(m, a), _mm256_andnot_ps(m, b)); }
+// One vblendvps, written as inline assembly: GCC 12 folds _mm256_blendv_ps into a vector
+// condition, which it then splits into per-lane scalar branches inside a target("avx") function of
+// a baseline build (seen where the blended values were constants).
+MMDKIT_WIDE V8 sel(V8 m, V8 a, V8 b) noexcept {
+  V8 r;
+  asm("vblendvps %3, %1, %2, %0" : "=x"(r) : "x"(a), "x"(b), "x"(m));
+  return r;
+}
 MMDKIT_WIDE V8 lt(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 MMDKIT_WIDE V8 ge(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 MMDKIT_WIDE V8 gt(V8 a, V8 b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
@@ -764,41 +769,335 @@ MMDKIT_WIDE bool bundle_advance(Bundle& b) noexcept {
   return true;
 }
 
+// Pairs: two twins in AoS form (lanes 0-3 one chain's 4-lane value, lanes 4-7 the other's),
+// each lane running the operations of the 4-lane code; for two chains (one frame's legs, hair or
+// toes) fewer instructions than a bundle using 2 of its 8 lanes. Where the 4-lane code branches on
+// a chain's value, both sides are computed and each half keeps its own (blends); a pair turns in
+// lockstep until one of the two is done, the other goes on alone.
+template <int A, int B, int C, int D>
+MMDKIT_WIDE V8 sh8(V8 v) noexcept {  // the same 4-lane shuffle in each half
+  return __builtin_shufflevector(v, v, A, B, C, D, A + 4, B + 4, C + 4, D + 4);
+}
+MMDKIT_WIDE V8 cat(V4 lo, V4 hi) noexcept { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+MMDKIT_WIDE V4 lo4(V8 v) noexcept { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
+MMDKIT_WIDE V4 hi4(V8 v) noexcept { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
+MMDKIT_WIDE V8 splat2(float a, float b) noexcept { return V8{a, a, a, a, b, b, b, b}; }
+// pm::mul4, pm::rotate4, conj4, cross4, hsum3x4 on each half.
+MMDKIT_WIDE V8 mul8(V8 a, V8 b) noexcept {
+  V8 r = sh8<3, 3, 3, 3>(a) * b;
+  r += sh8<0, 0, 0, 0>(a) * (sh8<3, 2, 1, 0>(b) * V8{1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f});
+  r += sh8<1, 1, 1, 1>(a) * (sh8<2, 3, 0, 1>(b) * V8{1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f});
+  r += sh8<2, 2, 2, 2>(a) * (sh8<1, 0, 3, 2>(b) * V8{-1.0f, 1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f});
+  return r;
+}
+MMDKIT_WIDE V8 rotate8(V8 q, V8 v) noexcept {
+  const V8 qyzx = sh8<1, 2, 0, 3>(q), qzxy = sh8<2, 0, 1, 3>(q);
+  const V8 t = splat8(2.0f) * (qyzx * sh8<2, 0, 1, 3>(v) - qzxy * sh8<1, 2, 0, 3>(v));
+  return (v + sh8<3, 3, 3, 3>(q) * t) + (qyzx * sh8<2, 0, 1, 3>(t) - qzxy * sh8<1, 2, 0, 3>(t));
+}
+MMDKIT_WIDE V8 conj8(V8 q) noexcept { return __builtin_shufflevector(-q, q, 0, 1, 2, 11, 4, 5, 6, 15); }
+MMDKIT_WIDE V8 cross8(V8 a, V8 b) noexcept {
+  return sh8<1, 2, 0, 3>(a) * sh8<2, 0, 1, 3>(b) - sh8<2, 0, 1, 3>(a) * sh8<1, 2, 0, 3>(b);
+}
+MMDKIT_WIDE V8 hsum3_8(V8 p) noexcept { return (sh8<0, 0, 0, 0>(p) + sh8<1, 1, 1, 1>(p)) + sh8<2, 2, 2, 2>(p); }
+MMDKIT_WIDE V8 hsum3x4_8(V8 p, V8 q, V8 r, V8 t) noexcept {
+  const V8 pq01 = __builtin_shufflevector(p, q, 0, 8, 1, 9, 4, 12, 5, 13);
+  const V8 rt01 = __builtin_shufflevector(r, t, 0, 8, 1, 9, 4, 12, 5, 13);
+  const V8 pq23 = __builtin_shufflevector(p, q, 2, 10, 3, 11, 6, 14, 7, 15);
+  const V8 rt23 = __builtin_shufflevector(r, t, 2, 10, 3, 11, 6, 14, 7, 15);
+  const V8 x = __builtin_shufflevector(pq01, rt01, 0, 1, 8, 9, 4, 5, 12, 13);
+  const V8 y = __builtin_shufflevector(pq01, rt01, 2, 3, 10, 11, 6, 7, 14, 15);
+  const V8 z = __builtin_shufflevector(pq23, rt23, 0, 1, 8, 9, 4, 5, 12, 13);
+  return (x + y) + z;
+}
+
+// limit_single_axis of twin links a (low half) and b (high half): each half's value splatted
+// over its four lanes where the 4-lane code has a float.
+MMDKIT_WIDE V8 limit_single_axis_pair(const IkLink& la, const IkLink& lb, V8 q, bool use_axis) noexcept {
+  const V8 x = sh8<0, 0, 0, 0>(q), y = sh8<1, 1, 1, 1>(q), z = sh8<2, 2, 2, 2>(q), w = sh8<3, 3, 3, 3>(q);
+  const V8 one = splat8(1.0f), two = splat8(2.0f);
+  V8 a = splat8(0.0f), b = one;
+  switch (la.axis) {
+    case IkSolveAxis::x:
+      if (la.order == IkEulerOrder::zyx) {
+        a = two * (y * z + w * x);
+        b = one - two * (x * x + y * y);
+      } else {
+        const V8 v = -(two * (y * z - w * x));
+        const V8 s = sel(lt(v, -one), -one, sel(lt(one, v), one, v));  // std::clamp(v, −1, 1)
+        const V8 sin_t = splat8(kSin88), cos_t = splat8(kCos88);
+        const V8 above = gt(s, sin_t), below = lt(s, -sin_t);
+        a = sel(above, sin_t, sel(below, -sin_t, s));
+        b = sel(_mm256_or_ps(above, below), cos_t, sqrt8(one - s * s));
+      }
+      break;
+    case IkSolveAxis::y:
+      a = two * (x * z + w * y);
+      b = one - two * (x * x + y * y);
+      break;
+    case IkSolveAxis::z:
+      a = two * (x * y + w * z);
+      b = one - two * (x * x + z * z);
+      break;
+    case IkSolveAxis::none:
+    case IkSolveAxis::fixed:
+      return q;  // not called for these
+  }
+  // half_angle(a, b, hs, hc)
+  const V8 r = sqrt8(a * a + b * b), twor = two * r;
+  const V8 bad = _mm256_cmp_ps(r, splat8(0.0f), _CMP_NGT_UQ), pos = ge(b, splat8(0.0f));
+  V8 hs, hc;
+  if (lanes(bad) == 0 && lanes(pos) == 0xFF) {
+    hc = sqrt8((r + b) / twor);
+    hs = a / (twor * hc);
+  } else {
+    const V8 hc1 = sqrt8((r + b) / twor), hs1 = a / (twor * hc1);
+    const V8 hs2 = copysign8(sqrt8((r - b) / twor), a), hc2 = a / (twor * hs2);
+    hs = sel(bad, sel(eq(r, splat8(0.0f)), splat8(0.0f), r), sel(pos, hs1, hs2));
+    hc = sel(bad, one, sel(pos, hc1, hc2));
+  }
+  const IkAxisLimit &ka = la.axis_limit, &kb = lb.axis_limit;
+  const V8 lo_hs = splat2(ka.lo_half_sin, kb.lo_half_sin), hi_hs = splat2(ka.hi_half_sin, kb.hi_half_sin);
+  const V8 below = lt(hs, lo_hs), above = _mm256_andnot_ps(below, gt(hs, hi_hs));
+  if (lanes(_mm256_or_ps(below, above)) != 0) {
+    const V8 none = splat8(0.0f);
+    const V8 lo_s = splat2(ka.lo_sin, kb.lo_sin), lo_c = splat2(ka.lo_cos, kb.lo_cos);
+    const V8 hi_s = splat2(ka.hi_sin, kb.hi_sin), hi_c = splat2(ka.hi_cos, kb.hi_cos);
+    const V8 rlo = use_axis ? ge(hs, splat2(ka.reflect_lo_half_sin, kb.reflect_lo_half_sin)) : none;
+    const V8 rhi = use_axis ? le(hs, splat2(ka.reflect_hi_half_sin, kb.reflect_hi_half_sin)) : none;
+    const V8 s_lo = sel(rlo, lo_s * hc - lo_c * hs, lo_hs);
+    const V8 c_lo = sel(rlo, lo_c * hc + lo_s * hs, splat2(ka.lo_half_cos, kb.lo_half_cos));
+    const V8 s_hi = sel(rhi, hi_s * hc - hi_c * hs, hi_hs);
+    const V8 c_hi = sel(rhi, hi_c * hc + hi_s * hs, splat2(ka.hi_half_cos, kb.hi_half_cos));
+    const V8 hs2 = sel(below, s_lo, sel(above, s_hi, hs));
+    hc = sel(below, c_lo, sel(above, c_hi, hc));
+    hs = hs2;
+  }
+  const V8 zero_w = _mm256_blend_ps(splat8(0.0f), hc, 0x88);  // {0, 0, 0, hc} in each half
+  switch (la.axis) {
+    case IkSolveAxis::y: return _mm256_blend_ps(zero_w, hs, 0x22);
+    case IkSolveAxis::z: return _mm256_blend_ps(zero_w, hs, 0x44);
+    default: return _mm256_blend_ps(zero_w, hs, 0x11);
+  }
+}
+
+// Twins' state in 8-lane form (lanes 0-3 chain a, 4-7 chain b), path bones by their index on the
+// path (LocalPaths' rows without the base): loaded when the two are paired, stored back when one
+// of them is done.
+constexpr std::uint32_t kPairPath = kBundlePath;  // longest path paired
+struct PairPaths {
+  // rot: path bones, then (from kPairPath) the constant parent rotations, then identity.
+  V8 rot[2 * kPairPath + 1], pos[kPairPath], lrot[kPairPath], lpos[kPairPath], ik[kPairPath], arot[kPairPath];
+  V8 goal;
+  int parent[kPairPath];  // index on the path; −1: outside (constant); −2: none
+  int prow[kPairPath];    // row of rot holding the parent's model rotation
+  std::uint32_t eff;      // the effector's index on the path
+};
+
+
+template <class St>
+MMDKIT_WIDE void pair_load(const St& st, const LocalChain& a, const LocalChain& b, PairPaths& p) noexcept {
+  constexpr int kConst = static_cast<int>(kPairPath), kNone = static_cast<int>(2 * kPairPath);
+  p.rot[kNone] = cat(kIdentity4, kIdentity4);
+  p.goal = cat(a.goal4, b.goal4);
+  p.eff = a.eff - a.base;
+  for (std::uint32_t j = 0; j < a.n; ++j) {
+    const std::size_t ja = a.base + j, jb = b.base + j;
+    p.rot[j] = cat(st.rot[ja], st.rot[jb]);
+    p.pos[j] = cat(st.pos[ja], st.pos[jb]);
+    p.lrot[j] = cat(st.lrot[ja], st.lrot[jb]);
+    p.lpos[j] = cat(st.lpos[ja], st.lpos[jb]);
+    p.ik[j] = cat(st.ik[ja], st.ik[jb]);
+    p.arot[j] = cat(st.arot[ja], st.arot[jb]);
+    const int pa = st.parent[ja];
+    p.parent[j] = pa >= 0 ? pa - static_cast<int>(a.base) : pa;
+    if (pa == -1) p.rot[kConst + static_cast<int>(j)] = cat(st.rot[St::kProt + ja], st.rot[St::kProt + jb]);
+    p.prow[j] = pa >= 0 ? p.parent[j] : pa == -1 ? kConst + static_cast<int>(j) : kNone;
+  }
+}
+
+// The values a turn may change, back to the chains' rows.
+template <class St>
+MMDKIT_WIDE void pair_store(St& st, const LocalChain& a, const LocalChain& b, const PairPaths& p) noexcept {
+  for (std::uint32_t j = 0; j < a.n; ++j) {
+    const std::size_t ja = a.base + j, jb = b.base + j;
+    st.rot[ja] = lo4(p.rot[j]);
+    st.rot[jb] = hi4(p.rot[j]);
+    st.pos[ja] = lo4(p.pos[j]);
+    st.pos[jb] = hi4(p.pos[j]);
+    st.lrot[ja] = lo4(p.lrot[j]);
+    st.lrot[jb] = hi4(p.lrot[j]);
+    st.ik[ja] = lo4(p.ik[j]);
+    st.ik[jb] = hi4(p.ik[j]);
+  }
+}
+
+// One CCD turn of the twins at their common cursor: local_turn of each, on its half (`below`: the
+// link's descendants on the path, LocalChain::below). A chain that skips the turn (parallel
+// directions) keeps its values: its lanes compute whatever they compute and are not written.
+MMDKIT_WIDE void pair_turn(PairPaths& p, const IkLink& la, const IkLink& lb, bool use_axis, std::uint32_t below) noexcept {
+  if (la.axis == IkSolveAxis::fixed) return;
+  const std::uint32_t j0 = la.path_index;
+  // ccd_step
+  const V8 pj = p.pos[j0];
+  const V8 e = pj - p.pos[p.eff], g = pj - p.goal;
+  const V8 cr = cross8(e, g);
+  const V8 dots = hsum3x4_8(cr * cr, e * e, g * g, e * g);
+  const V8 cr2 = sh8<0, 0, 0, 0>(dots), n2 = sh8<1, 1, 1, 1>(dots) * sh8<2, 2, 2, 2>(dots);
+  const V8 keep = _mm256_or_ps(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, splat8(0.0f)));
+  const int kept = lanes(keep);
+  if (kept == 0xFF) return;
+  const V8 one = splat8(1.0f), two = splat8(2.0f);
+  const V8 cl = sqrt8(cr2), dt = sh8<3, 3, 3, 3>(dots);
+  V8 axis = cr * (one / cl);
+  const V8 parent_rot = p.rot[p.prow[j0]];
+  if (la.has_limits && use_axis && la.axis != IkSolveAxis::none) {
+    const V8 unit = la.axis == IkSolveAxis::x   ? V8{1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}
+                    : la.axis == IkSolveAxis::y ? V8{0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f}
+                                                : V8{0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+    const V8 d = hsum3_8(axis * rotate8(parent_rot, unit));
+    axis = unit * sel(ge(d, splat8(0.0f)), one, -one);
+  } else {
+    axis = rotate8(conj8(parent_rot), axis);
+    const V8 l2 = hsum3_8(axis * axis);
+    axis = sel(gt(l2, splat8(0.0f)), axis * (one / sqrt8(l2)), axis);
+  }
+  const V8 nn = sqrt8(n2), twonn = two * nn;
+  const int forward = lanes(ge(dt, splat8(0.0f)));
+  V8 hs, hc;
+  if (forward == 0xFF) {
+    hc = sqrt8((nn + dt) / twonn);
+    hs = cl / (twonn * hc);
+  } else if (forward == 0) {
+    hs = sqrt8((nn - dt) / twonn);
+    hc = cl / (twonn * hs);
+  } else {
+    const V8 m = ge(dt, splat8(0.0f));
+    const V8 hc1 = sqrt8((nn + dt) / twonn), hs1 = cl / (twonn * hc1);
+    const V8 hs2 = sqrt8((nn - dt) / twonn), hc2 = cl / (twonn * hs2);
+    hs = sel(m, hs1, hs2);
+    hc = sel(m, hc1, hc2);
+  }
+  const V8 cap_c = splat2(la.cap_half_cos, lb.cap_half_cos);
+  const V8 capped = lt(hc, cap_c);
+  hs = sel(capped, splat2(la.cap_half_sin, lb.cap_half_sin), hs);
+  hc = sel(capped, cap_c, hc);
+  const V8 arot = p.arot[j0];
+  V8 out = mul8(__builtin_shufflevector(axis * hs, hc, 0, 1, 2, 11, 4, 5, 6, 15), p.ik[j0]);
+  if (la.has_limits) out = mul8(limit_single_axis_pair(la, lb, mul8(out, arot), use_axis), conj8(arot));
+  // local_turn's recompose and model transforms below the link
+  const V8 lrot = mul8(out, arot);
+  const V8 rot = p.parent[j0] == -2 ? lrot : mul8(parent_rot, lrot);
+  if (kept == 0) {
+    p.ik[j0] = out;
+    p.lrot[j0] = lrot;
+    p.rot[j0] = rot;
+    for (std::uint32_t m = below; m != 0; m &= m - 1) {
+      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
+      const auto px = static_cast<std::uint32_t>(p.parent[x]);
+      const V8 prot = p.rot[px];
+      p.pos[x] = p.pos[px] + rotate8(prot, p.lpos[x]);
+      p.rot[x] = mul8(prot, p.lrot[x]);
+    }
+  } else {
+    p.ik[j0] = sel(keep, p.ik[j0], out);
+    p.lrot[j0] = sel(keep, p.lrot[j0], lrot);
+    p.rot[j0] = sel(keep, p.rot[j0], rot);
+    for (std::uint32_t m = below; m != 0; m &= m - 1) {
+      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
+      const auto px = static_cast<std::uint32_t>(p.parent[x]);
+      const V8 prot = p.rot[px];
+      p.pos[x] = sel(keep, p.pos[x], p.pos[px] + rotate8(prot, p.lpos[x]));
+      p.rot[x] = sel(keep, p.rot[x], mul8(prot, p.lrot[x]));
+    }
+  }
+}
+
+// The cursor of both twins advanced past a turn (local_advance of each); bit 0: chain a goes on,
+// bit 1: chain b goes on.
+MMDKIT_WIDE int pair_advance(const PairPaths& p, LocalChain& a, LocalChain& b) noexcept {
+  ++b.c;
+  if (++a.c < a.nlinks) return 3;
+  a.c = b.c = 0;
+  const V8 d = p.goal - p.pos[p.eff];
+  const int reached = lanes(lt(hsum3_8(d * d), splat8(1.0e-8f)));
+  int more = 0;
+  if (!(reached & 0x01) && ++a.it < a.iterations) {
+    a.use_axis = a.it < a.half;
+    more |= 1;
+  }
+  if (!(reached & 0x10) && ++b.it < b.iterations) {
+    b.use_axis = b.it < b.half;
+    more |= 2;
+  }
+  return more;
+}
+
 // The CCD turns of a group's running chains: bundles of twins (bundle_turn) in lockstep until
 // each of their chains is done, the other chains alone (local_step), all interleaved turn by turn
 // as solve_ik_group_body does.
 template <class St, std::uint32_t MaxChains>
 [[gnu::target("avx")]] void run_group_wide(St& st, LocalChain* const* active, std::uint32_t running) noexcept {
-  // Units: a chain alone (bundle < 0) or a bundle in bundles[bundle].
+  // Units: a chain alone (b == nullptr, bundle < 0), a pair (a, b; state in pairs[pair]) or a
+  // bundle of three or more (bundles[bundle]).
   struct Unit {
-    LocalChain* a;
+    LocalChain *a, *b;
     int bundle;
+    std::uint32_t pair;
   };
   Unit units[MaxChains];
-  constexpr std::uint32_t kBundles = std::min<std::uint32_t>(MaxChains / 2, 6);  // ~10 KB each, on the stack
-  Bundle bundles[kBundles];
-  std::uint32_t nu = 0, nb = 0;
+  constexpr std::uint32_t kBundles = std::min<std::uint32_t>(MaxChains / 3, 6);  // ~10 KB each, on the stack
+  Bundle bundles[kBundles == 0 ? 1 : kBundles];
+  PairPaths pairs[MaxChains / 2];
+  std::uint32_t nu = 0, nb = 0, np = 0;
   bool taken[MaxChains] = {};
   for (std::uint32_t i = 0; i < running; ++i) {
     if (taken[i]) continue;
     LocalChain* members[kBundleLanes] = {active[i]};
     std::uint32_t count = 1;
-    for (std::uint32_t j = i + 1; j < running && count < kBundleLanes && nb < kBundles; ++j)
+    for (std::uint32_t j = i + 1; j < running && count < kBundleLanes; ++j)
       if (!taken[j] && twins(st, *active[i], *active[j])) {
         members[count++] = active[j];
         taken[j] = true;
       }
-    if (count == 1) {
-      units[nu++] = {active[i], -1};
-    } else {
+    if (count >= 3 && nb == kBundles) {  // no bundle left: pairs, and one alone if odd
+      for (std::uint32_t k = 0; k + 1 < count; k += 2) {
+        pair_load(st, *members[k], *members[k + 1], pairs[np]);
+        units[nu++] = {members[k], members[k + 1], -1, np++};
+      }
+      if (count % 2) units[nu++] = {members[count - 1], nullptr, -1, 0};
+    } else if (count >= 3) {
       bundle_load(st, members, count, bundles[nb]);
-      units[nu++] = {nullptr, static_cast<int>(nb++)};
+      units[nu++] = {nullptr, nullptr, static_cast<int>(nb++), 0};
+    } else if (count == 2) {
+      pair_load(st, *members[0], *members[1], pairs[np]);
+      units[nu++] = {members[0], members[1], -1, np++};
+    } else {
+      units[nu++] = {active[i], nullptr, -1, 0};
     }
   }
   while (nu > 0) {
     for (std::uint32_t q = 0; q < nu;) {
       Unit& u = units[q];
       bool more;
+      if (u.bundle < 0 && u.b != nullptr) {
+        PairPaths& p = pairs[u.pair];
+        const IkLink& la = u.a->links[u.a->c];
+        pair_turn(p, la, u.b->links[u.b->c], u.a->use_axis, u.a->below[la.path_index]);
+        const int on = pair_advance(p, *u.a, *u.b);
+        if (on == 3) {  // still in lockstep (the same cursor)
+          ++q;
+          continue;
+        }
+        pair_store(st, *u.a, *u.b, p);
+        if (on != 0) {  // the other goes on alone
+          u = {on == 1 ? u.a : u.b, nullptr, -1, 0};
+          ++q;
+        } else {
+          u = units[--nu];
+        }
+        continue;
+      }
       if (u.bundle < 0) {
         more = local_step(st, *u.a);
       } else {
@@ -908,7 +1207,7 @@ template <bool Wide>
   const Buffers& views = buf;
   LocalPaths st;
   LocalChain ch[kIkGroupChains];
-  LocalChain* active[kIkGroupChains];
+  LocalChain* active[kIkGroupChains] = {};
   std::uint32_t solved = 0, running = 0, base = 0;
   for (std::uint32_t m = 0; m < g.count; ++m) {
     const std::uint32_t k = g.solvers[m];
@@ -955,7 +1254,7 @@ template <bool Wide>
   constexpr std::uint32_t kChains = kIkGroupChains * kMaxFrameBatch;
   FramePaths st;
   LocalChain ch[kChains];
-  LocalChain* active[kChains];
+  LocalChain* active[kChains] = {};
   std::uint32_t first[kMaxFrameBatch + 1];  // each frame's chains in ch: [first[f], first[f + 1])
   std::uint32_t solved = 0, running = 0, base = 0;
   for (std::uint32_t f = 0; f < frames; ++f) {
