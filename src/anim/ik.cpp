@@ -125,16 +125,7 @@ template <bool Wide>
 #ifdef MMDKIT_EVAL_HAVE_AVX
   if constexpr (Wide) run_group_wide<LocalPaths, kIkGroupChains>(st, active, running);
 #endif
-  if constexpr (!Wide) {
-    while (running > 0) {
-      for (std::uint32_t q = 0; q < running;) {
-        if (local_step(st, *active[q]))
-          ++q;
-        else
-          active[q] = active[--running];  // done: the last one takes its place
-      }
-    }
-  }
+  if constexpr (!Wide) run_group_narrow(st, active, running);
   for (std::uint32_t m = 0; m < solved; ++m) {
     local_store(s, views, st, ch[m]);
     const IkSolver& sv = *ch[m].sv;
@@ -179,16 +170,7 @@ template <bool Wide>
 #ifdef MMDKIT_EVAL_HAVE_AVX
   if constexpr (Wide) run_group_wide<FramePaths, kChains>(st, active, running);
 #endif
-  if constexpr (!Wide) {
-    while (running > 0) {
-      for (std::uint32_t q = 0; q < running;) {
-        if (local_step(st, *active[q]))
-          ++q;
-        else
-          active[q] = active[--running];
-      }
-    }
-  }
+  if constexpr (!Wide) run_group_narrow(st, active, running);
   for (std::uint32_t f = 0; f < frames; ++f) {
     const Buffers buf = Buffers::of(s, *ws[f]);
     for (std::uint32_t m = first[f]; m < first[f + 1]; ++m) {

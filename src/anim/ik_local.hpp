@@ -375,6 +375,20 @@ template <class St>
   return local_advance(st, ch);
 }
 
+// The CCD turns of a group's running chains, one turn of each unfinished chain in turn (the
+// baseline build; run_group_wide in ik_wide.hpp adds twins in lockstep).
+template <class St>
+[[gnu::always_inline]] inline void run_group_narrow(St& st, LocalChain** active, std::uint32_t running) noexcept {
+  while (running > 0) {
+    for (std::uint32_t q = 0; q < running;) {
+      if (local_step(st, *active[q]))
+        ++q;
+      else
+        active[q] = active[--running];  // done: the last one takes its place
+    }
+  }
+}
+
 // After the solve: model rotations of the bones without a child on the path, then the chain
 // written back to the workspace.
 template <class St>

@@ -267,14 +267,14 @@ void after_physics_baseline(const Skeleton& s, const PoseInput& in, PoseWorkspac
   else
     PoseEvaluator::finish<false>(s, ws);
 }
-// Several frames (frames ≤ kMaxFrameBatch).
-void frames_before_physics_baseline(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
-                                    std::uint32_t frames) noexcept {
+// Several frames (frames ≤ kMaxFrameBatch): one body each, compiled into both builds below.
+[[gnu::always_inline]] inline void frames_before_physics_body(const Skeleton& s, const PoseInput* in,
+                                                              PoseWorkspace* const* ws, std::uint32_t frames) noexcept {
   for (std::uint32_t f = 0; f < frames; ++f) PoseEvaluator::prepass(s, in[f], *ws[f]);
   PoseEvaluator::run_frames(s, s.plan_before_physics(), in, ws, frames);
 }
-void frames_after_physics_baseline(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
-                                   std::uint32_t frames) noexcept {
+[[gnu::always_inline]] inline void frames_after_physics_body(const Skeleton& s, const PoseInput* in,
+                                                             PoseWorkspace* const* ws, std::uint32_t frames) noexcept {
   PoseEvaluator::run_frames(s, s.plan_after_physics(), in, ws, frames);
   for (std::uint32_t f = 0; f < frames; ++f) {
     if (ws[f]->skinning_matrices_on())
@@ -282,22 +282,23 @@ void frames_after_physics_baseline(const Skeleton& s, const PoseInput* in, PoseW
     else
       PoseEvaluator::finish<false>(s, *ws[f]);
   }
+}
+void frames_before_physics_baseline(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
+                                    std::uint32_t frames) noexcept {
+  frames_before_physics_body(s, in, ws, frames);
+}
+void frames_after_physics_baseline(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
+                                   std::uint32_t frames) noexcept {
+  frames_after_physics_body(s, in, ws, frames);
 }
 #ifdef MMDKIT_EVAL_HAVE_AVX
 [[gnu::target("avx")]] void frames_before_physics_avx(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
                                                       std::uint32_t frames) noexcept {
-  for (std::uint32_t f = 0; f < frames; ++f) PoseEvaluator::prepass(s, in[f], *ws[f]);
-  PoseEvaluator::run_frames(s, s.plan_before_physics(), in, ws, frames);
+  frames_before_physics_body(s, in, ws, frames);
 }
 [[gnu::target("avx")]] void frames_after_physics_avx(const Skeleton& s, const PoseInput* in, PoseWorkspace* const* ws,
                                                      std::uint32_t frames) noexcept {
-  PoseEvaluator::run_frames(s, s.plan_after_physics(), in, ws, frames);
-  for (std::uint32_t f = 0; f < frames; ++f) {
-    if (ws[f]->skinning_matrices_on())
-      PoseEvaluator::finish<true>(s, *ws[f]);
-    else
-      PoseEvaluator::finish<false>(s, *ws[f]);
-  }
+  frames_after_physics_body(s, in, ws, frames);
 }
 #endif
 
