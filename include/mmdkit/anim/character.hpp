@@ -215,7 +215,8 @@ class Character {
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.
   Result<void> evaluate(double frame);
 
-  /// Several characters, each evaluating its own frame: characters[i]->evaluate(frames[i]) for
+  /// Several characters, each evaluating its own frame (frames at 30 fps, fractional allowed, as
+  /// evaluate; MMD's rules as there): characters[i]->evaluate(frames[i]) for
   /// every i, the same results bit for bit, in less time on one thread: the bone stages of all of
   /// them run together (anim/pose.hpp evaluate_frames: their IK chains are solved interleaved).
   /// For a sequence of frames without physics, e.g. `mmdkit sample` evaluates kMaxFrameBatch
