@@ -191,22 +191,28 @@ void Character::set_physics(PhysicsStage* stage) noexcept {
 Result<void> Character::sample_inputs(double frame, Character& cur) {
   const CharacterData& d = *data_;
   // 1. Sample.
+  // Morphs off (set_morphs) and none of them moving bones or bodies: nothing here reads them.
+  const bool morphs = morphs_ || d.morph_data_.moves_bones_or_bodies();
   d.bones_.sample(frame, local_, ik_enabled_, cur.cursors_);
-  sample_morphs(d.morphs_, frame, weights_, cur.morph_cursors_);
+  if (morphs) sample_morphs(d.morphs_, frame, weights_, cur.morph_cursors_);
   // 2. The VPD pose over the motions; IK switch.
   for (std::size_t k = 0; k < d.pose_bone_index_.size(); ++k) local_[d.pose_bone_index_[k]] = d.pose_bones_[k];
-  for (std::size_t k = 0; k < d.pose_morph_index_.size(); ++k)
-    weights_[d.pose_morph_index_[k]] = d.pose_morph_weights_[k];
+  if (morphs)
+    for (std::size_t k = 0; k < d.pose_morph_index_.size(); ++k)
+      weights_[d.pose_morph_index_[k]] = d.pose_morph_weights_[k];
   if (!ik_) std::fill(ik_enabled_.begin(), ik_enabled_.end(), std::uint8_t{0});
   // 3. Morphs.
+  if (!morphs) return {};
   return apply_morphs(d.morph_data_, weights_, morph_ws_);
 }
 
 void Character::sample_scene(double frame, Character& cur) {
   const CharacterData& d = *data_;
-  camera_ = sample_camera(d.camera_, frame, cur.camera_cursor_);
-  light_ = sample_light(d.light_, frame, cur.light_cursor_);
-  self_shadow_ = sample_self_shadow(d.self_shadow_, frame, cur.self_shadow_cursor_);
+  if (scene_) {
+    camera_ = sample_camera(d.camera_, frame, cur.camera_cursor_);
+    light_ = sample_light(d.light_, frame, cur.light_cursor_);
+    self_shadow_ = sample_self_shadow(d.self_shadow_, frame, cur.self_shadow_cursor_);
+  }
   frame_ = frame;
 }
 

@@ -190,7 +190,10 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (!loaded) return loaded.error();
   anim::Character ch(*loaded);
   ch.set_ik(!a.no_ik);
-  ch.set_skinning_matrices(false);  // bone transforms only: nothing is skinned
+  // Bone transforms only (nothing is skinned); morph weights and the camera when asked for.
+  ch.set_skinning_matrices(false);
+  ch.set_morphs(a.morphs);
+  ch.set_scene(a.camera);
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();
@@ -316,6 +319,8 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     more.push_back(std::make_unique<anim::Character>(ch.data_ptr()));
     more.back()->set_ik(!a.no_ik);
     more.back()->set_skinning_matrices(false);
+    more.back()->set_morphs(a.morphs);
+    more.back()->set_scene(a.camera);
     chars.push_back(more.back().get());
   }
   Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");

@@ -390,6 +390,58 @@ TEST(Character, SharedDataOnThreadsGivesTheSameBytes) {
 
 // Character::evaluate_frames gives each character what evaluate(frame) gives it alone: bones,
 // morph weights, camera, frame; in passes (more characters than kMaxFrameBatch) and any order.
+// set_morphs(false) / set_scene(false): bones bit for bit as when on, alone and frames together.
+// With a bone morph ("lift") the morphs still run (weights as when on); with vertex morphs only
+// they do not (weights stay 0, no vertex offset); the camera is not sampled (its defaults stay).
+TEST(Character, MorphsAndSceneOffLeaveTheBonesAsTheyAre) {
+  for (const bool bone_morph : {true, false}) {
+    auto m = std::make_shared<model::Model>(*small_model());
+    if (!bone_morph) m->morphs.erase(m->morphs.begin());  // "smile" only
+    model::Morph& smile = m->morphs.back();
+    smile.vertex_offsets.push_back({0, {0, 1, 0}});
+    m->vertices.resize(1);
+    vmd::Motion mo;
+    mo.bone_names = {name("arm"), name("hand")};
+    mo.bone_keys = {bone_key(0, 0, {1, 0, 0}, {0, 0, 0, 1}), bone_key(0, 40, {0, 2, 0}, {0, 0.6f, 0, 0.8f}),
+                    bone_key(1, 0, {0, 0, 0}), bone_key(1, 30, {0, 0, 3}, {0.6f, 0, 0, 0.8f})};
+    mo.morph_names = {name("lift"), name("smile")};
+    mo.morph_keys = {{0, 0, 0.0f}, {0, 40, 1.0f}, {1, 0, 0.5f}};
+    mo.camera_keys.resize(1);
+    mo.camera_keys[0].distance = -30.0f;
+    auto data = CharacterData::create(m, MotionInputs{{&mo}});
+    ASSERT_TRUE(data) << data.error().to_string();
+    EXPECT_EQ((*data)->morph_data().moves_bones_or_bodies(), bone_morph);
+    Character on(*data), off(*data), off2(*data);
+    for (Character* c : {&off, &off2}) {
+      c->set_morphs(false);
+      c->set_scene(false);
+    }
+    const CameraState rest = off.camera();
+    const std::vector<double> frames{0, 20, 40};
+    for (double f : frames) {
+      ASSERT_TRUE(on.evaluate(f));
+      ASSERT_TRUE(off.evaluate(f));
+      EXPECT_TRUE(same_bytes(on.pose().model_matrices(), off.pose().model_matrices())) << f;
+      EXPECT_TRUE(same_bytes(on.pose().skinning_matrices(), off.pose().skinning_matrices())) << f;
+      EXPECT_EQ(on.camera().distance, -30.0f);
+      EXPECT_EQ(off.camera().distance, rest.distance);
+      const std::size_t smile_index = m->morphs.size() - 1;
+      EXPECT_EQ(on.morph_weights()[smile_index], 0.5f);
+      EXPECT_EQ(off.morph_weights()[smile_index], bone_morph ? 0.5f : 0.0f) << f;
+      EXPECT_EQ(off.morphs().vertex_offsets()[0][1], bone_morph ? 0.5f : 0.0f) << f;
+    }
+    EXPECT_EQ(on.pose().model_positions()[1][2], bone_morph ? 3.0f : 0.0f);  // the lift moved the arm (at 40)
+    Character* pair[] = {&off, &off2};
+    const double two[] = {20, 40};
+    ASSERT_TRUE(Character::evaluate_frames(pair, two));
+    ASSERT_TRUE(on.evaluate(20));
+    EXPECT_TRUE(same_bytes(on.pose().model_matrices(), off.pose().model_matrices()));
+    ASSERT_TRUE(on.evaluate(40));
+    EXPECT_TRUE(same_bytes(on.pose().model_matrices(), off2.pose().model_matrices()));
+    EXPECT_EQ(off2.camera().distance, rest.distance);
+  }
+}
+
 TEST(Character, FramesTogetherGiveTheBytesOfOneByOne) {
   vmd::Motion mo;
   mo.bone_names = {name("arm"), name("hand")};

@@ -210,6 +210,17 @@ class Character {
   /// skin() then fails with invalid_argument), for callers that read bone transforms only, as
   /// `mmdkit sample` does. Every other output is the same, bit for bit. On by default.
   void set_skinning_matrices(bool on) noexcept { pose_.set_skinning_matrices(on); }
+  /// false: evaluate() skips the work only the morph outputs need: the morph tracks are not sampled
+  /// and no morph is applied (steps 1–3), unless the model has morphs that move bones or give
+  /// physics impulses (MorphData::moves_bones_or_bodies: then all of it runs as when on).
+  /// morph_weights() and morphs() then keep what they held (zero weights and no offsets before
+  /// the first frame that computed them). Bones and physics get the same values, bit for bit. For
+  /// callers that read bones only, as `mmdkit sample` without --morphs. On by default.
+  void set_morphs(bool on) noexcept { morphs_ = on; }
+  /// false: evaluate() does not sample the camera, light and self-shadow (step 7); camera(),
+  /// light() and self_shadow() keep what they held (defaults before the first sampled frame).
+  /// Everything else is the same, bit for bit. For `mmdkit sample` without --camera. On by default.
+  void set_scene(bool on) noexcept { scene_ = on; }
 
   /// Evaluates one frame (steps 1–7 of the file comment). Errors: invalid_argument when `frame`
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.
@@ -291,6 +302,7 @@ class Character {
   PhysicsStage* physics_ = nullptr;
   bool physics_reset_ = true;
   bool ik_ = true;
+  bool morphs_ = true, scene_ = true;
   double pending_frame_ = std::numeric_limits<double>::quiet_NaN();  // between the two halves
   double frame_ = std::numeric_limits<double>::quiet_NaN();
 };

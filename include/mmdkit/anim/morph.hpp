@@ -98,6 +98,10 @@ class MorphData {
   std::size_t bone_count() const noexcept { return bone_count_; }
   std::size_t material_count() const noexcept { return base_materials_.size(); }
   std::size_t additional_uv_count() const noexcept { return additional_uv_count_; }
+  /// True when some morph has bone offsets or impulses (PMX bone / impulse morphs, also reached
+  /// through a group or flip morph): morph weights then change bone transforms or physics, not
+  /// only vertices, UVs and materials (Character::set_morphs).
+  bool moves_bones_or_bodies() const noexcept { return !bone_.empty() || !impulse_.empty(); }
   /// The materials without morphs.
   std::span<const MaterialValues> base_materials() const noexcept { return base_materials_; }
   /// Identity of the build: every create() gives a new non-zero id (copies keep it: they hold the
