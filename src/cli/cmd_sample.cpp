@@ -189,11 +189,15 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   auto loaded = load_animation(req, err, a.model_view);
   if (!loaded) return loaded.error();
   anim::Character ch(*loaded);
-  ch.set_ik(!a.no_ik);
-  // Bone transforms only (nothing is skinned); morph weights and the camera when asked for.
-  ch.set_skinning_matrices(false);
-  ch.set_morphs(a.morphs);
-  ch.set_scene(a.camera);
+  // Every character of the run alike: bone transforms only (nothing is skinned); morph weights
+  // and the camera when asked for.
+  const auto configure = [&a](anim::Character& c) {
+    c.set_ik(!a.no_ik);
+    c.set_skinning_matrices(false);
+    c.set_morphs(a.morphs);
+    c.set_scene(a.camera);
+  };
+  configure(ch);
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);
   const anim::CharacterData& data = ch.data();
   const anim::Skeleton& sk = data.skeleton();
@@ -317,10 +321,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   std::vector<anim::Character*> chars{&ch};
   for (std::size_t k = 1; k < std::min(batch, frames.size()); ++k) {
     more.push_back(std::make_unique<anim::Character>(ch.data_ptr()));
-    more.back()->set_ik(!a.no_ik);
-    more.back()->set_skinning_matrices(false);
-    more.back()->set_morphs(a.morphs);
-    more.back()->set_scene(a.camera);
+    configure(*more.back());
     chars.push_back(more.back().get());
   }
   Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");

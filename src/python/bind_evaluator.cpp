@@ -187,13 +187,17 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
   float* cf = out_ptr<float>(cam_fov, {nf}, "camera fov");
   float* cp = out_ptr<float>(cam_position, {nf, 3}, "camera position");
   auto r = without_gil([&]() -> Result<void> {
-    anim::Character ch(ev.data);
-    // Bone transforms only; morph weights and the camera when asked for (the rest is not computed).
+    // Every character of the call alike: bone transforms only; morph weights and the camera when
+    // their arrays are given (the rest is not computed).
     const bool want_scene = ct || cr || cd || cf || cp;
-    ch.set_ik(ev.ik);
-    ch.set_skinning_matrices(false);
-    ch.set_morphs(mw != nullptr);
-    ch.set_scene(want_scene);
+    const auto configure = [&](anim::Character& c) {
+      c.set_ik(ev.ik);
+      c.set_skinning_matrices(false);
+      c.set_morphs(mw != nullptr);
+      c.set_scene(want_scene);
+    };
+    anim::Character ch(ev.data);
+    configure(ch);
     FrameRunner runner(ch, ev.physics_fps);
     // Without physics, kMaxFrameBatch frames at a time, each by its own character
     // (Character::evaluate_frames: the same values as one by one, less time); with physics in order.
@@ -202,10 +206,7 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
     std::vector<anim::Character*> chars{&ch};
     for (py::ssize_t k = 1; k < std::min(batch, nf); ++k) {
       more.push_back(std::make_unique<anim::Character>(ev.data));
-      more.back()->set_ik(ev.ik);
-      more.back()->set_skinning_matrices(false);
-      more.back()->set_morphs(mw != nullptr);
-      more.back()->set_scene(want_scene);
+      configure(*more.back());
       chars.push_back(more.back().get());
     }
     for (py::ssize_t f = 0; f < nf; ++f) {

@@ -214,8 +214,9 @@ class Character {
   /// and no morph is applied (steps 1–3), unless the model has morphs that move bones or give
   /// physics impulses (MorphData::moves_bones_or_bodies: then all of it runs as when on).
   /// morph_weights() and morphs() then keep what they held (zero weights and no offsets before
-  /// the first frame that computed them). Bones and physics get the same values, bit for bit. For
-  /// callers that read bones only, as `mmdkit sample` without --morphs. On by default.
+  /// the first frame that computed them; skin() uses those vertex offsets). Bones and physics get
+  /// the same values, bit for bit. For callers that read bones only, as `mmdkit sample` without
+  /// --morphs. On by default.
   void set_morphs(bool on) noexcept { morphs_ = on; }
   /// false: evaluate() does not sample the camera, light and self-shadow (step 7); camera(),
   /// light() and self_shadow() keep what they held (defaults before the first sampled frame).
