@@ -210,6 +210,12 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
           err);
       rc != kExitOk)
     return rc;
+  // --camera with no camera key in any input: every frame holds MMD's default camera (what MMD
+  // shows then), which is easy to take for a sampled one: say so once.
+  if (a.camera && data.camera_track().empty() && !a.quiet)
+    err << diagnostic_line(Diagnostic::warning,
+                           "--camera: no input has camera keys; every frame holds MMD's default camera "
+                           "(docs/SCENE.md)");
 
   // Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone).
   std::vector<double> frames;
@@ -303,7 +309,9 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       if (i) s += ',';
       json::append_string(s, a.motions[i]);
     }
-    s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{}}},", a.no_ik ? "false" : "true", a.physics.on ? "true" : "false");
+    const auto flag = [](bool v) { return v ? "true" : "false"; };
+    s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}},", flag(!a.no_ik),
+                     flag(a.physics.on), flag(a.morphs), flag(a.camera));
     s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
     s += "\"frames\":[";
   }

@@ -21,7 +21,7 @@
 //
 // JSON output (the shape of /work/shared/peers eval_*.mjs, so compare_eval.mjs can diff them):
 //   {"lib": "mmdkit VERSION", "model": PATH, "motion": PATH|null, "motions": [PATHS],
-//    "options": {"ik": true, "physics": false|true}, "coordinates": ..., "matrixLayout": ...,
+//    "options": {"ik", "physics", "morphs", "camera": true|false}, "coordinates": ..., "matrixLayout": ...,
 //    "frames": [{"frame": F, "bones": [{"name", "index", "position": [x,y,z],
 //                "quaternion": [x,y,z,w], "matrix": [16]}],
 //                "morphs": [{"name", "index", "weight"}]          (with --morphs)
@@ -38,7 +38,8 @@
 //            morph_count morphs
 //   frames   frame_count × { f64 frame; bone_count × f32[16] model matrix (column-major);
 //            morph_count × f32 weight; camera present: f32 target[3], rotation[3] (radians, as in
-//            the VMD), distance, fov (degrees), position[3] }
+//            the VMD), distance, fov (degrees), position[3] } (the camera's perspective flag is in
+//            the JSON output only)
 #pragma once
 
 #include "cli/physics_option.hpp"

@@ -1,6 +1,8 @@
 // mmdkit CLI — physics options (physics_option.hpp).
 #include "cli/physics_option.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>

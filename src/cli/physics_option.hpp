@@ -4,7 +4,6 @@
 // without the physics layer (MMDKIT_WITH_PHYSICS=OFF) `--physics` is a usage error that says so.
 #pragma once
 
-#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -15,6 +14,12 @@
 #include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/error.hpp"
+
+// CLI11 declared, not included: <CLI/CLI.hpp> costs every file that includes it several seconds
+// of compile time; only the files that declare options include it.
+namespace CLI {
+class App;
+}
 
 namespace mmdkit::cli {
 

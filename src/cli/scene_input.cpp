@@ -5,6 +5,8 @@
 
 #include "cli/scene_input.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>

@@ -6,7 +6,6 @@
 // one world).
 #pragma once
 
-#include <CLI/CLI.hpp>
 
 #include <expected>
 #include <memory>
@@ -16,6 +15,12 @@
 
 #include "cli/physics_option.hpp"
 #include "mmdkit/scene/scene.hpp"
+
+// CLI11 declared, not included: <CLI/CLI.hpp> costs every file that includes it several seconds
+// of compile time; only the files that declare options include it.
+namespace CLI {
+class App;
+}
 
 namespace mmdkit::cli {
 

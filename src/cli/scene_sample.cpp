@@ -127,7 +127,9 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
     if (e.stage) o += ",\"stage\":true";  // the scene's .x stage
     o += '}';
   }
-  o += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{}}},", a.no_ik ? "false" : "true", a.physics.on ? "true" : "false");
+  const auto flag = [](bool v) { return v ? "true" : "false"; };
+  o += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}},", flag(!a.no_ik),
+                   flag(a.physics.on), flag(a.morphs), flag(a.camera));
   o += "\"coordinates\":\"MMD left-handed, Y up, MMD units; world space (each model's placement applied)\","
        "\"matrixLayout\":\"column-major, translation at [12..14]\",\"frames\":[";
 

@@ -168,6 +168,55 @@ TEST(SampleCli, MorphsAndCamera) {
   EXPECT_NEAR(fr["camera"]["position"][2].GetDouble(), -30.0, 1e-5);
 }
 
+// The JSON's "options" say what was asked (a reader of the file alone can tell whether "morphs"
+// and "camera" are missing because they were not asked for).
+TEST(SampleCli, OptionsSayWhatWasAsked) {
+  const Files& x = files();
+  for (const bool flags : {false, true}) {
+    std::vector<std::string> args{x.model.string(), x.motion.string(), "--frames", "0", "--bones", "頭"};
+    if (flags) args.insert(args.end(), {"--morphs", "--camera", "--no-ik"});
+    SampleRun r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    rapidjson::Document d;
+    d.Parse(r.out.c_str());
+    ASSERT_FALSE(d.HasParseError());
+    const auto& o = d["options"];
+    EXPECT_EQ(o["ik"].GetBool(), !flags);
+    EXPECT_FALSE(o["physics"].GetBool());
+    EXPECT_EQ(o["morphs"].GetBool(), flags);
+    EXPECT_EQ(o["camera"].GetBool(), flags);
+    EXPECT_EQ(d["frames"][0].HasMember("camera"), flags);
+  }
+}
+
+// --camera on inputs without camera keys: MMD's default camera in every frame, and a warning that
+// says so (a fresh user took it for a sampled camera); none when the motion has camera keys.
+TEST(SampleCli, CameraWithoutCameraKeysWarns) {
+  const Files& x = files();
+  auto read = vmd::read_file(x.motion);
+  ASSERT_TRUE(read.has_value());
+  vmd::Motion m = read->motion;
+  m.camera_keys.clear();
+  const fs::path bare = x.dir / "no_camera.vmd";
+  ASSERT_TRUE(write_file_atomic(bare, *vmd::write(m)).has_value());
+  SampleRun r = run({x.model.string(), bare.string(), "--frames", "0,5", "--bones", "頭", "--camera"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --camera: no input has camera keys"), std::string::npos) << r.err;
+  rapidjson::Document d;
+  d.Parse(r.out.c_str());
+  ASSERT_FALSE(d.HasParseError());
+  for (const auto& fr : d["frames"].GetArray()) {  // MMD's initial camera (camera.hpp)
+    EXPECT_EQ(fr["camera"]["target"][1].GetDouble(), 10.0);
+    EXPECT_EQ(fr["camera"]["distance"].GetDouble(), -45.0);
+    EXPECT_EQ(fr["camera"]["fov"].GetDouble(), 30.0);
+  }
+  SampleRun q = run({x.model.string(), bare.string(), "--frames", "0", "--camera", "-q"});
+  EXPECT_EQ(q.err.find("warning"), std::string::npos) << q.err;
+  SampleRun k = run({x.model.string(), x.motion.string(), "--frames", "0", "--camera"});
+  ASSERT_EQ(k.code, 0) << k.err;
+  EXPECT_EQ(k.err.find("--camera"), std::string::npos) << k.err;
+}
+
 TEST(SampleCli, BinaryLayout) {
   const Files& x = files();
   const fs::path out = x.dir / "out.bin";
