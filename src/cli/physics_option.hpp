@@ -4,7 +4,6 @@
 // without the physics layer (MMDKIT_WITH_PHYSICS=OFF) `--physics` is a usage error that says so.
 #pragma once
 
-
 #include <cstdint>
 #include <memory>
 #include <optional>

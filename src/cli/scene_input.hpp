@@ -6,7 +6,6 @@
 // one world).
 #pragma once
 
-
 #include <expected>
 #include <memory>
 #include <ostream>
