@@ -63,9 +63,10 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     entries.push_back({sub, declare ? c.declare(*sub) : Runner{}});
   }
   CLI::App* help = app.add_subcommand("help", "help on mmdkit or on one command (same as --help)");
-  std::string help_topic;
+  std::string help_topic, help_subtopic;  // a command, and a subcommand of it (`help motion trim`)
   bool list_commands = false;
   help->add_option("COMMAND", help_topic, "the command to explain");
+  help->add_option("SUBCOMMAND", help_subtopic, "its subcommand to explain (e.g. `help motion trim`)");
   help->add_flag("--commands", list_commands, "list the commands, one per line: NAME<TAB>summary");
 
   std::vector<std::string> arg_list;
@@ -115,7 +116,23 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     }
     CLI::App* sub = find_command(help_topic);
     if (!sub) return usage_error(err, "help", "unknown command '" + help_topic + "' (" + command_names() + ")");
-    out << sub->help("mmdkit");
+    // The same page as `mmdkit COMMAND SUBCOMMAND --help`.
+    std::string prev = "mmdkit";
+    if (!help_subtopic.empty()) {
+      CLI::App* child = nullptr;
+      std::string names;
+      for (CLI::App* c : sub->get_subcommands([](const CLI::App*) { return true; })) {
+        if (c->get_name() == help_subtopic) child = c;
+        names += (names.empty() ? "" : ", ") + c->get_name();
+      }
+      if (!child)
+        return usage_error(err, "help",
+                           names.empty() ? "'" + help_topic + "' has no subcommands"
+                                         : "'" + help_topic + "' has no subcommand '" + help_subtopic + "' (" + names + ")");
+      prev += " " + sub->get_name();
+      sub = child;
+    }
+    out << sub->help(prev);
     return kExitOk;
   }
   const Streams streams{in, out, err};

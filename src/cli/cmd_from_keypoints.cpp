@@ -71,7 +71,12 @@ int run(const Args& a, const Streams& s) {
   } else {
     kp = motion::read_keypoints_file(a.input, a.csv_channels);
   }
-  if (!kp) return report_error(s.err, kp.error(), a.input);
+  if (!kp) {
+    Error e = kp.error();
+    if (lower_extension(a.input) == ".npz" && a.npz_member.empty() && e.message.starts_with("no member named"))
+      e.message += "; name the array with --npz-member NAME";
+    return report_error(s.err, e, a.input);
+  }
   std::vector<Warning> warnings;
   auto model = anim::read_model_file(a.model, anim::InputOptions{.encoding = {}, .geometry = false}, warnings);
   if (!a.quiet)

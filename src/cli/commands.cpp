@@ -540,7 +540,7 @@ const Command kInfoCommand{"info", "summary of a file: header, counts per sectio
                                InputArgs input;
                              };
                              auto v = std::make_shared<V>();
-                             add_input_options(sub, v->input, "FILE", "input file (.vmd .vpd .pmd .pmx or mmdkit .json), - = stdin");
+                             add_input_options(sub, v->input, "FILE", "input file (.vmd .vpd .pmd .pmx, .x, .vac or mmdkit .json), - = stdin");
                              sub.add_flag("--json", v->input.flags.json, "print the summary as JSON");
                              sub.add_flag("-q,--quiet", v->input.quiet, "do not print the reader's warnings");
                              return runner(v, "info", [](V& x, const Streams& s) { return cmd_info(x.input, s); });

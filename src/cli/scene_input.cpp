@@ -35,7 +35,11 @@ Error short_form_error(Error e) {
                            : field == "stage.file" || field == "stage" ? "--stage"
                            : field.rfind("accessories[", 0) == 0 ? "--accessory"
                            : field == "camera" ? "--camera" : field == "audio" ? "--audio" : field;
-  e.message = name + msg.substr(field.size());
+  // An error inside a file the field names (a section of it: a parse error, "FILE: section
+  // 'header', byte 71: truncated: ...") needs no field: the words of `sample` / `info` for that
+  // file. Other errors (a missing file, a bone the model lacks) say which argument they are about.
+  const bool inside_file = !e.file.empty() && !e.section.empty() && e.section != "scene" && field != msg;
+  e.message = inside_file ? msg.substr(std::min(msg.size(), field.size() + 2)) : name + msg.substr(field.size());
   // No scene file was read: the section 'scene' of the description's checks, and the path
   // repeated after the file's name, say nothing ("FILE: io_error: MODEL: file not found").
   if (e.section == "scene") e.section.clear();

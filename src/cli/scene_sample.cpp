@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
+#include "cli/progress.hpp"
 #include "cli/scene_commands.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
@@ -82,7 +83,9 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   if (!sink) return fail(err, sink.error(), a.output);
   constexpr std::size_t kFlushBytes = std::size_t{1} << 18;
   std::string o;
+  std::uint64_t written = 0;
   auto flush = [&]() -> bool {
+    written += o.size();
     auto r = sink->write(o);
     o.clear();
     if (!r) fail(err, r.error(), a.output);
@@ -202,6 +205,17 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   o += "]}\n";
   if (!flush()) return kExitBadInput;
   if (auto r = sink->commit(); !r) return fail(err, r.error(), a.output);
+  // The summary line of `sample` (and of the scene forms of `pose` and `render`).
+  const bool to_stdout = a.output.empty() || is_std_stream(a.output);
+  const auto count = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  summary(err, a.quiet, "sample",
+          "wrote " + (to_stdout ? std::string("the standard output") : a.output) + " (" +
+              count(frames.size(), "frame", "frames") + " x " + count(s.character_count(), "model", "models") +
+              (s.accessory_count() ? ", " + count(s.accessory_count(), "accessory", "accessories") : std::string()) +
+              (a.morphs ? ", morphs" : "") + (a.camera ? ", camera" : "") + ", json, " + std::to_string(written) +
+              " bytes)");
   return kExitOk;
 }
 

@@ -192,9 +192,26 @@ Result<Keypoints> read_keypoints_npz(ByteSpan b, std::string_view wanted) {
     for (const Member& m : members)
       if (base(m.name) == base(std::string(wanted))) pick = &m;
   } else {
-    for (const char* n : {"keypoints", "joints", "positions", "joints3d", "poses_3d"})
+    constexpr const char* kNames[] = {"keypoints", "joints", "positions", "joints3d", "poses_3d"};
+    for (const char* n : kNames)
       for (const Member& m : members)
         if (!pick && base(m.name) == n) pick = &m;
+    // In a folder of the zip, as `mmdkit dataset` writes them (MOTION/positions, one folder per
+    // motion): the one member of that name, when only one folder has it.
+    for (const char* n : kNames) {
+      if (pick) break;
+      const Member* only = nullptr;
+      std::size_t count = 0;
+      for (const Member& m : members) {
+        const std::string stem = base(m.name);
+        const std::size_t slash = stem.rfind('/');
+        if (slash != std::string::npos && stem.compare(slash + 1, std::string::npos, n) == 0) {
+          only = &m;
+          ++count;
+        }
+      }
+      if (count == 1) pick = only;
+    }
     if (!pick && members.size() == 1) pick = &members[0];
   }
   if (!pick) {

@@ -5,11 +5,21 @@
 
 namespace mmdkit::python {
 
-py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder) {
+// `file`: the path the bytes were read from (check_file), set on the error and on every finding
+// that names no file (as mmdkit.read names it; docs/PYTHON.md: Error.file is set when a file was read).
+py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
+                        const std::string& file) {
   cli::ReadFlags flags;
   if (folder) flags.input_folder = std::filesystem::path(*folder);
+  auto found = without_gil([&] { return ops.check(bytes, flags); });
+  if (!found) {
+    Error e = found.error();
+    if (e.file.empty()) e.file = file;
+    raise(e);
+  }
   py::list out;
-  for (const cli::Finding& f : unwrap(without_gil([&] { return ops.check(bytes, flags); }))) {
+  for (cli::Finding& f : *found) {
+    if (f.where.file.empty()) f.where.file = file;
     py::dict d = error_dict(f.where);
     d["severity"] = f.severity_error ? "error" : "warning";
     d["omitted"] = f.omitted;
@@ -44,7 +54,7 @@ void bind_io(py::module_& m) {
         }
         auto folder = std::filesystem::path(path).parent_path();
         if (folder.empty()) folder = ".";
-        return check_findings(*f, bytes, folder.string());
+        return check_findings(*f, bytes, folder.string(), path);
       },
       py::arg("path"),
       "The findings of `mmdkit check PATH` as dicts (textures resolved in the file's folder).");

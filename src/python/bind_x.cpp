@@ -202,7 +202,7 @@ void bind_xfile(py::module_& m) {
           "_check",
           [](const XFile& f) {
             return check_findings(cli::x_ops(), ByteSpan(f.bytes.data(), f.bytes.size()),
-                                  f.path.empty() ? std::nullopt : std::optional<std::string>(folder_of(f.path)));
+                                  f.path.empty() ? std::nullopt : std::optional<std::string>(folder_of(f.path)), f.path);
           },
           "The findings of `mmdkit check` (textures resolved in the file's folder when read from a file).")
       .def("__repr__", [](const XFile& f) {
@@ -269,7 +269,7 @@ void bind_vacfile(py::module_& m) {
           "_check",
           [](const VacFile& v) {
             return check_findings(cli::vac_ops(), ByteSpan(v.bytes.data(), v.bytes.size()),
-                                  v.path.empty() ? std::nullopt : std::optional<std::string>(folder_of(v.path)));
+                                  v.path.empty() ? std::nullopt : std::optional<std::string>(folder_of(v.path)), v.path);
           },
           "The findings of `mmdkit check` (the .x looked up in the .vac's folder when read from a file).")
       .def("__repr__", [](const VacFile& v) {

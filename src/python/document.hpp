@@ -34,8 +34,10 @@ struct FormatFns;
 
 /// The findings of `mmdkit check` for a file's bytes, as dicts {"severity" ('error' / 'warning'),
 /// "code", "message", "file", "section", "record", "offset", "omitted"}; with `folder`, texture
-/// references are resolved there. Raises when the bytes do not parse.
-py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder);
+/// references are resolved there. Raises when the bytes do not parse. `file` (the path they were
+/// read from, or empty) is set as the error's and each finding's "file" where they name none.
+py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
+                        const std::string& file = {});
 
 template <class T>
 py::object parse_document(ByteSpan bytes, const std::optional<std::string>& encoding, bool strict) {

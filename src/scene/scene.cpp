@@ -130,7 +130,8 @@ Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions
       }
       bone = s.characters[*a.model]->data().skeleton().find(a.bone);
       if (bone < 0) {
-        Error e = make_error(ErrorCode::json_schema,
+        // invalid_value, not json_schema: the short form (--accessory FILE@BONE) names bones too.
+        Error e = make_error(ErrorCode::invalid_value,
                 field + ".bone: model " + std::to_string(*a.model) + " has no bone '" + a.bone + "'", "scene").error();
         e.file = d.models[*a.model].file.string();
         return std::unexpected(e);

@@ -63,6 +63,18 @@ TEST_F(AppCli, HelpAndHelpCommand) {
   Outcome bad = run("help nope");
   EXPECT_EQ(bad.code, 2);
   EXPECT_TRUE(has(bad.err, "mmdkit: error: unknown command 'nope'")) << bad.err;
+  // A command's subcommand: the page of `mmdkit motion trim --help` (a fresh user got a parse error).
+  Outcome trim = run("help motion trim");
+  ASSERT_EQ(trim.code, 0) << trim.err;
+  EXPECT_TRUE(has(trim.out, "Usage: mmdkit motion trim ")) << trim.out;
+  EXPECT_EQ(trim.out, run("motion trim --help").out);
+  Outcome no_sub = run("help motion nope");
+  EXPECT_EQ(no_sub.code, 2);
+  EXPECT_TRUE(has(no_sub.err, "'motion' has no subcommand 'nope' (")) << no_sub.err;
+  EXPECT_TRUE(has(no_sub.err, "trim")) << no_sub.err;
+  Outcome flat = run("help info extra");
+  EXPECT_EQ(flat.code, 2);
+  EXPECT_TRUE(has(flat.err, "'info' has no subcommands")) << flat.err;
 }
 
 TEST_F(AppCli, UsageErrorsArePrefixedAndExit2) {

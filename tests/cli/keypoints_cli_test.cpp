@@ -43,6 +43,31 @@ std::string npy(const std::string& shape, const std::vector<float>& values) {
   return out;
 }
 
+/// A zip of stored members (np.savez's layout: local headers, the central directory not read).
+std::string zip(const std::vector<std::pair<std::string, std::string>>& members) {
+  std::string z;
+  auto u16 = [&](std::uint32_t v) {
+    z += static_cast<char>(v & 0xff);
+    z += static_cast<char>((v >> 8) & 0xff);
+  };
+  auto u32 = [&](std::uint32_t v) {
+    u16(v & 0xffff);
+    u16(v >> 16);
+  };
+  for (const auto& [name, data] : members) {
+    u32(0x04034b50);
+    for (int k = 0; k < 5; ++k) u16(k == 0 ? 20 : 0);  // version, flags, method 0, time, date
+    u32(0);                                             // CRC (not checked)
+    u32(static_cast<std::uint32_t>(data.size()));
+    u32(static_cast<std::uint32_t>(data.size()));
+    u16(static_cast<std::uint32_t>(name.size()));
+    u16(0);
+    z += name + data;
+  }
+  u32(0x02014b50);
+  return z;
+}
+
 class KeypointsCli : public test::CliTest {
  protected:
   KeypointsCli() : CliTest("keypoints_cli") {}
@@ -179,6 +204,17 @@ TEST_F(KeypointsCli, BadInputExit1) {
   r = go("from-keypoints never.npy --layout h36m17 --model h.pmx -o o.vmd");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("joint 13 'left_wrist' has no valid position in any frame"), std::string::npos) << r.err;
+  // An NPZ of two motions (as `mmdkit dataset` writes): no guess; the error lists the members and
+  // names --npz-member, which then reads it.
+  file("two.npz", zip({{"a/positions.npy", npy("(12, 17, 3)", joints)}, {"b/positions.npy", npy("(12, 17, 3)", joints)}}));
+  r = run("from-keypoints " + quote((dir / "two.npz").string()) + " --layout h36m17 --model " + quote((dir / "h.pmx").string()) +
+          " -o " + quote((dir / "o.vmd").string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("members: a/positions, b/positions); name the array with --npz-member NAME"), std::string::npos)
+      << r.err;
+  r = run("from-keypoints " + quote((dir / "two.npz").string()) + " --npz-member b/positions --layout h36m17 --model " +
+          quote((dir / "h.pmx").string()) + " -o " + quote((dir / "n.vmd").string()));
+  EXPECT_EQ(r.code, 0) << r.err;
   // A model that is not one.
   file("junk.vmd", "junk");
   r = go("from-keypoints j17.npy --layout h36m17 --model junk.vmd -o o.vmd");

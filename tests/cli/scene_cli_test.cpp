@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli/app.hpp"
@@ -119,6 +120,43 @@ class SceneCli : public ::testing::Test {
   }
   fs::path dir, dancer, stage, mic, dance, marker;
 };
+
+// `sample --scene` ends with the summary line every command writes (a fresh user found none): what
+// was written, the counts, and the bytes, which are the file's size; -q silences it.
+TEST_F(SceneCli, SampleSceneSaysWhatItWrote) {
+  const fs::path out = dir / "summary.json";
+  auto r = mmdkit_run({"sample", dancer.string(), dance.string(), "--stage", stage.string(), "--accessory",
+                       mic.string() + "@右手首", "--frames", "0-4", "--camera", "-o", out.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string expected = "wrote " + out.string() + " (5 frames x 2 models, 1 accessory, camera, json, " +
+                               std::to_string(fs::file_size(out)) + " bytes)";
+  EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+  auto q = mmdkit_run({"sample", dancer.string(), dance.string(), "--stage", stage.string(), "--frames", "0", "-q", "-o",
+                       out.string(), "--force"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_EQ(q.err, "");
+}
+
+// A model that does not parse, named in the short form (MODEL --stage ...), gets the error line of
+// `sample MODEL` (a fresh user saw "truncated: MODEL: ..." from render); a missing file still
+// says which argument it is.
+TEST_F(SceneCli, ShortFormParseErrorsReadAsSampleOfTheFile) {
+  const std::string bytes = mmdkit::test::slurp(dancer);
+  const fs::path cut = dir / "cut.pmx";
+  {
+    std::ofstream f(cut, std::ios::binary);
+    f.write(bytes.data(), 1000);
+  }
+  auto plain = mmdkit_run({"sample", cut.string(), "-o", (dir / "p.json").string()});
+  auto staged = mmdkit_run({"sample", cut.string(), "--stage", stage.string(), "-o", (dir / "s.json").string()});
+  ASSERT_EQ(plain.code, 1) << plain.err;
+  EXPECT_EQ(staged.code, 1) << staged.err;
+  EXPECT_NE(plain.err.find(cut.string() + ": section '"), std::string::npos) << plain.err;
+  EXPECT_EQ(staged.err, plain.err);
+  auto missing = mmdkit_run({"sample", (dir / "none.pmx").string(), "--stage", stage.string()});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("MODEL: file not found"), std::string::npos) << missing.err;
+}
 
 TEST_F(SceneCli, SceneFileAndShortFormGiveTheSameSampleBytesAndPixels) {
   const fs::path scene = scene::test::write_text(dir / "scene.json", R"({

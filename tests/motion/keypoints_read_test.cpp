@@ -133,6 +133,19 @@ TEST(KeypointsNpz, StoredMembersByName) {
   r = read_keypoints_npz(zip({{"keypoints.npy", a}}, 8));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::unsupported);
+  // `mmdkit dataset`'s layout: one folder per motion. One folder with "positions": that member
+  // (a fresh user had to name it); two: no guess, the members listed.
+  auto one = zip({{"dance/frames.npy", a}, {"dance/positions.npy", b}});
+  r = read_keypoints_npz(one);
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_EQ(r->frames, 3u);
+  auto two = zip({{"dance/positions.npy", b}, {"walk/positions.npy", a}});
+  r = read_keypoints_npz(two);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("members: dance/positions, walk/positions"), std::string::npos) << r.error().message;
+  r = read_keypoints_npz(two, "walk/positions");
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_EQ(r->frames, 1u);
 }
 
 TEST(KeypointsText, JsonAndCsv) {

@@ -6,7 +6,7 @@ import pickle
 import pytest
 
 import mmdkit
-from conftest import WAVEFILE, corpus_file
+from conftest import MEI, WAVEFILE, corpus_file
 
 
 def test_truncated_vmd_names_section_record_offset(tmp_path):
@@ -23,6 +23,24 @@ def test_truncated_vmd_names_section_record_offset(tmp_path):
     assert err.offset == 50 + 4 + 12 * 111
     assert err.file == str(cut)
     assert str(err).startswith(f"{cut}: section 'bone keyframes', record 12, byte {50 + 4 + 12 * 111}: truncated")
+
+
+def test_check_of_a_path_names_the_file(tmp_path):
+    """mmdkit.check(PATH) names the file as mmdkit.read does: on the error of bytes that do not
+    parse, and on each finding (a fresh user found file=None on both)."""
+    data = corpus_file(WAVEFILE).read_bytes()
+    cut = tmp_path / "cut.vmd"
+    cut.write_bytes(data[:50 + 4 + 12 * 111 + 40])
+    with pytest.raises(mmdkit.FormatError) as e:
+        mmdkit.check(cut)
+    assert e.value.code == "truncated" and e.value.file == str(cut)
+    assert str(e.value).startswith(f"{cut}: section 'bone keyframes'")
+    mei = corpus_file(MEI)
+    findings = mmdkit.check(mei)
+    assert findings, "mei.pmd has a finding (the CLI's check: 1 warning)"
+    assert all(f.file == str(mei) for f in findings)
+    # An object has no file: its findings name none.
+    assert all(f.file is None for f in mmdkit.check(mmdkit.read(mei)))
 
 
 def test_count_too_large():

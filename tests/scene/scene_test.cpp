@@ -230,6 +230,7 @@ TEST_F(SceneFiles, LoadErrorsNameTheField) {
   auto s2 = Scene::load(d2, {}, w);
   ASSERT_FALSE(s2.has_value());
   EXPECT_EQ(s2.error().message, "accessories[0].bone: model 0 has no bone 'no such bone'");
+  EXPECT_EQ(s2.error().code, ErrorCode::invalid_value);  // not json_schema: --accessory FILE@BONE names it too
 }
 
 TEST_F(SceneFiles, XAccessoryIsReadAtMmdsTenfoldSizeAndVacIsRefused) {
