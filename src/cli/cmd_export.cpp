@@ -174,9 +174,12 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   if (auto w = write_output(a.output, ByteSpan(r->bytes.data(), r->bytes.size()), inputs, a.force, out); !w)
     return report_error(err, w.error(), a.output);
   const model::Model& mdl = data.model();
-  std::string text = "wrote " + a.output + " (" + std::to_string(mdl.vertices.size()) + " vertices, " +
-                     std::to_string(mdl.faces.size() / 3) + " triangles, " + std::to_string(mdl.materials.size()) +
-                     " materials, " + std::to_string(mdl.bones.size()) + " bones";
+  const auto count = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string text = "wrote " + a.output + " (" + count(mdl.vertices.size(), "vertex", "vertices") + ", " +
+                     count(mdl.faces.size() / 3, "triangle", "triangles") + ", " +
+                     count(mdl.materials.size(), "material", "materials") + ", " + count(mdl.bones.size(), "bone", "bones");
   if (animation)
     text += ", " + std::to_string(animation->sample_count) + (animation->sample_count == 1 ? " sample" : " samples") +
             " at " + format_number(a.fps) + " fps" + (a.camera.empty() ? "" : " with the camera");

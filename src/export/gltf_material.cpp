@@ -152,7 +152,14 @@ void write_materials(Document& doc, const model::Model& model, const GltfOptions
   for (const model::Material& m : model.materials) {
     const Embedded base = textures.get(m.texture);
     const Embedded sphere = textures.get(m.sphere);
-    const Embedded toon = m.shared_toon < 0 ? textures.get(m.toon) : Embedded{};
+    // A toon named toon01..10.bmp that the model's folder lacks is MMD's shared toon from its Data
+    // folder (the rule `check` and `render` follow): written as that shared toon, not warned about.
+    int shared_toon = m.shared_toon;
+    if (shared_toon < 0 && model::shared_toon_index(m.toon) >= 0 &&
+        (options.texture_folder.empty() ||
+         model::resolve_texture(options.texture_folder, m.toon).status != model::TextureStatus::found))
+      shared_toon = model::shared_toon_index(m.toon);
+    const Embedded toon = shared_toon < 0 ? textures.get(m.toon) : Embedded{};
     Value mat(rapidjson::kObjectType);
     mat.AddMember("name", doc.str(m.name), a);
     Value pbr(rapidjson::kObjectType);
@@ -190,9 +197,9 @@ void write_materials(Document& doc, const model::Model& model, const GltfOptions
       if (sphere.texture >= 0) mmd.AddMember("sphereTexture", sphere.texture, a);
     }
     mmd.AddMember("sphereMode", Value(rapidjson::StringRef(sphere_mode_name(m.sphere_mode))), a);
-    if (m.shared_toon >= 0) {
-      mmd.AddMember("sharedToon", m.shared_toon, a);
-      mmd.AddMember("toon", doc.str(model::shared_toon_name(m.shared_toon)), a);
+    if (shared_toon >= 0) {
+      mmd.AddMember("sharedToon", shared_toon, a);
+      mmd.AddMember("toon", doc.str(m.shared_toon >= 0 ? model::shared_toon_name(shared_toon) : m.toon), a);
     } else if (!m.toon.empty()) {
       mmd.AddMember("toon", doc.str(m.toon), a);
       if (toon.texture >= 0) mmd.AddMember("toonTexture", toon.texture, a);

@@ -266,6 +266,41 @@ TEST(Gltf, TexturesEmbeddedBmpConvertedToPngMissingWarnedOnce) {
   EXPECT_EQ(g.json["meshes"][0]["primitives"].Size(), 2u);  // the empty material has no primitive
 }
 
+// A toon named toon01..10.bmp: the model folder's file when it has one (embedded), else MMD's
+// shared toon (sharedToon, no warning: `check` does not report it either); another missing toon
+// is warned about.
+TEST(Gltf, ToonNamedLikeASharedToonFallsBackToIt) {
+  const auto dir = test::temp_dir("gltf_toon");
+  auto bmp = generated_images::encode(generated_images::body_pixel, generated_images::ImageFormat::bmp, "t.bmp");
+  ASSERT_TRUE(bmp);
+  std::ofstream(dir / "toon05.bmp", std::ios::binary).write(reinterpret_cast<const char*>(bmp->data()),
+                                                              static_cast<std::streamsize>(bmp->size()));
+  model::Model m = small_model();
+  for (auto& x : m.materials) x.shared_toon = -1;
+  m.materials[0].toon = "toon02.bmp";  // not in the folder: MMD's toon02
+  m.materials[1].toon = "toon05.bmp";  // in the folder: that file
+  m.materials.push_back(m.materials[1]);
+  m.materials[2].toon = "mytoon.bmp";  // missing, not a shared name
+  m.materials[2].index_count = 0;
+  GltfOptions o;
+  o.texture_folder = dir;
+  auto r = write_gltf(m, nullptr, o);
+  ASSERT_TRUE(r);
+  std::string all;
+  for (const auto& w : r->warnings) all += w + "\n";
+  EXPECT_EQ(all.find("toon02"), std::string::npos) << all;
+  EXPECT_EQ(all.find("toon05"), std::string::npos) << all;
+  EXPECT_NE(all.find("texture 'mytoon.bmp' not embedded"), std::string::npos) << all;
+  const Gltf g = test::parse_glb(r->bytes);
+  const auto& mat = g.json["materials"];
+  EXPECT_EQ(mat[0]["extras"]["mmd"]["sharedToon"].GetInt(), 1);
+  EXPECT_STREQ(mat[0]["extras"]["mmd"]["toon"].GetString(), "toon02.bmp");
+  EXPECT_FALSE(mat[0]["extras"]["mmd"].HasMember("toonTexture"));
+  EXPECT_FALSE(mat[1]["extras"]["mmd"].HasMember("sharedToon"));
+  EXPECT_TRUE(mat[1]["extras"]["mmd"].HasMember("toonTexture"));
+  EXPECT_FALSE(mat[2]["extras"]["mmd"].HasMember("sharedToon"));
+}
+
 TEST(Gltf, AnimationChannelsConvertedPerSample) {
   const model::Model m = small_model();
   GltfAnimation an;
