@@ -262,7 +262,7 @@ int precheck_output(const InputArgs& a, const OutputArgs& o, std::ostream& err) 
 }
 
 int cmd_dump(const InputArgs& a, const OutputArgs& o, const Streams& s) {
-  if (!o.path.empty() && !is_std_stream(o.path)) {
+  if (!o.path.empty() && !is_std_stream(o.path) && !a.quiet) {
     // dump writes JSON whatever the name; a binary format's extension gets it misread later.
     if (const FormatOps* named = format_by_name(fs::path(o.path).extension().string()))
       s.err << "mmdkit: warning: " << o.path << ": dump writes JSON text, not a " << named->name
@@ -418,6 +418,9 @@ int cmd_generate(const std::string& format, const GenerateFlags& gen, const Outp
   return write_companions(plan, *companions, {}, o.force, out, err);
 }
 
+// A record index or byte offset as JSON: null when unknown (-1), as the Python module's None.
+static std::string json_index(std::int64_t v) { return v < 0 ? std::string("null") : std::to_string(v); }
+
 int cmd_check(const InputArgs& a, const Streams& s) {
   std::ostream& out = s.out;
   std::ostream& err = s.err;
@@ -452,7 +455,7 @@ int cmd_check(const InputArgs& a, const Streams& s) {
       if (f.omitted) continue;
       out << (first ? "\n  " : ",\n  ") << "{\"severity\": \"" << (f.severity_error ? "error" : "warning")
           << "\", \"code\": \"" << error_code_name(f.where.code) << "\", \"section\": " << json::string(f.where.section)
-          << ", \"record\": " << f.where.record << ", \"offset\": " << f.where.offset
+          << ", \"record\": " << json_index(f.where.record) << ", \"offset\": " << json_index(f.where.offset)
           << ", \"message\": " << json::string(f.where.message);
       if (f.keys) {  // a motion's duplicate keys, one finding per track
         out << ", \"track\": " << json::string(f.track) << ", \"keys\": " << f.keys << ", \"frames\": [";
@@ -557,6 +560,7 @@ const Command kDumpCommand{"dump", "lossless JSON text of a file (to stdout or -
                              sub.add_flag("--euler", v->input.flags.euler,
                                           "VMD and VPD: add Euler angles in degrees (MMD's UI) next to bone quaternions");
                              add_force_flag(sub, v->output.force);
+                             sub.add_flag("-q,--quiet", v->input.quiet, "do not print warnings (the reader's, a misleading output name)");
                              return runner(v, "dump",
                                            [](V& x, const Streams& s) { return cmd_dump(x.input, x.output, s); });
                            }};

@@ -102,6 +102,25 @@ TEST_F(VmdCli, TruncatedNamesSectionRecordOffset) {
   EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
 }
 
+// dump -q, as info / check / convert -q: no reader warning (here the trailing bytes), no warning
+// about a binary format's extension on the JSON output; the JSON the same (a fresh user could
+// not silence a .x file's warnings).
+TEST_F(VmdCli, DumpQuietSilencesWarnings) {
+  fs::path p = file("trail_q.vmd", generated() + "XYZ");
+  Outcome loud = run("dump " + quote(p.string()));
+  ASSERT_EQ(loud.code, 0) << loud.err;
+  EXPECT_EQ(lines(loud.err), 1u) << loud.err;
+  Outcome quiet = run("dump -q " + quote(p.string()));
+  ASSERT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(quiet.out, loud.out);
+  Outcome named = run("dump " + quote(p.string()) + " -o " + quote((dir / "d.vmd").string()));
+  EXPECT_NE(named.err.find("dump writes JSON text, not a vmd file"), std::string::npos) << named.err;
+  Outcome named_q = run("dump -q " + quote(p.string()) + " -o " + quote((dir / "d2.vmd").string()));
+  ASSERT_EQ(named_q.code, 0) << named_q.err;
+  EXPECT_EQ(named_q.err, "");
+}
+
 TEST_F(VmdCli, StrictRejectsTrailingData) {
   std::string bytes = generated() + "XYZ";
   fs::path p = file("trail.vmd", bytes);
