@@ -24,9 +24,11 @@
 
 // g++ 12's AVX-512 intrinsics start many results from _mm512_undefined_ps() (a self-initialized
 // variable), which -Wuninitialized / -Wmaybe-uninitialized report once inlined: off for this file.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cfloat>
@@ -70,6 +72,18 @@ MMDKIT_TARGET_AVX512 inline __m512 blend(const SkinMatrix* __restrict pal, const
   return _mm512_fmadd_ps(_mm512_set1_ps(w[3]), _mm512_load_ps(pal[b[3]].m.data()), m);
 }
 
+// 12 floats from `src` (4 vertices); kWide: a full 64-byte load (the range holds the 4 past them).
+template <bool kWide>
+MMDKIT_TARGET_AVX512 inline __m512 load12(const Vec3* src, __mmask16 in12) noexcept {
+  if constexpr (kWide) return _mm512_loadu_ps(src->data());
+  else return _mm512_maskz_loadu_ps(in12, src->data());
+}
+// The packed floats of `x` to `dst`: all 16 when `full`, else the `out12` ones.
+MMDKIT_TARGET_AVX512 inline void store12(Vec3* dst, bool full, __mmask16 out12, __m512 x) noexcept {
+  if (full) _mm512_storeu_ps(dst->data(), x);
+  else _mm512_mask_storeu_ps(dst->data(), out12, x);
+}
+
 // Vertices v … v + count − 1 (count 1–4; 4 in the main loop, where the masks fold to constants).
 // `linear`: bit i set when vertex v + i takes the linear blend (the others go through the scalar code).
 // kWide: v + 6 ≤ end, so that 16 floats from vertex v stay inside the range (they reach x of
@@ -97,25 +111,18 @@ MMDKIT_TARGET_AVX512 inline void step(const SkinArgs& a, const Consts& k, std::s
   const __m512 c3 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(3, 1, 3, 1));
   const __mmask16 in12 = kFloatMask[(1u << count) - 1];  // the 3·count floats of the vertices
   const __mmask16 out12 = in12 & kFloatMask[linear];
-  const auto load = [in12](const Vec3* src) MMDKIT_TARGET_AVX512 {
-    if constexpr (kWide) return _mm512_loadu_ps(src->data());
-    else return _mm512_maskz_loadu_ps(in12, src->data());
-  };
   const bool full_store = kWide && linear == 0xF;
-  const auto store = [out12, full_store](Vec3* dst, __m512 x) MMDKIT_TARGET_AVX512 {
-    if (full_store) _mm512_storeu_ps(dst->data(), x);
-    else _mm512_mask_storeu_ps(dst->data(), out12, x);
-  };
+
   if constexpr (kP) {
-    __m512 p = load(a.pos + v);
-    if constexpr (kOff) p = _mm512_add_ps(p, load(a.offsets + v));
+    __m512 p = load12<kWide>(a.pos + v, in12);
+    if constexpr (kOff) p = _mm512_add_ps(p, load12<kWide>(a.offsets + v, in12));
     const __m512 x = _mm512_permutexvar_ps(k.ix, p), y = _mm512_permutexvar_ps(k.iy, p),
                  z = _mm512_permutexvar_ps(k.iz, p);
     const __m512 r = _mm512_fmadd_ps(c0, x, _mm512_fmadd_ps(c1, y, _mm512_fmadd_ps(c2, z, c3)));
-    store(a.out_p + v, _mm512_permutexvar_ps(k.pack, r));
+    store12(a.out_p + v, full_store, out12, _mm512_permutexvar_ps(k.pack, r));
   }
   if constexpr (kN) {
-    const __m512 n = load(a.nrm + v);
+    const __m512 n = load12<kWide>(a.nrm + v, in12);
     const __m512 x = _mm512_permutexvar_ps(k.ix, n), y = _mm512_permutexvar_ps(k.iy, n),
                  z = _mm512_permutexvar_ps(k.iz, n);
     const __m512 r = _mm512_fmadd_ps(c0, x, _mm512_fmadd_ps(c1, y, _mm512_mul_ps(c2, z)));
@@ -134,7 +141,7 @@ MMDKIT_TARGET_AVX512 inline void step(const SkinArgs& a, const Consts& k, std::s
     const __mmask16 ok = _mm512_cmp_ps_mask(l2, k.tiny, _CMP_GT_OQ) & _mm512_cmp_ps_mask(l2, k.big, _CMP_LE_OQ);
     const __m512 rr0 = _mm512_mul_ps(r, r0);
     const __m512 out = _mm512_mask_mul_ps(r, renorm, rr0, _mm512_fnmadd_ps(_mm512_mul_ps(hl2, r0), r0, k.three_halves));
-    store(a.out_n + v, _mm512_permutexvar_ps(k.pack, out));
+    store12(a.out_n + v, full_store, out12, _mm512_permutexvar_ps(k.pack, out));
     // A vertex to renormalize whose blend has no usable length keeps its stored normal.
     const unsigned bad = static_cast<unsigned>(renorm & ~ok) & 0x1111u & ((1u << (4 * count)) - 1);
     if (bad) [[unlikely]] {
@@ -200,6 +207,8 @@ MMDKIT_TARGET_AVX512 void skin_range_avx512(const SkinArgs& a, std::size_t begin
 
 }  // namespace mmdkit::anim::detail
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 #endif
