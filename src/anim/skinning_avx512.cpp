@@ -7,17 +7,20 @@
 // weights by one multiply and three FMAs (zero-weight slots of BDEF2/4 point at the identity slot:
 // they add exactly 0). The four blended matrices are transposed as 128-bit blocks (8 shuffles) into
 // Cj = [cj of vertex 0 | … | cj of vertex 3]; the four bind positions (48 contiguous bytes, one
-// masked load, + morph offsets) are spread by permutes into X = [x0 x0 x0 x0 | x1 …], Y, Z, so
+// load, + morph offsets) are spread by permutes into X = [x0 x0 x0 x0 | x1 …], Y, Z, so
 // that the four positions are C0·X + C1·Y + C2·Z + C3 and the normals C0·NX + C1·NY + C2·NZ, three
-// FMAs each for all four vertices; a permute packs them back to 12 floats for one masked store.
+// FMAs each for all four vertices; a permute packs them back to 12 floats for one store.
 // Normals are renormalized when w0 ≠ 1 with rsqrt14 (relative error ≤ 2⁻¹⁴) and one
 // Newton–Raphson step (≲ 1e-7); |n|² is summed as (x² + y²) + z² in every lane of a vertex, so all
 // three components use the same factor. A zero-length or non-finite blend keeps the stored normal
 // (rare: fixed up after the store); w0 == 1 keeps the rigid result unnormalized (as the baseline).
-// SDEF (with rotations) / QDEF vertices are left out of the masked stores and go through
+// SDEF (with rotations) / QDEF vertices are left out of the (then masked) stores and go through
 // skin_vertex_scalar. Every lane computes its vertex with the same instructions whatever its
-// neighbours or its slot, so sub-ranges and thread splits give the same bytes; a range's last
-// 1–3 vertices use the same step with masks (missing lanes repeat the last vertex, never stored).
+// neighbours or its slot, so sub-ranges and thread splits give the same bytes. Inside a range the
+// loads and stores are full 64-byte ones (step, kWide); the range's last 1–5 vertices use masked
+// ones (a step of four and / or one of 1–3 vertices whose missing lanes repeat the last vertex and
+// are never stored), so a range writes only its own vertices. Measured figures and what was tried:
+// docs/EVALUATION-MORPH-SKIN.md "Performance".
 #include "anim/skinning_kernel.hpp"
 
 #ifdef MMDKIT_SKIN_HAVE_AVX512
