@@ -1,9 +1,10 @@
 // Skinning and morph throughput (anim/skinning.hpp, anim/morph.hpp).
 //
 // BM_Skin*: a generated 200,000-vertex BDEF4 model (64 bones, deterministic), positions + normals
-// per frame, one thread and a pool of all cores, with the kernel the CPU selects (AVX2 + FMA on
-// x86-64 CPUs that have it) and, as the "before" of the same run, the portable baseline kernel
-// (`…Baseline` variants, SkinKernelIsa::baseline).
+// per frame, one thread and a pool of all cores, with the kernel the CPU selects (AVX-512F, else
+// AVX2 + FMA on x86-64 CPUs that have them) and, as the "before" of the same run, the portable
+// baseline kernel (`…Baseline` variants, SkinKernelIsa::baseline) and the AVX2 kernel (`…Avx2`,
+// skipped with an error on a CPU without AVX2 + FMA).
 // BM_Bound: the memory traffic of the bytes skinning must move per vertex, with as little
 // arithmetic as possible, on one thread: it reads what the kernel reads — bind position and normal
 // (24 B, memcpy'd into the outputs, which is also the 24 B written), 4 bone indices (16 B), 4
@@ -91,7 +92,10 @@ struct KernelChoice {
       const auto want = static_cast<anim::SkinKernelIsa>(isa);
       if (anim::set_skin_kernel_isa(want) != want) state.SkipWithError("kernel not supported by this CPU");
     }
-    state.SetLabel(anim::skin_kernel_isa() == anim::SkinKernelIsa::avx2_fma ? "avx2_fma" : "baseline");
+    const anim::SkinKernelIsa got = anim::skin_kernel_isa();
+    state.SetLabel(got == anim::SkinKernelIsa::avx512     ? "avx512"
+                   : got == anim::SkinKernelIsa::avx2_fma ? "avx2_fma"
+                                                          : "baseline");
   }
   ~KernelChoice() { anim::set_skin_kernel_isa(automatic); }
 };
@@ -115,8 +119,10 @@ void run_single_thread(benchmark::State& state, int isa) {
 }
 void BM_SkinSingleThread(benchmark::State& state) { run_single_thread(state, -1); }
 void BM_SkinSingleThreadBaseline(benchmark::State& state) { run_single_thread(state, 0); }
+void BM_SkinSingleThreadAvx2(benchmark::State& state) { run_single_thread(state, 1); }
 BENCHMARK(BM_SkinSingleThread)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SkinSingleThreadBaseline)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SkinSingleThreadAvx2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void run_all_cores(benchmark::State& state, int isa) {
   SkinScene& s = skin_scene();
@@ -133,8 +139,10 @@ void run_all_cores(benchmark::State& state, int isa) {
 }
 void BM_SkinAllCores(benchmark::State& state) { run_all_cores(state, -1); }
 void BM_SkinAllCoresBaseline(benchmark::State& state) { run_all_cores(state, 0); }
+void BM_SkinAllCoresAvx2(benchmark::State& state) { run_all_cores(state, 1); }
 BENCHMARK(BM_SkinAllCores)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SkinAllCoresBaseline)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SkinAllCoresAvx2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // XOR of `bytes` bytes (a multiple of 8) as 64-bit words into 4 independent accumulators.
 std::uint64_t fold(const void* data, std::size_t bytes) {

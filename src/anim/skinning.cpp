@@ -338,8 +338,25 @@ bool cpu_has_avx2_fma() noexcept {
 #endif
 }
 
+bool cpu_has_avx512() noexcept {
+#ifdef MMDKIT_SKIN_HAVE_AVX512
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");  // libgcc also checks that the OS saves zmm state
+#else
+  return false;
+#endif
+}
+
+// The kernel this CPU can run that is closest to `want` (never above it).
+SkinKernelIsa supported(SkinKernelIsa want) noexcept {
+  if (want == SkinKernelIsa::avx512 && !cpu_has_avx512()) want = SkinKernelIsa::avx2_fma;
+  if (want == SkinKernelIsa::avx2_fma && !cpu_has_avx2_fma()) want = SkinKernelIsa::baseline;
+  if (want != SkinKernelIsa::avx512 && want != SkinKernelIsa::avx2_fma) want = SkinKernelIsa::baseline;
+  return want;
+}
+
 std::atomic<SkinKernelIsa>& active_isa() noexcept {
-  static std::atomic<SkinKernelIsa> isa{cpu_has_avx2_fma() ? SkinKernelIsa::avx2_fma : SkinKernelIsa::baseline};
+  static std::atomic<SkinKernelIsa> isa{supported(SkinKernelIsa::avx512)};
   return isa;
 }
 
@@ -348,7 +365,7 @@ std::atomic<SkinKernelIsa>& active_isa() noexcept {
 SkinKernelIsa skin_kernel_isa() noexcept { return active_isa().load(std::memory_order_relaxed); }
 
 SkinKernelIsa set_skin_kernel_isa(SkinKernelIsa isa) noexcept {
-  if (isa == SkinKernelIsa::avx2_fma && !cpu_has_avx2_fma()) isa = SkinKernelIsa::baseline;
+  isa = supported(isa);
   active_isa().store(isa, std::memory_order_relaxed);
   return isa;
 }
@@ -378,9 +395,10 @@ struct SkinKernel {
     a.out_p = want_p ? out_p.data() : nullptr;
     a.out_n = want_n ? out_n.data() : nullptr;
 #ifdef MMDKIT_SKIN_HAVE_AVX2
-    if (skin_kernel_isa() == SkinKernelIsa::avx2_fma) {
-      detail::skin_range_avx2(a, begin, end);
-      return;
+    switch (skin_kernel_isa()) {
+      case SkinKernelIsa::avx512: detail::skin_range_avx512(a, begin, end); return;
+      case SkinKernelIsa::avx2_fma: detail::skin_range_avx2(a, begin, end); return;
+      case SkinKernelIsa::baseline: break;
     }
 #endif
     detail::skin_range_baseline(a, begin, end);

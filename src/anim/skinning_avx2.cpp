@@ -1,6 +1,9 @@
 // mmdkit — the AVX2 + FMA skinning kernel (skinning_kernel.hpp). Only this file's functions are
 // compiled for AVX2 + FMA (target attribute, no project-wide -march); skinning.cpp calls them only
-// when __builtin_cpu_supports reports both.
+// when __builtin_cpu_supports reports both, by default only on CPUs without AVX-512F (those run
+// skinning_avx512.cpp, about twice as fast on Zen 5; set_skin_kernel_isa(avx2_fma) still selects
+// this one). Tried on Zen 5 (2026-12-02) and not kept, no measurable gain: |n|² by mul + shuffles
+// instead of dpps, and one 16-byte store per output inside the range instead of 8 + 4 bytes.
 //
 // Per BDEF1/2/4 vertex (SDEF without rotations too, which falls back to the linear blend): the
 // four palette matrices are read as two 8-float halves (columns 0–1 and 2–3, column-major), blended

@@ -1,13 +1,18 @@
 // mmdkit — internal: the per-frame skinning kernels behind skin_range (skinning.hpp).
 //
 // SkinArgs is the flat view of SkinningData + SkinWorkspace + the frame's buffers that a kernel
-// reads. Two kernels compute the same formulas (docs/EVALUATION-MORPH-SKIN.md):
+// reads. Three kernels compute the same formulas (docs/EVALUATION-MORPH-SKIN.md):
 //   skin_range_baseline  portable C++ (any CPU; on x86-64 the compiler's baseline SSE2), one vertex
 //                        at a time, exact 1/sqrt normal renormalization;
 //   skin_range_avx2      x86-64 AVX2 + FMA (skinning_avx2.cpp, compiled with a target attribute, run
 //                        only when the CPU reports both): BDEF1/2/4 vertices blend their four
 //                        bone matrices as two 8-float halves with FMA and renormalize normals with
-//                        rsqrt + one Newton step; SDEF / QDEF vertices go through skin_vertex_scalar.
+//                        rsqrt + one Newton step; SDEF / QDEF vertices go through skin_vertex_scalar;
+//   skin_range_avx512    x86-64 AVX-512F (skinning_avx512.cpp, target attribute, run only when the
+//                        CPU reports avx512f): four vertices per step, each blended matrix one zmm
+//                        (4 FMAs), the four transposed into columns so that positions and normals
+//                        take three FMAs per four vertices; rsqrt14 + one Newton step; SDEF / QDEF
+//                        through skin_vertex_scalar.
 // Results agree to float rounding (≤ 1e-5 relative; tests/anim/skinning_kernel_test.cpp), not bit for bit.
 #pragma once
 
@@ -36,7 +41,7 @@ struct SkinArgs {
   Vec3* out_n = nullptr;          // or null: normals not wanted
 };
 
-/// One vertex of any type, scalar (the baseline kernel's body; the AVX2 kernel's SDEF / QDEF path).
+/// One vertex of any type, scalar (the baseline kernel's body; the SIMD kernels' SDEF / QDEF path).
 void skin_vertex_scalar(const SkinArgs& a, std::size_t v, Vec3& out_p, Vec3& out_n) noexcept;
 
 void skin_range_baseline(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept;
@@ -44,6 +49,8 @@ void skin_range_baseline(const SkinArgs& a, std::size_t begin, std::size_t end) 
 #if defined(__x86_64__) || defined(__i386__)
 #define MMDKIT_SKIN_HAVE_AVX2 1
 void skin_range_avx2(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept;
+#define MMDKIT_SKIN_HAVE_AVX512 1
+void skin_range_avx512(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept;
 #endif
 
 }  // namespace mmdkit::anim::detail

@@ -213,7 +213,8 @@ Scene random_scene(std::size_t count, std::uint64_t seed) {
 std::vector<SkinKernelIsa> kernels() {
   std::vector<SkinKernelIsa> k{SkinKernelIsa::baseline};
   const SkinKernelIsa before = skin_kernel_isa();
-  if (set_skin_kernel_isa(SkinKernelIsa::avx2_fma) == SkinKernelIsa::avx2_fma) k.push_back(SkinKernelIsa::avx2_fma);
+  for (const SkinKernelIsa isa : {SkinKernelIsa::avx2_fma, SkinKernelIsa::avx512})
+    if (set_skin_kernel_isa(isa) == isa) k.push_back(isa);
   set_skin_kernel_isa(before);
   return k;
 }
@@ -223,7 +224,14 @@ struct IsaGuard {
   ~IsaGuard() { set_skin_kernel_isa(saved); }
 };
 
-const char* name(SkinKernelIsa k) { return k == SkinKernelIsa::baseline ? "baseline" : "avx2_fma"; }
+const char* name(SkinKernelIsa k) {
+  switch (k) {
+    case SkinKernelIsa::baseline: return "baseline";
+    case SkinKernelIsa::avx2_fma: return "avx2_fma";
+    case SkinKernelIsa::avx512: return "avx512";
+  }
+  return "?";
+}
 
 TEST(SkinningKernel, EveryKernelMatchesTheDoubleReferenceOnRandomVerticesOfEveryType) {
   const Scene s = random_scene(5003, 20240611);
@@ -340,17 +348,121 @@ TEST(SkinningKernel, ZeroWeightSlotsOfLinearBlendsPointAtTheIdentitySlot) {
   }
 }
 
+// Each SIMD kernel against the baseline kernel (not the double reference): the same vertices of
+// every type, with and without morph offsets, positions + normals, positions only, normals only,
+// every range start and length 1–9 (the AVX-512 kernel's 4-vertex steps and their 1–3-vertex
+// tails at every alignment; a range must not write outside itself: its 64-byte stores reach past
+// the step), plus bones whose blend degenerates: a huge scale (|n|² overflows to
+// inf, the stored normal is kept), a zero matrix (zero-length normal, kept) and NaN entries (NaN
+// positions in both kernels, stored normal kept).
+TEST(SkinningKernel, EverySimdKernelMatchesTheBaselineKernelInEveryVariantAndRange) {
+  Scene s = random_scene(2011, 777);
+  const std::size_t nb = s.mats.size();
+  Mat4 huge = s.mats[0], zero{}, nan = s.mats[1];
+  for (int i = 0; i < 16; ++i)
+    if (i % 4 != 3) huge[static_cast<std::size_t>(i)] *= 1e20f;
+  nan[5] = std::numeric_limits<float>::quiet_NaN();
+  s.mats.push_back(huge);
+  s.mats.push_back(zero);
+  s.mats.push_back(nan);
+  s.rots.push_back(s.rots[0]);
+  s.rots.push_back(kIdentityQuat);
+  s.rots.push_back(s.rots[1]);
+  for (std::size_t v = 0; v < s.vertices.size(); v += 11) {  // BDEF2 0.5 / 0.5 on one degenerate bone
+    V& in = s.vertices[v];
+    in.type = SkinType::bdef2;
+    in.bones = {static_cast<std::int32_t>(nb + (v / 11) % 3), static_cast<std::int32_t>(nb + (v / 11) % 3), -1, -1};
+    in.weights = {0.5f, 0.5f, 0, 0};
+  }
+  auto d = SkinningData::create(s.vertices, s.mats.size());
+  ASSERT_TRUE(d.has_value());
+  IsaGuard guard;
+  const std::size_t n = s.vertices.size();
+  auto close = [](const Vec3& got, const Vec3& want, double scale) {
+    for (int i = 0; i < 3; ++i) {
+      const double g = got[static_cast<std::size_t>(i)], w = want[static_cast<std::size_t>(i)];
+      if (std::isnan(w) != std::isnan(g)) return false;
+      if (!std::isnan(w) && std::abs(g - w) > 1e-5 * scale) return false;
+    }
+    return true;
+  };
+  std::size_t checked = 0, kept_stored = 0;
+  for (const bool with_offsets : {false, true}) {
+    const std::span<const Vec3> off = with_offsets ? std::span<const Vec3>(s.offsets) : std::span<const Vec3>();
+    ASSERT_EQ(set_skin_kernel_isa(SkinKernelIsa::baseline), SkinKernelIsa::baseline);
+    SkinWorkspace ws(*d);
+    ASSERT_TRUE(prepare_skin(*d, {s.mats, s.rots}, ws).has_value());
+    std::vector<Vec3> bp(n), bn(n);
+    skin_range(*d, ws, off, bp, bn, 0, n);
+    for (std::size_t v = 0; v < n; v += 11) kept_stored += bn[v] == d->bind_normals()[v];
+    for (const SkinKernelIsa k : kernels()) {
+      if (k == SkinKernelIsa::baseline) continue;
+      ASSERT_EQ(set_skin_kernel_isa(k), k);
+      // 0 = positions and normals, 1 = positions only, 2 = normals only.
+      for (int variant = 0; variant < 3; ++variant) {
+        const Vec3 sentinel{-7.5f, 123.25f, 9e9f};
+        std::vector<Vec3> p(n, sentinel), nn(n, sentinel);
+        const std::span<Vec3> sp = variant == 2 ? std::span<Vec3>() : std::span<Vec3>(p);
+        const std::span<Vec3> sn = variant == 1 ? std::span<Vec3>() : std::span<Vec3>(nn);
+        // Ranges of length 1, 2, …, 9, 1, … from 0: every start alignment and tail length.
+        for (std::size_t b = 0, len = 1; b < n; b += len, len = len % 9 + 1) skin_range(*d, ws, off, sp, sn, b, b + len);
+        for (std::size_t v = 0; v < n; ++v) {
+          const double scale = 1 + std::max({std::abs(bp[v][0]), std::abs(bp[v][1]), std::abs(bp[v][2])});
+          if (variant != 2) {
+            ASSERT_TRUE(close(p[v], bp[v], scale)) << name(k) << " variant " << variant << " offsets " << with_offsets
+                                                    << " vertex " << v << " position " << p[v][0] << " " << p[v][1]
+                                                    << " " << p[v][2] << " baseline " << bp[v][0] << " " << bp[v][1]
+                                                    << " " << bp[v][2];
+          } else {
+            ASSERT_EQ(p[v], sentinel) << name(k) << " vertex " << v;
+          }
+          if (variant != 1) {
+            ASSERT_TRUE(close(nn[v], bn[v], 1)) << name(k) << " variant " << variant << " offsets " << with_offsets
+                                                << " vertex " << v << " normal " << nn[v][0] << " " << nn[v][1] << " "
+                                                << nn[v][2] << " baseline " << bn[v][0] << " " << bn[v][1] << " "
+                                                << bn[v][2];
+          } else {
+            ASSERT_EQ(nn[v], sentinel) << name(k) << " vertex " << v;
+          }
+          ++checked;
+        }
+        // A range writes its own vertices only: the outputs before and after it keep the sentinel.
+        for (const std::size_t b : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{1000}, n - 9})
+          for (std::size_t len = 1; len <= 9; ++len) {
+            std::fill(p.begin(), p.end(), sentinel);
+            std::fill(nn.begin(), nn.end(), sentinel);
+            skin_range(*d, ws, off, sp, sn, b, b + len);
+            for (std::size_t v = 0; v < n; ++v) {
+              const bool inside = v >= b && v < b + len;
+              ASSERT_EQ(p[v] == sentinel, !inside || variant == 2) << name(k) << " range " << b << "+" << len << " vertex " << v;
+              ASSERT_EQ(nn[v] == sentinel, !inside || variant == 1) << name(k) << " range " << b << "+" << len << " vertex " << v;
+            }
+          }
+      }
+    }
+  }
+  // The degenerate bones did take the "keep the stored normal" path (huge, zero and NaN: all 3).
+  EXPECT_EQ(kept_stored, 2 * ((n + 10) / 11));
+  if (kernels().size() > 1) {
+    EXPECT_EQ(checked, 2 * 3 * (kernels().size() - 1) * n);
+  }
+}
+
 TEST(SkinningKernel, SelectingAKernelReportsTheOneInUse) {
   IsaGuard guard;
   EXPECT_EQ(set_skin_kernel_isa(SkinKernelIsa::baseline), SkinKernelIsa::baseline);
   EXPECT_EQ(skin_kernel_isa(), SkinKernelIsa::baseline);
   const SkinKernelIsa got = set_skin_kernel_isa(SkinKernelIsa::avx2_fma);
   EXPECT_EQ(skin_kernel_isa(), got);
+  const SkinKernelIsa got512 = set_skin_kernel_isa(SkinKernelIsa::avx512);
+  EXPECT_EQ(skin_kernel_isa(), got512);
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) EXPECT_EQ(got, SkinKernelIsa::avx2_fma);
-  else EXPECT_EQ(got, SkinKernelIsa::baseline);
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  EXPECT_EQ(got, avx2 ? SkinKernelIsa::avx2_fma : SkinKernelIsa::baseline);
+  EXPECT_EQ(got512, __builtin_cpu_supports("avx512f") ? SkinKernelIsa::avx512 : got);
 #else
   EXPECT_EQ(got, SkinKernelIsa::baseline);
+  EXPECT_EQ(got512, SkinKernelIsa::baseline);
 #endif
 }
 

@@ -158,17 +158,19 @@ void skin_range(const SkinningData& data, const SkinWorkspace& ws, std::span<con
                 std::span<Vec3> out_positions, std::span<Vec3> out_normals, std::size_t begin,
                 std::size_t end) noexcept;
 
-/// The code skin_range runs. Chosen once from the CPU: `avx2_fma` when it reports AVX2 and FMA
-/// (x86-64; BDEF1/2/4 vertices blended with 8-float FMA, normals renormalized by rsqrt + one
-/// Newton step), else `baseline` (portable scalar code, exact 1/sqrt). Both compute the formulas
-/// above; they agree to float rounding (relative difference ≤ 1e-5, not bit for bit). Each kernel
-/// is deterministic: the same inputs give the same bytes whatever the thread split.
-enum class SkinKernelIsa : std::uint8_t { baseline = 0, avx2_fma = 1 };
+/// The code skin_range runs. Chosen once from the CPU (x86-64): `avx512` when it reports AVX-512F
+/// (four vertices per step, one 16-float FMA per bone, normals renormalized by rsqrt14 + one
+/// Newton step), else `avx2_fma` when it reports AVX2 and FMA (one vertex per step, 8-float FMA,
+/// rsqrt + one Newton step), else `baseline` (portable scalar code, exact 1/sqrt). All compute the
+/// formulas above; they agree to float rounding (relative difference ≤ 1e-5, not bit for bit).
+/// Each kernel is deterministic: the same inputs give the same bytes whatever the thread split.
+enum class SkinKernelIsa : std::uint8_t { baseline = 0, avx2_fma = 1, avx512 = 2 };
 /// The kernel in use.
 SkinKernelIsa skin_kernel_isa() noexcept;
 /// Selects a kernel (tests and benchmarks compare them; `baseline` gives the same bytes on every
-/// x86-64 CPU). Asking for `avx2_fma` on a CPU without it selects `baseline`. Returns the kernel now
-/// in use. Process-wide; do not call while another thread is skinning.
+/// x86-64 CPU). Asking for a kernel the CPU cannot run selects the next one down (`avx512` →
+/// `avx2_fma` → `baseline`). Returns the kernel now in use. Process-wide; do not call while
+/// another thread is skinning.
 SkinKernelIsa set_skin_kernel_isa(SkinKernelIsa isa) noexcept;
 
 /// prepare_skin + skin_range over all vertices, on the calling thread. Errors: invalid_argument,
