@@ -72,8 +72,9 @@ Result<Keypoints> read_keypoints_npy(ByteSpan bytes);
 /// NPZ (a zip of NPY files, stored or deflated): the member `name` (with or without ".npy"), or,
 /// when `name` is empty, "keypoints", "joints", "positions", "joints3d", "poses_3d", else the one
 /// member of such a name in a folder of the zip ("MOTION/positions", as `mmdkit dataset` writes;
-/// not when several folders have it), else the only member. Errors: as NPY, plus invalid_value (section "npz") for a zip that does not parse, an
-/// unknown compression method, a missing member (the message lists the members).
+/// not when several folders have it), else the only member. Errors: as NPY, plus invalid_value
+/// (section "npz") for a zip that does not parse, an unknown compression method, a missing member
+/// (the message lists the members).
 Result<Keypoints> read_keypoints_npz(ByteSpan bytes, std::string_view name = {});
 /// JSON: an array of frames, each an array of joints, each [x, y, z] or [x, y, z, confidence]
 /// (null for a missing joint), or an object with that array in "frames" / "keypoints". Errors:
