@@ -347,6 +347,12 @@ TEST_F(RenderCli, SixtyFpsPhysicsStepsHalfFramesAndMatchesThirtyFps) {
     args.insert(args.begin(), {pend.string(), "--frames", "0-6", "--fps", fps, "-o", (dir / ("f" + std::string(fps)) / "%03d.png").string()});
     auto r = render(args);
     ASSERT_EQ(r.code, 0) << r.err;
+    // The summary names the files the pattern gave, first .. last (not the pattern).
+    const std::string last = std::string(fps) == "30" ? "006.png" : "012.png";
+    const fs::path folder = dir / ("f" + std::string(fps));
+    EXPECT_NE(r.err.find("mmdkit render: wrote " + (folder / "000.png").string() + " .. " + (folder / last).string() + " ("),
+              std::string::npos)
+        << r.err;
   }
   auto png = [&](const char* sub, int i) {
     char name[16];

@@ -122,6 +122,8 @@ TEST_F(SummaryCli, BakeSaysWhatItWroteSilencedByQuiet) {
   const Outcome r = run("bake " + m() + " " + a() + " --frames 0-5 -o " + quote(out.string()));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("mmdkit bake: wrote " + out.string() + " ("), std::string::npos) << r.err;
+  // The bytes written, as every other summary says them.
+  EXPECT_NE(r.err.find(", " + std::to_string(fs::file_size(out)) + " bytes)\n"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("mmdkit: physics: frame"), std::string::npos) << r.err;  // no line per frame
   EXPECT_EQ(run("bake " + m() + " " + a() + " --frames 0-5 --quiet --force -o " + quote(out.string())).err, "");
 }

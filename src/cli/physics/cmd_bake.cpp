@@ -147,7 +147,7 @@ int run_bake(const BakeValues& a, const Streams& s) {
               std::to_string(baked->motion.bone_keys.size()) + " bone keys" +
               (baked->switched_ik ? ", " + std::to_string(baked->switched_ik) + " IK solver(s) switched off over the range"
                                   : std::string()) +
-              ")");
+              ", " + std::to_string(bytes->size()) + " bytes)");
   return kExitOk;
 }
 

@@ -171,6 +171,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   }
 
   render::Image image;
+  std::string first_written, last_written;  // the files a pattern gave, for the summary
   render::SceneFrame sf;
   Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   using clock = std::chrono::steady_clock;
@@ -221,6 +222,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
       const std::string name = pl.kind == OutKind::pattern ? pattern_name(pl.pattern, i) : a.output;
       if (auto r = check_output(name, inputs, a.force); !r) return fail(err, r.error(), name);
       if (auto r = write_file_atomic(name, ByteSpan(png->data(), png->size()), wo); !r) return fail(err, r.error(), name);
+      if (first_written.empty()) first_written = name;
+      last_written = name;
     }
     const auto t3 = clock::now();
     t_eval += std::chrono::duration<double>(t1 - t0).count();
@@ -254,7 +257,11 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
                 what.c_str(), static_cast<unsigned long long>(count), count == 1 ? "" : "s", pl.width, pl.height, total,
                 double(count) / std::max(total, 1e-9), evaluator.physics() ? " + physics" : "", 100 * t_eval / sum,
                 100 * t_draw / sum, pl.video ? "encoding" : "PNG", 100 * t_out / sum);
-  summary(err, a.quiet, "render", "wrote " + a.output + " (" + counts + ")");
+  // A pattern names the files written, first .. last (not the pattern itself).
+  const std::string written = pl.kind != OutKind::pattern || first_written.empty() ? a.output
+                              : first_written == last_written          ? first_written
+                                                                       : first_written + " .. " + last_written;
+  summary(err, a.quiet, "render", "wrote " + written + " (" + counts + ")");
   return kExitOk;
 }
 
