@@ -218,15 +218,17 @@ TEST_F(SceneCli, OneModelRenderIsTheOneModelScene) {
   args.insert(args.end(), look.begin(), look.end());
   auto ra = mmdkit_run(args);
   ASSERT_EQ(ra.code, 0) << ra.err;
-  // The summary line of every command: "mmdkit render: wrote OUT (counts)" (cli/progress.hpp).
-  EXPECT_NE(ra.err.find("mmdkit render: wrote " + (dir / "a" / "%d.png").string() + " (3 frames, 96x64, "),
+  // The summary line of every command: "mmdkit render: wrote OUT (counts)" (cli/progress.hpp); a
+  // pattern's files first .. last.
+  EXPECT_NE(ra.err.find("mmdkit render: wrote " + (dir / "a" / "0.png").string() + " .. " + (dir / "a" / "2.png").string() +
+                        " (3 frames, 96x64, "),
             std::string::npos)
       << ra.err;
   args = {"render", "--scene", scene.string(), "-o", (dir / "b" / "%d.png").string()};
   args.insert(args.end(), look.begin(), look.end());
   auto rb = mmdkit_run(args);
   ASSERT_EQ(rb.code, 0) << rb.err;
-  EXPECT_NE(rb.err.find("mmdkit render: wrote " + (dir / "b" / "%d.png").string() +
+  EXPECT_NE(rb.err.find("mmdkit render: wrote " + (dir / "b" / "0.png").string() + " .. " + (dir / "b" / "2.png").string() +
                         " (scene of 1 model and 0 accessories, 3 frames, 96x64, "),
             std::string::npos)
       << rb.err;
