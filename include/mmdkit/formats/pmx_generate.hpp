@@ -27,6 +27,8 @@ enum class GenerateShape : std::uint8_t {
   /// A figure: one closed ellipsoid per deforming bone, from the bone to its tail (radii by body
   /// part), faces a latitude/longitude grid of each, BDEF2 between the bone and its parent
   /// blended along the bone: a picture that shows what the skeleton does (the README's example).
+  /// Materials by part: face = the head (the face texture projected from the front, −Z), hair =
+  /// the eyes, body = every other part.
   figure,
 };
 

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "formats/generate/generated_images.hpp"
 #include "formats/pmx/common.hpp"
@@ -35,7 +37,10 @@ constexpr const char* kMorphNames[] = {"あ", "い", "う", "え", "お", "ま�
 // The smallest grid: 2 rings, (2 + 1) x (2 * 2 + 1) vertices per part.
 constexpr std::size_t kFigureMinPerPart = 3 * 5;
 
-void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
+// Returns the triangles of each of the three materials (body, face, hair): the faces are ordered
+// so that the head's ellipsoid is the face material (its texture's eyes and mouth on the head)
+// and the eyes' are the hair material (shiny: its sphere map); every other part is the body.
+std::array<std::size_t, 3> layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
   const std::size_t nv = m.vertices.size(), parts = deforming.size();
   const std::size_t budget = nv / parts;  // >= kFigureMinPerPart (the caller's test)
   std::size_t rings = 2;  // grid (rings + 1) x (2 rings + 1) vertices per part
@@ -45,6 +50,7 @@ void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
   auto sub = [](const Vec3& a, const Vec3& b) { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
   auto len = [](const Vec3& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); };
   m.faces.clear();
+  std::vector<std::uint32_t> group_faces[3];
   Vec3 last_centre{};
   for (std::size_t k = 0; k < parts; ++k) {
     const auto b = static_cast<std::size_t>(deforming[k]);
@@ -95,6 +101,11 @@ void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
         const float nl = len(nrm);
         for (std::size_t a = 0; a < 3; ++a) v.normal[a] = nrm[a] / nl;
         v.uv = {static_cast<float>(j) / static_cast<float>(segs), static_cast<float>(i) / static_cast<float>(rings)};
+        if (n == "頭") {  // the face texture seen from the front (−Z, MMD's default camera): projected
+          const float fx = (v.position[0] - centre[0]) / (2.4f * r), fy = (v.position[1] - centre[1]) / (2.4f * r);
+          v.uv = v.position[2] <= centre[2] ? Vec2{0.5f + fx, 0.5f - fy}
+                                            : Vec2{0.02f, 0.02f};  // the back: plain skin
+        }
         v.edge_scale = 1.0f;
         // The half near the bone's head bends with the parent, the rest follows the bone.
         const float t = 0.5f * (along + 1.0f);  // 0 at the bone's position, 1 at the tail
@@ -104,13 +115,19 @@ void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
         v.sdef = kNoSdef;
       }
     }
+    std::vector<std::uint32_t>& group = group_faces[n == "頭" ? 1 : n.find("目") != std::string::npos ? 2 : 0];
     // Quads of the grid, two triangles each, front faces clockwise seen from outside (as MMD's).
     for (std::size_t i = 0; i < rings; ++i)
       for (std::size_t j = 0; j < segs; ++j) {
         const auto a = static_cast<std::uint32_t>(base + i * (segs + 1) + j), bb = a + 1;
         const auto c = static_cast<std::uint32_t>(a + segs + 1), d = c + 1;
-        m.faces.insert(m.faces.end(), {a, bb, c, bb, d, c});
+        group.insert(group.end(), {a, bb, c, bb, d, c});
       }
+  }
+  std::array<std::size_t, 3> triangles{};
+  for (std::size_t g = 0; g < 3; ++g) {
+    triangles[g] = group_faces[g].size() / 3;
+    m.faces.insert(m.faces.end(), group_faces[g].begin(), group_faces[g].end());
   }
   for (std::size_t i = parts * per; i < nv; ++i) {  // the rest: no face
     Vertex& v = m.vertices[i];
@@ -122,6 +139,7 @@ void layout_figure(Model& m, const std::vector<std::int32_t>& deforming) {
     v.sdef = kNoSdef;
   }
   m.sdef_params.clear();
+  return triangles;
 }
 
 }  // namespace
@@ -284,10 +302,11 @@ Result<Model> generate(const GenerateOptions& o) {
 
   // Faces and materials -----------------------------------------------------------------------
   std::size_t tris = nv >= 3 ? nv - 2 : 0;
+  std::optional<std::array<std::size_t, 3>> figure_triangles;  // per material, for the figure
   // Fewer vertices per part than the smallest grid: the scattered strip (the grids would index
   // past the vertices; 9..14 per part wrote past the array before this test said 15).
   if (o.shape == GenerateShape::figure && nv / deforming.size() >= kFigureMinPerPart) {
-    layout_figure(m, deforming);
+    figure_triangles = layout_figure(m, deforming);
     tris = m.faces.size() / 3;
   } else {
     m.faces.resize(tris * 3);
@@ -321,6 +340,7 @@ Result<Model> generate(const GenerateOptions& o) {
     mt.toon = k;
     mt.memo = c.text(k == 0 ? "generated" : "");
     std::size_t last = k == 2 ? tris : tris * static_cast<std::size_t>(k + 1) / 3;
+    if (figure_triangles) last = first + (*figure_triangles)[static_cast<std::size_t>(k)];
     mt.face_index_count = static_cast<std::uint32_t>((last - first) * 3);
     first = last;
     m.materials.push_back(std::move(mt));

@@ -686,6 +686,38 @@ TEST(PmxGenerate, FigureShapeIsClosedPartsFacingOutwards) {
   EXPECT_EQ(in, 0u);
   EXPECT_GT(out, 10000u);
   EXPECT_LT(degenerate, out / 4);
+  // Materials by part: the face material (1: the texture with eyes and mouth) is the head's
+  // ellipsoid, the hair material (2) the eyes', the body (0) every other part (the README's
+  // example image had the face on a thigh and a forearm).
+  ASSERT_EQ(m.materials.size(), 3u);
+  std::size_t first = 0, total = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t count = m.materials[k].face_index_count;
+    EXPECT_GT(count, 0u) << "material " << k;
+    for (std::size_t f = first; f < first + count; ++f) {
+      const std::string& bone = m.bones.at(static_cast<std::size_t>(m.vertices.at(m.faces[f]).bones[0])).name.text;
+      const bool head = bone == "頭", eye = bone.find("目") != std::string::npos;
+      ASSERT_EQ(k == 1, head) << "material " << k << ", face index " << f << ": bone " << bone;
+      ASSERT_EQ(k == 2, eye) << "material " << k << ", face index " << f << ": bone " << bone;
+    }
+    first += count;
+    total += count;
+  }
+  EXPECT_EQ(total, m.faces.size());
+  // The head's texture is projected from the front (−Z, MMD's default camera): its front-most
+  // vertex at the texture's centre, every UV inside the texture.
+  const mmdkit::pmx::Vertex* front = nullptr;
+  for (const auto& v : m.vertices) {
+    if (m.bones.at(static_cast<std::size_t>(v.bones[0])).name.text != "頭") continue;
+    EXPECT_GE(v.uv[0], 0.0f);
+    EXPECT_LE(v.uv[0], 1.0f);
+    EXPECT_GE(v.uv[1], 0.0f);
+    EXPECT_LE(v.uv[1], 1.0f);
+    if (!front || v.position[2] < front->position[2]) front = &v;
+  }
+  ASSERT_NE(front, nullptr);
+  EXPECT_NEAR(front->uv[0], 0.5f, 0.05f);
+  EXPECT_NEAR(front->uv[1], 0.5f, 0.05f);
   // The default shape is still the scattered strip (tests and benchmarks rely on its deform mix).
   o.shape = mmdkit::pmx::GenerateShape::scatter;
   auto s = mmdkit::pmx::generate(o);
