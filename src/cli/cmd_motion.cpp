@@ -299,7 +299,9 @@ int run(const MotionArgs& a, const Streams& s) {
       motion::TrimReport r;
       out = motion::trim(in[0], {(*range)[0], (*range)[1], a.exact}, &r);
       if (out)
-        later(fmt::format("frames {}: keys {} -> {}; {} curves split, max curve error {:.3g} (weight); max change inside: "
+        // The split curves' quantisation error is a weight between whole frames (with --exact more
+        // curves are split, so it may grow while every whole frame is exact: the "whole frames" figures).
+        later(fmt::format("frames {}: keys {} -> {}; {} curves split, quantised within {:.3g} (weight, between whole frames); max change inside: "
                         "{:.3g} units, {:.3g} deg (whole frames: {:.3g} units, {:.3g} deg); view angle rounding {:.3g} deg",
                         a.frames, r.keys_in, r.keys_out, r.split_curves, r.max_curve_error, r.max_translation_error,
                         r.max_rotation_error_deg, r.max_translation_error_whole, r.max_rotation_error_deg_whole,

@@ -287,6 +287,10 @@ TEST_F(MotionCli, TrimKeepsTheRangeAndItsValues) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.err.starts_with("mmdkit motion trim: wrote " + (dir / "t2.vmd").string() + " (frames 30-90: keys "))
       << r.err;
+  // The split curves' error is said to be a weight between whole frames (a fresh user read the old
+  // "max curve error" as an error of the result).
+  EXPECT_NE(r.err.find(" curves split, quantised within "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (weight, between whole frames); max change inside: "), std::string::npos) << r.err;
   const auto at = r.err.find("whole frames: ");
   ASSERT_NE(at, std::string::npos) << r.err;
   const double reported = std::stod(r.err.substr(at + 14));
