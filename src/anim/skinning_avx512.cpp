@@ -199,13 +199,7 @@ MMDKIT_TARGET_AVX512 void run(const SkinArgs& a, std::size_t begin, std::size_t 
 }  // namespace
 
 MMDKIT_TARGET_AVX512 void skin_range_avx512(const SkinArgs& a, std::size_t begin, std::size_t end) noexcept {
-  const bool p = a.out_p != nullptr, n = a.out_n != nullptr, off = a.offsets != nullptr;
-  if (p && n)
-    off ? run<true, true, true>(a, begin, end) : run<true, true, false>(a, begin, end);
-  else if (p)
-    off ? run<true, false, true>(a, begin, end) : run<true, false, false>(a, begin, end);
-  else if (n)
-    run<false, true, false>(a, begin, end);  // morph offsets move positions only
+  skin_variant(a, [&]<bool kP, bool kN, bool kOff>() { run<kP, kN, kOff>(a, begin, end); });
 }
 
 }  // namespace mmdkit::anim::detail

@@ -41,6 +41,20 @@ struct SkinArgs {
   Vec3* out_n = nullptr;          // or null: normals not wanted
 };
 
+/// Calls `run.template operator()<kP, kN, kOff>()` for what `a` asks: positions (out_p), normals
+/// (out_n), morph offsets (offsets; they move positions only, so normals alone never take them).
+/// The SIMD kernels' entry points, so that their hot loops test none of the three per vertex.
+template <class Run>
+inline void skin_variant(const SkinArgs& a, Run&& run) {
+  const bool p = a.out_p != nullptr, n = a.out_n != nullptr, off = a.offsets != nullptr;
+  if (p && n)
+    off ? run.template operator()<true, true, true>() : run.template operator()<true, true, false>();
+  else if (p)
+    off ? run.template operator()<true, false, true>() : run.template operator()<true, false, false>();
+  else if (n)
+    run.template operator()<false, true, false>();
+}
+
 /// One vertex of any type, scalar (the baseline kernel's body; the SIMD kernels' SDEF / QDEF path).
 void skin_vertex_scalar(const SkinArgs& a, std::size_t v, Vec3& out_p, Vec3& out_n) noexcept;
 

@@ -174,12 +174,10 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   if (auto w = write_output(a.output, ByteSpan(r->bytes.data(), r->bytes.size()), inputs, a.force, out); !w)
     return report_error(err, w.error(), a.output);
   const model::Model& mdl = data.model();
-  const auto count = [](std::size_t n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-  };
-  std::string text = "wrote " + a.output + " (" + count(mdl.vertices.size(), "vertex", "vertices") + ", " +
-                     count(mdl.faces.size() / 3, "triangle", "triangles") + ", " +
-                     count(mdl.materials.size(), "material", "materials") + ", " + count(mdl.bones.size(), "bone", "bones");
+  std::string text = "wrote " + a.output + " (" + counted(mdl.vertices.size(), "vertex", "vertices") + ", " +
+                     counted(mdl.faces.size() / 3, "triangle", "triangles") + ", " +
+                     counted(mdl.materials.size(), "material", "materials") + ", " +
+                     counted(mdl.bones.size(), "bone", "bones");
   if (animation)
     text += ", " + std::to_string(animation->sample_count) + (animation->sample_count == 1 ? " sample" : " samples") +
             " at " + format_number(a.fps) + " fps" + (a.camera.empty() ? "" : " with the camera");

@@ -163,6 +163,12 @@ int fail(std::ostream& err, const Error& e, const std::string& file) {
 
 }  // namespace
 
+std::string sample_options_json(const SampleArgs& a) {
+  const auto flag = [](bool v) { return v ? "true" : "false"; };
+  return fmt::format("{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}}", flag(!a.no_ik), flag(a.physics.on),
+                     flag(a.morphs), flag(a.camera));
+}
+
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (a.each) return run_sample_each(a, out, err);
   if (a.scene.requested()) return run_scene_sample(a, out, err);
@@ -309,9 +315,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       if (i) s += ',';
       json::append_string(s, a.motions[i]);
     }
-    const auto flag = [](bool v) { return v ? "true" : "false"; };
-    s += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}},", flag(!a.no_ik),
-                     flag(a.physics.on), flag(a.morphs), flag(a.camera));
+    s += "],\"options\":" + sample_options_json(a) + ",";
     s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
     s += "\"frames\":[";
   }

@@ -90,6 +90,10 @@ extern const Command kSampleCommand;
 /// output, 2 usage: bad --frames / --format / unknown --bones name).
 int run_sample(const SampleArgs& args, std::ostream& out, std::ostream& err);
 
+/// The JSON output's "options" object, for one model and for a scene alike:
+/// {"ik":…,"physics":…,"morphs":…,"camera":…} (true / false: what was asked).
+std::string sample_options_json(const SampleArgs& args);
+
 /// Parses and runs `sample` alone: argv[0] is the program name, then the sample arguments
 /// (without the word "sample"). For tests and embedding.
 int cmd_sample(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

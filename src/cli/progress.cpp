@@ -79,4 +79,8 @@ void summary(std::ostream& err, bool quiet, std::string_view command, const std:
   if (!quiet) err << "mmdkit " << command << ": " << text << "\n";
 }
 
+std::string counted(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
 }  // namespace mmdkit::cli

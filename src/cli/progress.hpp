@@ -68,4 +68,7 @@ bool stderr_is_terminal() noexcept;
 /// Prints "mmdkit COMMAND: TEXT" on `err` unless `quiet` (the summary line of a long command).
 void summary(std::ostream& err, bool quiet, std::string_view command, const std::string& text);
 
+/// "N one" or "N many" (1 vertex, 2 vertices), for summary lines.
+std::string counted(std::size_t n, std::string_view one, std::string_view many);
+
 }  // namespace mmdkit::cli

@@ -130,9 +130,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
     if (e.stage) o += ",\"stage\":true";  // the scene's .x stage
     o += '}';
   }
-  const auto flag = [](bool v) { return v ? "true" : "false"; };
-  o += fmt::format("],\"options\":{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}},", flag(!a.no_ik),
-                   flag(a.physics.on), flag(a.morphs), flag(a.camera));
+  o += "],\"options\":" + sample_options_json(a) + ",";
   o += "\"coordinates\":\"MMD left-handed, Y up, MMD units; world space (each model's placement applied)\","
        "\"matrixLayout\":\"column-major, translation at [12..14]\",\"frames\":[";
 
@@ -207,13 +205,10 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   if (auto r = sink->commit(); !r) return fail(err, r.error(), a.output);
   // The summary line of `sample` (and of the scene forms of `pose` and `render`).
   const bool to_stdout = a.output.empty() || is_std_stream(a.output);
-  const auto count = [](std::size_t n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-  };
   summary(err, a.quiet, "sample",
           "wrote " + (to_stdout ? std::string("the standard output") : a.output) + " (" +
-              count(frames.size(), "frame", "frames") + " x " + count(s.character_count(), "model", "models") +
-              (s.accessory_count() ? ", " + count(s.accessory_count(), "accessory", "accessories") : std::string()) +
+              counted(frames.size(), "frame", "frames") + " x " + counted(s.character_count(), "model", "models") +
+              (s.accessory_count() ? ", " + counted(s.accessory_count(), "accessory", "accessories") : std::string()) +
               (a.morphs ? ", morphs" : "") + (a.camera ? ", camera" : "") + ", json, " + std::to_string(written) +
               " bytes)");
   return kExitOk;
