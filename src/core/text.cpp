@@ -187,35 +187,91 @@ Result<std::vector<std::uint8_t>> encode_text(std::string_view utf8, Encoding en
   return out;
 }
 
+namespace {
+
+// How well a name reads in CP932 (scores doubled, so a half counts): full-width kana +4, JIS
+// level-1 kanji +2, a half-width katakana run +2 per kana when it is plausible Japanese (a voicing
+// mark ﾞ/ﾟ only after a kana that takes it, no small kana, ｰ or punctuation opening the run) and
+// -2 to -8 per implausible character, user-defined characters (EUDC, lead 0xF0-0xF9) -20. Invalid
+// sequences are scored by the caller (iconv's count). The byte ranges are CP932's (Microsoft's
+// code page 932 table); MMD's own models name bones in half-width katakana (ダミーボーン.pmd: ﾎﾞｰﾝ01).
+long cp932_reading(ByteSpan name) {
+  long score = 0;
+  bool in_run = false;  // the previous byte was a half-width katakana
+  std::uint8_t prev = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const std::uint8_t a = name[i];
+    if (a < 0x80) {
+      in_run = false;
+      continue;
+    }
+    if (a >= 0xA1 && a <= 0xDF) {  // one byte: half-width punctuation (A1-A5) or katakana
+      if (a <= 0xA5) {
+        score -= 2;
+      } else if (a == 0xDE) {  // ﾞ after ｳ, ｶ-ﾄ, ﾊ-ﾎ
+        score += in_run && (prev == 0xB3 || (prev >= 0xB6 && prev <= 0xC4) || (prev >= 0xCA && prev <= 0xCE)) ? 2 : -8;
+      } else if (a == 0xDF) {  // ﾟ after ﾊ-ﾎ
+        score += in_run && prev >= 0xCA && prev <= 0xCE ? 2 : -8;
+      } else if (!in_run && a >= 0xA7 && a <= 0xB0) {  // small kana or ｰ opening a run
+        score -= 4;
+      } else {
+        score += 2;
+      }
+      in_run = true;
+      prev = a;
+      continue;
+    }
+    in_run = false;
+    if (a == 0x80 || a == 0xA0 || a >= 0xFD) continue;  // no CP932 character: iconv counts it
+    const std::uint8_t b = i + 1 < name.size() ? name[i + 1] : 0;
+    if (b < 0x40 || b == 0x7F || b > 0xFC) continue;  // not a pair: iconv counts it invalid
+    if ((a == 0x82 && b >= 0x9F && b <= 0xF1) || (a == 0x83 && b <= 0x96)) score += 4;  // kana
+    else if ((a == 0x88 && b >= 0x9F) || (a > 0x88 && a < 0x98) || (a == 0x98 && b <= 0x72)) score += 2;
+    else if (a >= 0xF0 && a <= 0xF9) score -= 20;  // user-defined
+    ++i;
+  }
+  return score;
+}
+
+// The same for GBK (doubled): GB2312 level-1 hanzi (lead 0xB0-0xD7, trail 0xA1-0xFE) +2, user-
+// defined areas (leads 0xAA-0xAF and 0xF8-0xFE with trail >= 0xA1, lead 0xA1-0xA7 with trail < 0xA1)
+// -20; symbols, level-2 and the GBK extensions 0. `plus` alone is the most the name can give.
+struct GbkReading {
+  long plus = 0, minus = 0;
+};
+GbkReading gbk_reading(ByteSpan name) {
+  GbkReading r;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const std::uint8_t a = name[i];
+    if (a < 0x81 || a == 0xFF) continue;
+    const std::uint8_t b = i + 1 < name.size() ? name[i + 1] : 0;
+    if (b < 0x40 || b == 0x7F || b == 0xFF) continue;  // not a pair: iconv counts it invalid
+    if (a >= 0xB0 && a <= 0xD7 && b >= 0xA1) r.plus += 2;
+    else if (((a >= 0xAA && a <= 0xAF) || a >= 0xF8) && b >= 0xA1) r.minus += 20;
+    else if (a >= 0xA1 && a <= 0xA7 && b < 0xA1) r.minus += 20;
+    ++i;
+  }
+  return r;
+}
+
+}  // namespace
+
 Encoding detect_legacy_encoding(std::span<const ByteSpan> names) {
-  // Scores: per encoding, 20 off per invalid sequence, one per typical double-byte pair. GBK's
-  // invalid sequences are counted only when its pairs alone could outscore CP932 (its score is at
-  // most its pair count): a CP932 file then never loads the GBK converter. The same choice.
-  long cp932 = 0, gbk_pairs = 0;
+  // Each reading's score over all names, with 40 (20 doubled) off per invalid sequence. CP932
+  // wins ties: GBK only where its reading is better. GBK's invalid count (iconv) is taken only when
+  // its score without it beats CP932, so a CP932 file never loads the GBK converter.
+  long cp932 = 0, gbk = 0, gbk_minus = 0;
   for (ByteSpan name : names) {
     if (all_ascii(name)) continue;
-    cp932 -= 20 * static_cast<long>(count_invalid(name, Encoding::cp932));
-    // Score typical double-byte ranges of each encoding.
-    for (std::size_t i = 0; i < name.size(); ++i) {
-      std::uint8_t a = name[i];
-      if (a < 0x80) continue;
-      std::uint8_t b = i + 1 < name.size() ? name[i + 1] : 0;
-      // CP932: hiragana/katakana rows (0x82, 0x83), JIS level-1 kanji (0x88-0x98),
-      // full-width symbols (0x81).
-      if ((a >= 0x81 && a <= 0x83) || (a >= 0x88 && a <= 0x98)) {
-        if (b >= 0x40 && b <= 0xFC && b != 0x7F) ++cp932;
-      } else if (a >= 0xA1 && a <= 0xDF) {
-        cp932 -= 1;  // a half-width katakana run is unusual in names
-      }
-      // GBK: GB2312 symbols/kana (0xA1-0xA9) and level-1 hanzi (0xB0-0xD7), trail 0xA1-0xFE.
-      if (((a >= 0xA1 && a <= 0xA9) || (a >= 0xB0 && a <= 0xD7)) && b >= 0xA1 && b <= 0xFE) ++gbk_pairs;
-      if (a >= 0x81 && b >= 0x40) ++i;  // skip the trail byte of a double-byte pair
-    }
+    cp932 += cp932_reading(name) - 40 * static_cast<long>(count_invalid(name, Encoding::cp932));
+    const GbkReading g = gbk_reading(name);
+    gbk += g.plus;
+    gbk_minus += g.minus;
   }
-  if (gbk_pairs <= cp932) return Encoding::cp932;
-  long gbk = gbk_pairs;
+  gbk -= gbk_minus;
+  if (gbk <= cp932) return Encoding::cp932;
   for (ByteSpan name : names)
-    if (!all_ascii(name)) gbk -= 20 * static_cast<long>(count_invalid(name, Encoding::gbk));
+    if (!all_ascii(name)) gbk -= 40 * static_cast<long>(count_invalid(name, Encoding::gbk));
   return gbk > cp932 ? Encoding::gbk : Encoding::cp932;
 }
 
