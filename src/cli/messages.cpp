@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "mmdkit/core/printable.hpp"
+
 namespace mmdkit::cli {
 
 std::string diagnostic_line(Diagnostic kind, std::string_view text) {
@@ -10,7 +12,7 @@ std::string diagnostic_line(Diagnostic kind, std::string_view text) {
   std::string out = "mmdkit: ";
   out += k;
   out += ": ";
-  out += text;
+  out += printable(text);  // one line, whatever a name holds
   out += '\n';
   return out;
 }

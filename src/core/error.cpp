@@ -1,4 +1,5 @@
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/printable.hpp"
 
 namespace mmdkit {
 
@@ -55,6 +56,29 @@ std::string Error::to_string() const {
   if (!message.empty()) {
     out += ": ";
     out += message;
+  }
+  return printable(out);
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7F) {
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
   }
   return out;
 }
