@@ -62,6 +62,7 @@ TEST_F(UsageCli, DevNullIsAnOutputNotAnExistingFile) {
 }
 
 TEST_F(UsageCli, BinaryOutputToATerminalIsRefused) {
+  MMDKIT_REQUIRE_PTY();
   const fs::path m = motion();
   std::string shown;
   EXPECT_EQ(on_terminal("generate vmd -o -", shown), 2) << shown;

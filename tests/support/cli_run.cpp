@@ -4,6 +4,7 @@
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -90,6 +91,21 @@ std::filesystem::path CliTest::file(const std::string& name, const std::vector<s
   std::ofstream(p, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   return p;
+}
+
+const std::string& pty_unavailable() {
+  static const std::string why = [] {
+    if (!std::filesystem::exists("/usr/bin/script")) return std::string("util-linux script is not installed");
+    const auto log = std::filesystem::temp_directory_path() / ("mmdkit-pty-probe-" + std::to_string(::getpid()));
+    const std::string cmd = "script -qec true /dev/null > " + quote(log.string()) + " 2>&1 < /dev/null";
+    const int status = std::system(cmd.c_str());
+    std::string said = slurp(log);
+    std::filesystem::remove(log);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::string();
+    while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+    return said.empty() ? std::string("script -qec true /dev/null failed") : said;
+  }();
+  return why;
 }
 
 }  // namespace mmdkit::test

@@ -55,6 +55,19 @@ class CliTest : public ::testing::Test {
   std::filesystem::path dir;
 };
 
+/// Empty when a pseudo-terminal can be had for a run (util-linux `script -qec true /dev/null`
+/// works); otherwise why not (script missing, or a container without /dev/pts: "script: failed
+/// to create pseudo-terminal"). Probed once per test process.
+const std::string& pty_unavailable();
+
+/// Skips the test, with the reason, where no pseudo-terminal can be made (as the corpus tests
+/// skip without a corpus).
+#define MMDKIT_REQUIRE_PTY()                                                                        \
+  do {                                                                                              \
+    if (!::mmdkit::test::pty_unavailable().empty())                                                \
+      GTEST_SKIP() << "no pseudo-terminal for this test: " << ::mmdkit::test::pty_unavailable();    \
+  } while (0)
+
 /// How many times `what` occurs in `s` (overlapping occurrences counted).
 inline std::size_t count(const std::string& s, const std::string& what) {
   std::size_t n = 0;
