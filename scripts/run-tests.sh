@@ -15,6 +15,10 @@ cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh deps/debian-packages-fuzz.txt
 # npm for the test-only Node tools (tools/gltf), unless a Node.js with npm is already installed.
 command -v npm >/dev/null 2>&1 || sh scripts/install-deps.sh deps/debian-packages-node.txt
+# The whole suite runs the glTF tests (Khronos glTF-Validator, three.js GLTFLoader): install their
+# npm packages now, once, and make the tests fail rather than skip if the tools are missing then.
+sh tools/gltf/setup.sh >/dev/null
+export MMDKIT_REQUIRE_NODE_TOOLS=1
 
 stage() { echo "==== run-tests: $* ($(date -u +%H:%M:%S))"; }
 
