@@ -98,8 +98,16 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   } catch (const CLI::ParseError& e) {
     const CLI::App* sub = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
     if (argc <= 1) {
-      err << "mmdkit: error: a command is required\n" << app.help();
+      err << "mmdkit: error: a command is required (" << command_names() << ")\n" << app.help();
       return kExitUsage;
+    }
+    if (sub && sub->get_subcommands().empty() &&
+        !sub->get_subcommands([](const CLI::App*) { return true; }).empty() &&
+        std::string_view(e.what()) == "A subcommand is required") {  // CLI11's words: ours, as for a command
+      std::string names;
+      for (const CLI::App* c : sub->get_subcommands([](const CLI::App*) { return true; }))
+        names += (names.empty() ? "" : ", ") + c->get_name();
+      return usage_error(err, sub->get_name(), "a subcommand of " + sub->get_name() + " is required (" + names + ")");
     }
     return usage_error(err, sub ? sub->get_name() : "", e.what());
   }

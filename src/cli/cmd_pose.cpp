@@ -162,8 +162,8 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   // The --force rule (io.hpp) for every output before any is written.
   std::vector<fs::path> outputs{out_path, mtl_path};
   for (const auto& c : copies) outputs.push_back(c.second);
-  for (const fs::path& o : outputs)
-    if (auto r = check_output(o, inputs, a.force); !r) return fail(err, r.error(), o.string());
+  for (const fs::path& o : outputs)  // copied textures go into folders made when they are written
+    if (auto r = check_output(o, inputs, a.force, o != out_path && o != mtl_path); !r) return fail(err, r.error(), o.string());
   WriteOptions wo{inputs, true};
   if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return fail(err, r.error(), a.output);
   if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r)

@@ -2,11 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <sstream>
 #include <iostream>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "cli/app.hpp"
 #include "cli/cmd_convert_bvh.hpp"
@@ -211,7 +214,9 @@ int write_companions(const CompanionPlan& plan, const std::vector<CompanionFile>
 
 namespace {
 
-int cmd_info(const InputArgs& a, const Streams& s) {
+// `several`: one of several files (info a.vmd b.vmd): the JSON object names its file first, the
+// text block starts with a "file: PATH" line.
+int cmd_info(const InputArgs& a, const Streams& s, bool several = false) {
   std::ostream& out = s.out;
   std::ostream& err = s.err;
   const std::string label = input_label(a.path);
@@ -228,6 +233,10 @@ int cmd_info(const InputArgs& a, const Streams& s) {
   if (changed(*bytes, label, err)) return kExitBadInput;
   if (!a.quiet) print_warnings(err, warnings, label);
   if (!text) return print_error(err, text.error(), label), kExitBadInput;
+  if (several && a.flags.json && text->starts_with("{"))
+    text->insert(1, "\n  \"file\": " + json::string(label) + ",");
+  else if (several && !a.flags.json)
+    out << "file: " << label << "\n";
   out << *text;
   if (!text->empty() && text->back() != '\n') out << "\n";
   return kExitOk;
@@ -288,6 +297,12 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
     }
     target_name = output_format;
   } else {
+    std::error_code ec;
+    if (fs::is_directory(o.path, ec)) {
+      err << "mmdkit: error: " << o.path << ": io_error: the output is a folder; give a file name (e.g. '"
+          << (fs::path(o.path) / fs::path(a.path).filename()).replace_extension(".json").string() << "')\n";
+      return kExitBadInput;
+    }
     target_name = fs::path(o.path).extension().string();
     if (target_name.empty() && !output_format.empty()) {
       target_name = output_format;  // no extension (/dev/null, a pipe): --to says
@@ -496,9 +511,46 @@ int cmd_check(const InputArgs& a, const Streams& s) {
   return errors ? kExitBadInput : kExitOk;
 }
 
+// Runs `one` on each of `paths` (info, check of several files): blocks in order, a blank line
+// between them; with --json one JSON array of the per-file objects (a file that fails has an error
+// on stderr and no object). The exit status is the worst of the files' (1 over 0; 2 is usage).
+template <class One>
+int for_each_file(std::string_view command, const InputArgs& a, const std::vector<std::string>& paths, const Streams& s,
+                  One&& one) {
+  if (paths.size() == 1) {
+    InputArgs x = a;
+    x.path = paths[0];
+    return one(x, s, false);
+  }
+  if (std::count(paths.begin(), paths.end(), std::string("-")) > 0)
+    return usage_error(s.err, command, "the standard input ('-') can be read only as the one FILE");
+  int worst = kExitOk;
+  std::ostream& out = s.out;
+  if (a.flags.json) out << "[\n";
+  bool first = true;
+  for (const std::string& p : paths) {
+    InputArgs x = a;
+    x.path = p;
+    std::ostringstream block;
+    const Streams one_file{s.in, block, s.err};
+    worst = std::max(worst, one(x, one_file, true));
+    const std::string text = block.str();
+    if (text.empty()) continue;
+    if (!first) out << (a.flags.json ? ",\n" : "\n");
+    out << text;
+    first = false;
+  }
+  if (a.flags.json) out << "]\n";
+  return worst;
+}
+
 // The options of every command that reads a file: FILE (or INPUT), --encoding, --strict, --format.
-void add_input_options(CLI::App& sub, InputArgs& a, const char* name, const char* help) {
-  sub.add_option(name, a.path, help)->required();
+void add_input_options(CLI::App& sub, InputArgs& a, const char* name, const char* help,
+                       std::vector<std::string>* several = nullptr) {
+  if (several)
+    sub.add_option(name, *several, help)->required();
+  else
+    sub.add_option(name, a.path, help)->required();
   sub.add_option("--encoding", a.encoding_name,
                  "text encoding of names in VMD/VPD/PMD files: cp932 or gbk (default: detected per file, cp932 "
                  "unless the names read as gbk)");
@@ -541,12 +593,20 @@ const Command kInfoCommand{"info", "summary of a file: header, counts per sectio
                            [](CLI::App& sub) -> Runner {
                              struct V {
                                InputArgs input;
+                               std::vector<std::string> paths;
                              };
                              auto v = std::make_shared<V>();
-                             add_input_options(sub, v->input, "FILE", "input file (.vmd .vpd .pmd .pmx, .x, .vac or mmdkit .json), - = stdin");
+                             add_input_options(sub, v->input, "FILE",
+                                               "input files (.vmd .vpd .pmd .pmx, .x, .vac or mmdkit .json), - = stdin; "
+                                               "several: one block each (--json: an array), exit status the worst",
+                                               &v->paths);
                              sub.add_flag("--json", v->input.flags.json, "print the summary as JSON");
                              sub.add_flag("-q,--quiet", v->input.quiet, "do not print the reader's warnings");
-                             return runner(v, "info", [](V& x, const Streams& s) { return cmd_info(x.input, s); });
+                             return runner(v, "info", [](V& x, const Streams& s) {
+                               return for_each_file("info", x.input, x.paths, s, [](const InputArgs& a, const Streams& st, bool several) {
+                                 return cmd_info(a, st, several);
+                               });
+                             });
                            }};
 
 const Command kDumpCommand{"dump", "lossless JSON text of a file (to stdout or -o)", [](CLI::App& sub) -> Runner {
@@ -581,6 +641,10 @@ const Command kConvertCommand{
           ->required();
       sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
       sub.add_flag("--euler", v->input.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
+      sub.add_flag("--lossy", v->input.flags.lossy,
+                   ".pmx -> .pmd: convert what PMD cannot hold where a close form exists (SDEF -> BDEF2, BDEF4 -> "
+                   "the two largest weights renormalised, additional UVs dropped, edge scales rounded), each change "
+                   "reported as a warning; the rest is still refused (docs/MODEL.md)");
       sub.add_flag("--copy-textures", v->copy_textures,
                    "models: copy the textures the model refers to into the output's folder (same relative paths)");
       add_force_flag(sub, v->output.force);
@@ -658,17 +722,25 @@ const Command kCheckCommand{"check", "report structural problems with their loca
                             [](CLI::App& sub) -> Runner {
                               struct V {
                                 InputArgs input;
+                                std::vector<std::string> paths;
                               };
                               auto v = std::make_shared<V>();
                               add_input_options(sub, v->input, "FILE",
-                                                "input file, - = stdin (models: textures are then not checked)");
+                                                "input files, - = stdin (models: textures are then not checked); "
+                                                "several: each file's findings and count line (--json: an array of "
+                                                "the per-file objects), exit status the worst",
+                                                &v->paths);
                               sub.add_flag("--json", v->input.flags.json, "print findings as JSON");
                               // Accepted as by info and convert; check prints no warning on stderr:
                               // the reader's warnings are findings, its output.
                               sub.add_flag("-q,--quiet", v->input.quiet,
                                            "print no warnings on stderr (the findings, the reader's warnings "
                                            "among them, are still printed)");
-                              return runner(v, "check", [](V& x, const Streams& s) { return cmd_check(x.input, s); });
+                              return runner(v, "check", [](V& x, const Streams& s) {
+                                return for_each_file("check", x.input, x.paths, s, [](const InputArgs& a, const Streams& st, bool) {
+                                  return cmd_check(a, st);  // names its file in every line and its JSON
+                                });
+                              });
                             }};
 
 }  // namespace mmdkit::cli

@@ -101,11 +101,15 @@ bool is_terminal_stdout(const std::string& output, const std::ostream& out) {
   return is_std_stream(output) && &out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
 }
 
-Result<void> check_output(const fs::path& output, std::span<const fs::path> inputs, bool force) {
+Result<void> check_output(const fs::path& output, std::span<const fs::path> inputs, bool force, bool folder_made_later) {
   const std::string name = output.string();
   std::error_code ec;
   if (fs::is_directory(output, ec)) return io_error(name, "output is a directory");
   if (is_device_output(output)) return {};  // /dev/null, a FIFO: written to, never replaced
+  // Before any work (a video's encoder would otherwise name its temporary file): the wording of
+  // core/file.cpp's AtomicFile, which every other output goes through.
+  const fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  if (!folder_made_later && !fs::is_directory(folder, ec)) return io_error(name, "output folder does not exist");
   if (force || !fs::exists(output, ec)) return {};
   for (const fs::path& in : inputs) {
     if (is_std_stream(in.native())) continue;

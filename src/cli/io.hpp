@@ -79,11 +79,14 @@ bool is_device_output(const std::filesystem::path& output);
 /// data must not be written there (commands refuse it with a usage error).
 bool is_terminal_stdout(const std::string& output, const std::ostream& out);
 
-/// The --force rule for a file output (not "-"): io_error when `output` is a folder; when it
-/// exists and `force` is false, io_error "exists" or, when it is the same file as one of
-/// `inputs`, "is an input file". Inputs named "-" are ignored.
+/// The --force rule for a file output (not "-"): io_error when `output` is a folder; io_error
+/// "output folder does not exist" when its folder does not (unless `folder_made_later`: a file the
+/// command writes into a folder it makes, e.g. pose's copied textures), checked before any work
+/// so that no command names a temporary file or renders first; when it exists and `force` is
+/// false, io_error "exists" or, when it is the same file as one of `inputs`, "is an input file".
+/// Inputs named "-" are ignored.
 Result<void> check_output(const std::filesystem::path& output, std::span<const std::filesystem::path> inputs,
-                          bool force);
+                          bool force, bool folder_made_later = false);
 
 /// Writes `bytes` to `output`: "-" = `out` (stdout), a device (is_device_output) directly, a path =
 /// check_output then write_file_atomic.

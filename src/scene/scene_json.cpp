@@ -330,7 +330,8 @@ Result<void> check_scene_files(const SceneDescription& s) {
     };
     const fs::file_status st = fs::status(f.path, ec);
     if (!fs::exists(st)) return fail(ErrorCode::io_error, "file not found");
-    if (!fs::is_regular_file(st)) return fail(ErrorCode::io_error, "is not a file");
+    if (fs::is_directory(st)) return fail(ErrorCode::io_error, "is a directory, not a file");  // as core/mapped_file.cpp
+    if (!fs::is_regular_file(st)) return fail(ErrorCode::io_error, "is not a regular file");
     if (!folder.empty() &&
         is_under(fs::absolute(f.path, ec).lexically_normal(), fs::absolute(s.folder, ec).lexically_normal())) {
       const fs::path real = fs::weakly_canonical(fs::absolute(f.path, ec), ec);

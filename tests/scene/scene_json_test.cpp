@@ -164,7 +164,7 @@ TEST(SceneJson, MissingFilesAndLinksOutOfTheFolderAreNamed) {
   fs::create_directories(dir / "scene" / "sub");
   s = read_scene_file(scene);
   ASSERT_FALSE(s.has_value());
-  EXPECT_EQ(s.error().message, "stage.file: is not a file ('" + (dir / "scene" / "sub").string() + "')");
+  EXPECT_EQ(s.error().message, "stage.file: is a directory, not a file ('" + (dir / "scene" / "sub").string() + "')");
 }
 
 }  // namespace
