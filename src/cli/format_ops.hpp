@@ -21,6 +21,7 @@ struct ReadFlags {
   bool strict = false;               ///< --strict: trailing bytes are an error
   bool euler = false;                ///< --euler: add Euler angles (degrees) to JSON output
   bool json = false;                 ///< info --json: machine-readable summary
+  bool lossy = false;                ///< convert --lossy: PMX → PMD converts what PMD cannot hold (model::ToPmdOptions)
   /// Folder of the input file (set by commands that read a path): `check` resolves texture
   /// references inside it. Unset for in-memory input.
   std::optional<std::filesystem::path> input_folder;

@@ -135,7 +135,7 @@ Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view targe
   warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
   if (target == "pmd") {
     // Only a model that fits PMD (model/convert.hpp to_pmd: the error lists what does not fit).
-    auto p = model::pmx_to_pmd(r->model, &warnings);
+    auto p = model::pmx_to_pmd(r->model, &warnings, {.lossy = flags.lossy});
     if (!p) return std::unexpected(p.error());
     return pmd::write(*p);
   }

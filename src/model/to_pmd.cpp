@@ -1,5 +1,7 @@
 // mmdkit — model view → PMD, for models that fit PMD (convert.hpp, docs/MODEL.md "PMX → PMD").
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -67,9 +69,22 @@ std::string lower_ext(const std::string& ref) {
   return e;
 }
 
+// The two largest weights of a 4-bone vertex, renormalised (ToPmdOptions::lossy): bones and the
+// first bone's weight in 0..1. A tie keeps the lower slot; weights of 0 or less count as 0.
+std::pair<std::array<std::int32_t, 2>, float> two_largest(const Vertex& s) {
+  std::array<std::size_t, 4> slot{0, 1, 2, 3};
+  std::stable_sort(slot.begin(), slot.end(), [&](std::size_t a, std::size_t b) {
+    return std::max(s.weights[a], 0.0f) > std::max(s.weights[b], 0.0f);
+  });
+  const float w0 = std::max(s.weights[slot[0]], 0.0f), w1 = std::max(s.weights[slot[1]], 0.0f);
+  const float sum = w0 + w1;
+  return {{s.bones[slot[0]], s.bones[slot[1]]}, sum > 0 ? w0 / sum : 1.0f};
+}
+
 }  // namespace
 
-Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings) {
+
+Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings, const ToPmdOptions& options) {
   Misfits no;  // what PMD cannot hold: refused
   auto warn = [&](std::string message, const char* section = "", std::int64_t record = -1) {
     if (warnings) warnings->push_back(Error{ErrorCode::unsupported, std::move(message), section, record, -1, {}});
@@ -83,7 +98,11 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings) {
 
   // Vertices: at most 65535, two bones each (BDEF1 / BDEF2), edge on or off.
   if (v.vertices.size() > 65535) no.add_once(std::to_string(v.vertices.size()) + " vertices (PMD holds 65535)");
-  if (v.additional_uv_count) no.add_once("additional UVs (" + std::to_string(v.additional_uv_count) + " per vertex)");
+  Misfits changed;  // what --lossy converted: warnings
+  if (v.additional_uv_count) {
+    const std::string kind = "additional UVs (" + std::to_string(v.additional_uv_count) + " per vertex)";
+    options.lossy ? changed.add_once(kind + " dropped") : no.add_once(kind);
+  }
   p.vertices.resize(v.vertices.size());
   std::size_t rounded = 0;
   for (std::size_t i = 0; i < v.vertices.size(); ++i) {
@@ -95,7 +114,12 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings) {
     if (s.edge_scale == 0.0f) {
       d.edge_off = 1;
     } else if (s.edge_scale != 1.0f) {
-      no.add("vertices with an edge scale other than 0 or 1", i);
+      if (options.lossy) {
+        d.edge_off = s.edge_scale < 0.5f ? 1 : 0;
+        changed.add("vertices with an edge scale other than 0 or 1 rounded (below 0.5: edge off)", i);
+      } else {
+        no.add("vertices with an edge scale other than 0 or 1", i);
+      }
     }
     auto bone = [&](std::int32_t b) { return static_cast<std::uint16_t>(b < 0 ? 0 : b); };
     if (s.deform == DeformType::bdef1) {
@@ -106,10 +130,22 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings) {
       const float pct = std::clamp(s.weights[0], 0.0f, 1.0f) * 100.0f;
       d.weight = static_cast<std::uint8_t>(std::lround(pct));
       if (std::fabs(pct - static_cast<float>(d.weight)) > 0.05f) ++rounded;
+    } else if (options.lossy && s.deform == DeformType::sdef) {
+      d.bones = {bone(s.bones[0]), bone(s.bones[1])};
+      d.weight = static_cast<std::uint8_t>(std::lround(std::clamp(s.weights[0], 0.0f, 1.0f) * 100.0f));
+      changed.add("SDEF vertices converted to BDEF2 (same bones and weight, linear blending)", i);
+    } else if (options.lossy) {
+      const auto [b, w] = two_largest(s);
+      d.bones = {bone(b[0]), bone(b[1])};
+      d.weight = static_cast<std::uint8_t>(std::lround(std::clamp(w, 0.0f, 1.0f) * 100.0f));
+      changed.add(std::string(s.deform == DeformType::bdef4 ? "BDEF4" : "QDEF") +
+                      " vertices converted to BDEF2 (the two largest weights, renormalised)",
+                  i);
     } else {
       no.add(s.deform == DeformType::sdef ? "SDEF vertices" : s.deform == DeformType::bdef4 ? "BDEF4 vertices" : "QDEF vertices", i);
     }
   }
+  if (!changed.empty()) warn("--lossy: " + changed.text(), "vertices");
   if (rounded)
     warn(std::to_string(rounded) + " BDEF2 weight(s) rounded to whole percent (PMD stores the weight as 0..100)",
          "vertices");
@@ -391,13 +427,13 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings) {
   return p;
 }
 
-Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warnings) {
+Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warnings, const ToPmdOptions& options) {
   if (!pmx.soft_bodies.empty())
     return make_error(ErrorCode::unsupported, "the model does not fit PMD: soft bodies (" +
                                                   std::to_string(pmx.soft_bodies.size()) + ", PMX 2.1)");
   auto view = from_pmx(pmx);
   if (!view) return std::unexpected(view.error());
-  return to_pmd(*view, warnings);
+  return to_pmd(*view, warnings, options);
 }
 
 }  // namespace mmdkit::model

@@ -34,6 +34,18 @@ Result<pmx::Model> to_pmx(const Model& view, std::vector<Warning>* warnings = nu
 /// from_pmd + to_pmx. Findings of the view builder (repaired indices) are added to `warnings`.
 Result<pmx::Model> pmd_to_pmx(const pmd::Model& pmd, std::vector<Warning>* warnings = nullptr);
 
+/// Options of to_pmd.
+struct ToPmdOptions {
+  /// Convert what PMD cannot hold where a close form exists, instead of refusing, and report each
+  /// change as a warning (kind, count, first records): SDEF vertices → BDEF2 with the SDEF's two
+  /// bones and weight (the C / R0 / R1 centre is dropped: linear blending), BDEF4 and QDEF vertices →
+  /// BDEF2 of their two largest weights renormalised to sum 1 (a tie: the lower slot), additional
+  /// UVs dropped, edge scales other than 0 / 1 rounded (below 0.5: edge off). What has no close
+  /// form in PMD (non-vertex morphs, appends of translation, names too long, ...) is still refused.
+  /// `mmdkit convert x.pmx x.pmd --lossy`.
+  bool lossy = false;
+};
+
 /// Writes a model view as PMD when the model fits PMD (src/model/to_pmd.cpp, docs/MODEL.md
 /// "PMX → PMD"), the inverse of from_pmd: PMD bone types from the flags (IK bone 2, rotation
 /// append of ratio 1 on a visible bone 5, other whole-percent rotation appends 9 with the source in
@@ -49,9 +61,10 @@ Result<pmx::Model> pmd_to_pmx(const pmd::Model& pmd, std::vector<Warning>* warni
 /// CP932 form). Losses that keep the model usable are `warnings`: BDEF2 weights rounded to whole
 /// percent, material flags and edge colour / size PMD derives otherwise, PMD's bone order
 /// differing from the model's deform layers, display elements PMD cannot place.
-Result<pmd::Model> to_pmd(const Model& view, std::vector<Warning>* warnings = nullptr);
+Result<pmd::Model> to_pmd(const Model& view, std::vector<Warning>* warnings = nullptr, const ToPmdOptions& options = {});
 
 /// from_pmx + to_pmd; PMX 2.1 soft bodies do not fit either.
-Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warnings = nullptr);
+Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warnings = nullptr,
+                              const ToPmdOptions& options = {});
 
 }  // namespace mmdkit::model
