@@ -97,7 +97,8 @@ void declare(CLI::App& sub, MotionArgs& a) {
   s->add_option("--by", a.by, "frames to add (negative: earlier)")->required();
   s->add_flag("--clamp", a.clamp, "a negative shift drops what falls before frame 0 and keys frame 0 (default: refuse)");
   add_op(sub, a, 2, "merge two motions per track (B's keys win at equal frames)", "motions A and B");
-  s = add_op(sub, a, 3, "mirror left <-> right (names, translations, rotations, camera, light)", vmd_in);
+  s = add_op(sub, a, 3, "mirror left <-> right (names, translations, rotations, camera, light; a VPD pose as a pose)",
+             "input motion or pose (VMD, VPD or their mmdkit JSON); a pose gives a .vpd (or .json)");
   s->add_flag("--morph-names", a.morph_names, "swap morph names too (winks as pairs; default: morph names kept)");
   s = add_op(sub, a, 4, "bake keys every N frames, re-timing from another frame rate", vmd_in);
   s->add_option("--fps", a.fps, "rate the input's frame numbers count at (default 30, MMD's)");
@@ -217,7 +218,7 @@ int run(const MotionArgs& a, const Streams& s) {
   if (is_terminal_stdout(a.output, s.out))
     return usage_error(s.err, name, "refusing to write a binary file to a terminal; give -o FILE");
   // The output's extension: one this operation writes (vpd: by the input's kind, below).
-  if (op != 8)
+  if (op != 8 && op != 3)
     if (std::string p = output_extension_problem(a.output, kVmdOutput); !p.empty()) return usage_error(s.err, name, p);
   // The summary line of every writing command (cli/progress.hpp): "mmdkit motion OP: wrote OUT
   // (what the operation did, B bytes)" on stderr, silenced by --quiet.
@@ -266,6 +267,31 @@ int run(const MotionArgs& a, const Streams& s) {
     written = bytes->size();
     say(fmt::format("VMD -> VPD: {} bones, {} morphs at frame {}", pose->bones.size(), pose->morphs.size(), a.frame));
     return kExitOk;
+  }
+
+  // mirror: a VPD pose is mirrored as a pose (VPD in, VPD or its JSON out).
+  if (op == 3) {
+    auto in = read_motion_input(a.inputs[0], s, a.quiet);
+    if (!in) return fail(s, in.error(), input_label(a.inputs[0]));
+    if (std::string p = output_extension_problem(a.output, in->pose ? kVpdOutput : kVmdOutput); !p.empty())
+      return usage_error(s.err, name, p);
+    if (in->pose) {
+      auto pose = motion::mirror(*in->pose, {a.morph_names});
+      if (!pose) return fail(s, pose.error(), input_label(a.inputs[0]));
+      Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
+      if (lower_extension(a.output) == ".json") {
+        const std::string text = vpd::to_json(*pose);
+        bytes->assign(text.begin(), text.end());
+      } else {
+        bytes = vpd::write(*pose);
+      }
+      if (!bytes) return fail(s, bytes.error(), a.output);
+      if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
+        return fail(s, r.error(), a.output);
+      written = bytes->size();
+      say(fmt::format("pose: {} bones, {} morphs", pose->bones.size(), pose->morphs.size()));
+      return kExitOk;
+    }
   }
 
   // Every other operation reads VMD motions.

@@ -163,4 +163,39 @@ Result<vmd::Motion> mirror(const vmd::Motion& motion, const MirrorOptions& optio
   return out;
 }
 
+namespace {
+
+Result<void> mirror_text(EncodedText& n, Encoding enc, bool morph) {
+  if (enc == Encoding::cp932 && !n.raw.empty()) {
+    n.raw = mirror_name_cp932(ByteSpan(n.raw.data(), n.raw.size()), morph);
+    n.text = decode_text(ByteSpan(n.raw.data(), n.raw.size()), enc);
+    return {};
+  }
+  const std::string m = mirror_name(n.text, morph);
+  if (m == n.text) return {};
+  if (auto raw = encode_text(m, enc); !raw) return std::unexpected(raw.error());
+  n.assign(m);
+  return {};
+}
+
+void flip(float& v) {
+  if (v != 0) v = -v;
+}
+
+}  // namespace
+
+Result<vpd::Pose> mirror(const vpd::Pose& pose, const MirrorOptions& options) {
+  vpd::Pose out = pose;
+  for (vpd::Bone& b : out.bones) {
+    if (auto r = mirror_text(b.name, out.encoding, false); !r) return std::unexpected(r.error());
+    flip(b.translation[0]);
+    flip(b.rotation[1]);
+    flip(b.rotation[2]);
+  }
+  if (options.morph_names)
+    for (vpd::Morph& m : out.morphs)
+      if (auto r = mirror_text(m.name, out.encoding, true); !r) return std::unexpected(r.error());
+  return out;
+}
+
 }  // namespace mmdkit::motion

@@ -31,6 +31,7 @@
 #include "mmdkit/core/bytes.hpp"
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/vpd.hpp"
 
 namespace mmdkit::motion {
 
@@ -50,5 +51,12 @@ struct MirrorOptions {
 /// The motion mirrored (rules above). Errors: encoding_error (a swapped name that the motion's
 /// encoding cannot hold: only for non-CP932 motions).
 Result<vmd::Motion> mirror(const vmd::Motion& motion, const MirrorOptions& options = {});
+
+/// A VPD pose mirrored by the same rules: bone names swapped (CP932 bytes in place, as for a
+/// motion), translation (x, y, z) → (−x, y, z), rotation (x, y, z, w) → (x, −y, −z, w), morph
+/// names with `morph_names`. A zero is left as it is (no −0 written into the text), so the stored
+/// number tokens of unchanged values stay and mirroring twice gives the file back byte for byte.
+/// Errors: encoding_error (a swapped name the pose's encoding cannot hold).
+Result<vpd::Pose> mirror(const vpd::Pose& pose, const MirrorOptions& options = {});
 
 }  // namespace mmdkit::motion
