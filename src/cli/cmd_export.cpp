@@ -78,6 +78,7 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   }
   PhysicsArgs physics_args;
   physics_args.on = a.physics;
+  physics_args.verbose = a.verbose;
   if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage_error(err, "export", p);
   if (a.physics && (a.fps != 30 || first != std::floor(first)))
     return usage_error(err, "export", "--physics exports whole frames at --fps 30 (the simulation steps whole 30 fps frames)");
@@ -197,6 +198,7 @@ const Command kExportCommand{
       s.add_option("--fps", a->fps, "samples per second of the animation: 30 or 60 (default 30)");
       s.add_flag("--physics", a->physics, "bake rigid-body physics into the bones (simulated from the first exported frame; --fps 30)");
       s.add_flag("-q,--quiet", a->quiet, "do not print warnings, progress or the summary line");
+      declare_verbose_flag(s, a->verbose);
       s.add_option("--scale", a->scale, "metres per MMD unit (default 0.08)");
       s.add_option("--reduce", a->reduce,
                    "keep only the keys needed to stay within TOL MMD units, TOL degrees and TOL/100 morph weight");

@@ -32,6 +32,7 @@ struct ExportArgs {
   bool no_ik = false;
   bool force = false;
   bool quiet = false;  ///< -q: no warnings, progress or summary line
+  bool verbose = false;  ///< --verbose: every physics warning on its own line
 };
 
 /// The `export` entry of the command table (command.hpp).

@@ -34,6 +34,12 @@ void declare_physics_options(CLI::App& sub, PhysicsArgs& a) {
   sub.add_flag("--physics", a.on,
                "simulate the model's rigid bodies and joints (frames from a run from frame 0; whole frames; docs/PHYSICS.md)");
   sub.add_option("--physics-fps", a.fps, "physics steps per second with --physics: 60 (default), 120 or 240");
+  declare_verbose_flag(sub, a.verbose);
+}
+
+void declare_verbose_flag(CLI::App& sub, bool& verbose) {
+  sub.add_flag("--verbose", verbose,
+               "print every physics warning on a line of its own (default: one line per kind, naming the first records)");
 }
 
 std::string physics_usage_problem(const PhysicsArgs& a) {
@@ -84,12 +90,46 @@ std::string physics_warning_line(const std::string& model_file, const std::strin
   return diagnostic_line(Diagnostic::warning, model_file + ": physics: " + warning);
 }
 
+namespace {
+std::string record_label(const PhysicsNote& n) {
+  std::string s;
+  if (n.record >= 0) s += std::to_string(n.record);
+  if (!n.name.empty()) s += (s.empty() ? "'" : " '") + n.name + "'";
+  return s;
+}
+}  // namespace
+
+std::string physics_warning_lines(std::span<const PhysicsNote> notes, bool verbose) {
+  std::string out;
+  std::vector<bool> done(notes.size(), false);
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    if (done[i]) continue;
+    const PhysicsNote& n = notes[i];
+    std::vector<std::size_t> same{i};
+    if (!verbose)
+      for (std::size_t j = i + 1; j < notes.size(); ++j)
+        if (!done[j] && notes[j].file == n.file && notes[j].section == n.section && notes[j].message == n.message)
+          same.push_back(j);
+    for (std::size_t j : same) done[j] = true;
+    std::string what = n.section;
+    for (std::size_t k = 0; k < same.size() && k < kShownRecords; ++k) {
+      const std::string label = record_label(notes[same[k]]);
+      if (!label.empty()) what += (k == 0 ? " " : ", ") + label;
+    }
+    if (same.size() > kShownRecords)
+      what += " and " + std::to_string(same.size() - kShownRecords) + " more (--verbose lists them)";
+    out += physics_warning_line(n.file, what + ": " + n.message);
+  }
+  return out;
+}
+
 FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a, std::ostream& err, bool quiet,
                                std::string model_file)
     : character_(&character),
       err_(&err),
       quiet_(quiet),
       model_file_(std::move(model_file)),
+      verbose_(a.verbose),
       progress_(err, quiet),
       samples_per_frame_(std::max<std::uint32_t>(1, a.samples_per_frame)) {
 #if MMDKIT_HAS_PHYSICS
@@ -109,8 +149,12 @@ void FrameEvaluator::print_new_warnings() {
 #if MMDKIT_HAS_PHYSICS
   if (!impl_) return;
   const auto warnings = impl_->physics.warnings();
-  for (; warnings_shown_ < warnings.size(); ++warnings_shown_)
-    if (!quiet_) *err_ << physics_warning_line(model_file_, warnings[warnings_shown_].to_string());
+  std::vector<PhysicsNote> notes;
+  for (; warnings_shown_ < warnings.size(); ++warnings_shown_) {
+    const physics::Warning& w = warnings[warnings_shown_];
+    notes.push_back({model_file_, w.section, w.record, w.name, w.message});
+  }
+  if (!quiet_) *err_ << physics_warning_lines(notes, verbose_);
 #endif
 }
 

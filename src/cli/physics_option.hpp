@@ -28,10 +28,16 @@ struct PhysicsArgs {
   /// Samples per 30 fps frame the frames are evaluated at (not an option: `render --fps 60` sets
   /// 2, so that physics advances by half frames; CharacterPhysics::evaluate_sample). 1 or 2.
   std::uint32_t samples_per_frame = 1;
+  /// --verbose: every physics warning on a line of its own (default: physics_warning_lines groups
+  /// the warnings of one kind).
+  bool verbose = false;
 };
 
-/// Declares --physics and --physics-fps on `sub`.
+/// Declares --physics, --physics-fps and --verbose on `sub`.
 void declare_physics_options(CLI::App& sub, PhysicsArgs& a);
+
+/// Declares --verbose alone (commands that simulate by default: render; export, bake).
+void declare_verbose_flag(CLI::App& sub, bool& verbose);
 
 /// A usage problem of the physics options ("" if none): fps not 60/120/240, or --physics in a
 /// build without the physics layer.
@@ -62,6 +68,23 @@ class CatchUpProgress {
 /// The one form of a physics warning of every command (bake, sample, pose, export, render):
 /// "mmdkit: warning: MODEL_FILE: physics: joints 28 '...': ...\n".
 std::string physics_warning_line(const std::string& model_file, const std::string& warning);
+
+/// One physics warning to print: its model's file and physics::Warning's parts.
+struct PhysicsNote {
+  std::string file;
+  std::string section;       ///< "joints", "rigid bodies", "simulation", ...
+  std::int64_t record = -1;  ///< -1: the section as a whole
+  std::string name;          ///< the record's name (may be empty)
+  std::string message;       ///< what is wrong, the same words for every record of one kind
+};
+
+/// The lines of `notes`: unless `verbose`, the notes of one file, section and message share one
+/// line, in the order of their first, naming the first kShownRecords records and how many more
+/// ("... physics: joints 3 '髪1', 5 '髪2', 9 '髪3' and 107 more (--verbose lists them): angular limit
+/// x is inverted ..."); a kind met once is physics_warning_line's line. A model with a hundred
+/// inverted joint limits (ちびAppearanceミク) thus prints a few lines, not a hundred.
+std::string physics_warning_lines(std::span<const PhysicsNote> notes, bool verbose);
+inline constexpr std::size_t kShownRecords = 3;
 
 /// Evaluates frames of one character, with physics when asked.
 class FrameEvaluator {
@@ -95,6 +118,7 @@ class FrameEvaluator {
   std::ostream* err_;
   bool quiet_;
   std::string model_file_;
+  bool verbose_ = false;
   std::unique_ptr<Impl> impl_;
   CatchUpProgress progress_;
   std::uint32_t samples_per_frame_ = 1;

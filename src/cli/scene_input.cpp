@@ -154,6 +154,7 @@ SceneEvaluator::SceneEvaluator(scene::Scene& scene, std::ostream& err, bool quie
 SceneEvaluator::~SceneEvaluator() = default;
 
 Result<void> SceneEvaluator::set_physics(const PhysicsArgs& a) {
+  verbose_ = a.verbose;
   if (!a.on) return {};
 #if MMDKIT_HAS_PHYSICS
   physics::Settings settings;
@@ -194,10 +195,13 @@ Result<void> SceneEvaluator::evaluate(double frame) {
     for (std::size_t i = 0; i < scene_->character_count(); ++i)
       if (ph.character_physics(i))
         files.push_back(scene_->has_stage() && i == scene_->stage_index() ? d.stage->file.string() : d.models[i].file.string());
+    std::vector<PhysicsNote> notes;
     for (; warnings_shown_ < warnings.size(); ++warnings_shown_) {
       const physics::Warning& w = warnings[warnings_shown_];
-      if (!quiet_) *err_ << physics_warning_line(w.model < files.size() ? files[w.model] : scene_->character_field(w.model), w.to_string());
+      notes.push_back({w.model < files.size() ? files[w.model] : scene_->character_field(w.model), w.section, w.record,
+                       w.name, w.message});
     }
+    if (!quiet_) *err_ << physics_warning_lines(notes, verbose_);
     return r;
   }
 #endif

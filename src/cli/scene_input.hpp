@@ -86,6 +86,7 @@ class SceneEvaluator {
   scene::Scene* scene_;
   std::ostream* err_;
   bool quiet_;
+  bool verbose_ = false;  ///< PhysicsArgs::verbose
   std::unique_ptr<Impl> impl_;
   CatchUpProgress progress_;
   std::uint32_t samples_per_frame_ = 1;

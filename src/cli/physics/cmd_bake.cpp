@@ -40,6 +40,7 @@ struct BakeValues {
   bool floor = false;
   bool force = false;
   bool quiet = false;  ///< no warnings, progress or summary line
+  bool verbose = false;  ///< every physics warning on its own line
 };
 
 bool parse_range(const std::string& text, std::uint32_t& a, std::uint32_t& b) {
@@ -125,8 +126,11 @@ int run_bake(const BakeValues& a, const Streams& s) {
   auto baked = physics::bake(*mdl, list, options, progress);
   if (bar) bar->clear();
   if (!baked) return report_error(err, baked.error(), a.model);
-  if (!a.quiet)
-    for (const auto& w : baked->warnings) err << physics_warning_line(a.model, w.to_string());
+  if (!a.quiet) {
+    std::vector<PhysicsNote> notes;
+    for (const auto& w : baked->warnings) notes.push_back({a.model, w.section, w.record, w.name, w.message});
+    err << physics_warning_lines(notes, a.verbose);
+  }
   if (!baked->unkeyable.empty() && !a.quiet) {
     err << "mmdkit: warning: " << baked->unkeyable.size()
         << " physics bone(s) cannot be keyed in VMD (names longer than 15 bytes in CP932), not baked:";
@@ -166,6 +170,7 @@ const Command kBakeCommand{
       add_force_flag(sub, v->force);
       sub.add_flag("-q,--quiet", v->quiet,
                    "do not print warnings (reader warnings, motion tracks that match nothing), progress or the summary line");
+      declare_verbose_flag(sub, v->verbose);
       return [v](const Streams& s) { return run_bake(*v, s); };
     }};
 

@@ -1,6 +1,7 @@
 // mmdkit CLI — `render` (cmd_render.hpp).
 #include "cli/render/cmd_render.hpp"
 #include "cli/render/scene_render.hpp"
+#include "cli/physics_option.hpp"
 
 // GCC 12 false positive inside CLI11 (see cmd_sample.cpp).
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -33,6 +34,7 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_flag("--no-physics", a.no_physics, "do not simulate rigid bodies (bodies follow their bones)");
   s->add_flag("-q,--quiet", a.quiet,
               "do not print warnings (reader warnings, tracks that match nothing, textures), progress or the summary line");
+  declare_verbose_flag(*s, a.verbose);
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
 }

@@ -51,6 +51,7 @@ struct RenderArgs {
   std::string toon_dir;
   bool physics = false, no_physics = false;  ///< neither: physics when the model has rigid bodies
   bool quiet = false;  ///< -q: no warnings
+  bool verbose = false;  ///< --verbose: every physics warning on its own line
   bool force = false;
   SceneArgs scene;  ///< --scene, --stage, --accessory (render/scene_render.hpp)
 };

@@ -92,6 +92,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   for (std::size_t i = 0; i < s.character_count(); ++i) bodies = bodies || !s.character(i).data().model().rigid_bodies.empty();
   PhysicsArgs physics_args;
   physics_args.on = !a.no_physics && (a.physics || (MMDKIT_HAS_PHYSICS && bodies));
+  physics_args.verbose = a.verbose;
   if (const std::string p = physics_usage_problem(physics_args); !p.empty()) return usage(err, p);
   physics_args.samples_per_frame = (a.fps == 60 || first != std::floor(first)) ? 2 : 1;
   if (physics_args.on && first * 2 != std::floor(first * 2))
