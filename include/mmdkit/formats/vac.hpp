@@ -10,7 +10,8 @@
 //     右手首                6 bone the accessory follows; empty or absent = the world
 //
 // The last line (bone) and the final line end may be missing; a blank line 6 means the world. Extra
-// lines after line 6 are kept in `extra_lines` with a warning. Sources: nanoem DefaultFileManager
+// lines after line 6 are kept in `extra_lines`, without a warning: MMD ignores them, and its stock
+// .vac files describe the format there. Sources: nanoem DefaultFileManager
 // (line order), MMD's accessory panel (X/Y/Z, Rx/Ry/Rz in degrees, Si); docs/formats/vac.md.
 //
 // Placement (MMD, as nanoem's Accessory::fullWorldTransform reproduces it):
@@ -49,7 +50,7 @@ struct Accessory {
   bool crlf = true;                      ///< the first line ends in CR LF
   bool has_bone_line = false;            ///< line 6 was present (possibly empty)
   std::vector<std::string> extra_lines;  ///< non-blank lines after line 6, UTF-8
-  std::vector<Warning> warnings;         ///< tolerated oddities (missing line 6, extra lines)
+  std::vector<Warning> warnings;         ///< tolerated oddities (a missing line 6)
 };
 
 /// Parses a .vac. Errors (Error::line = the 1-based line, Error::offset its first byte):

@@ -113,8 +113,9 @@ Result<Accessory> read(ByteSpan bytes) {
   }
   for (std::size_t i = 6; i < lines.size(); ++i) {
     if (trim(lines[i].text).empty()) continue;
+    // MMD reads six lines and ignores the rest: its stock accessories (ネギ(右手).vac) carry the
+    // format's description in Japanese below them. Kept, no warning.
     a.extra_lines.push_back(decode(lines[i].text));
-    a.warnings.push_back(line_error(ErrorCode::trailing_data, "line after the bone line is ignored", i + 1, lines[i].offset));
   }
   return a;
 }

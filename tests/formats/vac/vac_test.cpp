@@ -54,6 +54,22 @@ TEST(Vac, ToleratesAMissingFinalLineAndLineEnd) {
   EXPECT_TRUE(b->warnings.empty());
 }
 
+// MMD's stock ネギ(右手).vac: six lines, a blank pair, then the format described in comment lines
+// ("// MikuMikuDance用アクセサリファイル", "1行目：..."). MMD ignores them: no warning (info of
+// the file printed one trailing_data warning per line); they are kept.
+TEST(Vac, LinesAfterTheBoneLineAreQuiet) {
+  const std::string text =
+      "\x83\x6C\x83\x4D\r\nnegi.x\r\n1.0\r\n-0.5,-1.0,0.00\r\n0.0,0.0,0.0\r\n\x89\x45\x8E\xE8\r\n\r\n\r\n"
+      "// MikuMikuDance\r\n1\x8D\x73\x96\xDA\r\n";
+  auto a = read(as_bytes(text));
+  ASSERT_TRUE(a) << a.error().to_string();
+  EXPECT_TRUE(a->warnings.empty());
+  ASSERT_EQ(a->extra_lines.size(), 2u);
+  EXPECT_EQ(a->extra_lines[0], "// MikuMikuDance");
+  EXPECT_EQ(a->extra_lines[1], "1行目");
+  EXPECT_EQ(a->bone, "右手");
+}
+
 TEST(Vac, ErrorsNameTheLine) {
   auto few = read(as_bytes("a\nb.x\n1\n"));
   ASSERT_FALSE(few);
