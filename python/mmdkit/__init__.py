@@ -19,7 +19,7 @@ Errors are mmdkit.Error subclasses carrying code, file, section, record and offs
 """
 from __future__ import annotations
 
-import os
+import os as _os
 from dataclasses import dataclass
 from typing import List, Optional, Union
 
@@ -58,7 +58,7 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
     read-only VacFile. ``encoding`` forces 'cp932' or 'gbk' for legacy text; ``strict`` makes
     bytes after the last section an error (neither applies to .x / .vac).
     Raises FileError, FormatError (not a known format included) or JsonError."""
-    path = os.fspath(path)
+    path = _os.fspath(path)
     if path.lower().endswith(".vac"):
         return VacFile.read(path)
     try:
@@ -89,21 +89,21 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
 def write(obj: Document, path: PathLike, *, force: bool = False) -> None:
     """Writes ``obj`` in its own format (``.json`` paths get its lossless JSON) atomically.
     An existing file is replaced only with ``force=True`` (FileError otherwise)."""
-    path = os.fspath(path)
+    path = _os.fspath(path)
     if isinstance(obj, _READ_ONLY):
         raise ArgumentError(f"{type(obj).__name__} is read-only (mmdkit reads .x and .vac files, it does not write "
                             "them); to_json() gives its dump JSON", "invalid_argument")
     if path.lower().endswith(".json"):
-        if os.path.exists(path) and not force:
+        if _os.path.exists(path) and not force:
             raise FileError("output exists; pass force=True to replace it", "io_error", path)
-        tmp = f"{path}.tmp{os.getpid()}"
+        tmp = f"{path}.tmp{_os.getpid()}"
         try:
             with open(tmp, "w", encoding="utf-8") as f:
                 f.write(obj.to_json())
-            os.replace(tmp, path)
+            _os.replace(tmp, path)
         finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+            if _os.path.exists(tmp):
+                _os.remove(tmp)
         return
     obj.write(path, force=force)
 
@@ -147,7 +147,7 @@ def check(obj: Union[Document, PathLike]) -> List[Finding]:
     folder); for an object, those of its bytes (no texture lookup)."""
     if isinstance(obj, (Motion, Pose, PmdModel, PmxModel) + _READ_ONLY):
         return [Finding._of(d) for d in obj._check()]
-    path = os.fspath(obj)
+    path = _os.fspath(obj)
     if path.lower().endswith(".vac"):  # no signature: by the extension, as the CLI
         return [Finding._of(d) for d in VacFile.read(path)._check()]
     return [Finding._of(d) for d in _check_file(path)]
@@ -195,3 +195,13 @@ PmdModel.__repr__ = _repr_model
 PmxModel.__repr__ = _repr_model
 ModelView.__repr__ = lambda self: (f"<mmdkit.ModelView ({self.source}) {self.name!r}: {len(self.vertices)} vertices, "
                                    f"{len(self.faces)} triangles, {len(self.bone_names)} bones>")
+
+
+def __dir__() -> "list[str]":
+    """The API (``__all__``) and ``__version__``: what ``dir(mmdkit)`` and tab completion show, not
+    the helpers this file imports (os, typing's names, dataclass)."""
+    return sorted(set(__all__) | {"__version__"})
+
+
+# Imported for this file's own use only: not part of the namespace.
+del annotations, dataclass, List, Optional, Union

@@ -97,10 +97,23 @@ class Evaluator:
 
     @property
     def warnings(self) -> List[dict]:
-        """Readers' warnings of the files read, each with its file; and, when motions were given
-        that key no bone and no morph of the model (a camera motion), a warning that every frame
-        is the rest pose (``mmdkit sample`` refuses such motions; mmdkit.dataset fails them)."""
-        return self._native.warnings
+        """Every warning about the inputs, as ``mmdkit sample`` prints them: the readers' warnings
+        of the files read, each with its file; when motions were given that key no bone and no
+        morph of the model (a camera motion), a warning that every frame is the rest pose
+        (``mmdkit sample`` refuses such motions; mmdkit.dataset fails them); and the tracks that
+        match nothing of the model, one dict per kind with code ``"unmatched_tracks"`` and the
+        words of ``unmatched_messages`` (its ``file`` the motion's path, ``text`` the whole line).
+        Each dict: code, message, file, section, record, offset, text."""
+        out = list(self._native.warnings)
+        for line in self.unmatched_messages:
+            file, message = None, line
+            for label in self._labels:  # the line starts with its motion's label
+                if line.startswith(label + ": "):
+                    file, message = label, line[len(label) + 2:]
+                    break
+            out.append({"code": "unmatched_tracks", "message": message, "file": file, "section": None,
+                        "record": None, "offset": None, "text": line})
+        return out
 
     @property
     def keyed_bones(self) -> int:
