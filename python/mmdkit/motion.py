@@ -143,10 +143,12 @@ def read_bvh(path: PathLike) -> Bvh:
 
 
 def to_bvh(model: ModelLike, motion: Motion, *, first: Optional[int] = None, last: Optional[int] = None,
-           scale: float = 1.0, ik: bool = True) -> Bvh:
+           scale: float = 1.0, ik: bool = True, names: str = "japanese") -> Bvh:
     """The motion evaluated on ``model`` (IK, append, bone morphs baked) as BVH, frames
-    first..last (default 0 .. the last key) — ``convert IN.vmd OUT.bvh --model``."""
-    return _m.bvh_from_motion(_model(model), motion, first, last, float(scale), ik)
+    first..last (default 0 .. the last key) — ``convert IN.vmd OUT.bvh --model``. ``names``:
+    "japanese" (the bones' names) or "english" (ASCII: the model's English names, MMD's standard
+    bones in English, else transliterated; docs/BVH.md "Joint names"), as ``--names``."""
+    return _m.bvh_from_motion(_model(model), motion, first, last, float(scale), ik, names)
 
 
 def write_bvh(bvh: Bvh, path: PathLike, *, force: bool = False, digits: int = 9) -> None:

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kBvhOptions[] = {"--model", "--frames", "--scale", "--map", "--no-ik", "--no-leg-ik"};
+constexpr const char* kBvhOptions[] = {"--model", "--frames", "--scale", "--map", "--no-ik", "--no-leg-ik", "--names"};
 
 // The output as the summary line names it.
 std::string output_name(const std::string& output) {
@@ -64,6 +64,7 @@ int vmd_to_bvh(const std::string& input, const std::string& output, bool force, 
   if (!data) return data.error();
   motion::BvhExportOptions o;
   o.ik = !a.no_ik;
+  o.names = a.names == "english" ? motion::BvhNames::english : motion::BvhNames::japanese;
   o.scale = a.scale > 0 ? a.scale : 1.0;
   o.first_frame = 0;
   o.last_frame = (*data)->last_frame();
@@ -147,6 +148,10 @@ void add_bvh_convert_options(CLI::App& sub, BvhConvertArgs& a) {
       ->check(CLI::PositiveNumber);
   sub.add_option("--map", a.map, "BVH -> VMD: joint map, lines 'BVH_JOINT<TAB>MMD_BONE' (default: automatic)");
   sub.add_flag("--no-ik", a.no_ik, "VMD -> BVH: evaluate with every IK solver off");
+  sub.add_option("--names", a.names,
+                 "VMD -> BVH: joint names, japanese (the bones' names, default) or english (ASCII: the model's English "
+                 "names, MMD's standard bones in English, else transliterated; docs/BVH.md)")
+      ->check(CLI::IsMember({"japanese", "english"}));
   sub.add_flag("--no-leg-ik", a.no_leg_ik, "BVH -> VMD: no leg IK keys, IK switched off by a property key");
 }
 
@@ -176,8 +181,8 @@ int run_bvh_conversion(const std::string& input, const std::string& output, bool
     return usage_error(s.err, "convert", "a BVH converts to .vmd (got '" + output + "')");
   if (is_std_stream(output) && is_terminal_stdout(output, s.out))
     return usage_error(s.err, "convert", "refusing to write binary vmd data to a terminal; redirect it or give a file");
-  if (!a.frames.empty() || a.no_ik)
-    return usage_error(s.err, "convert", "--frames and --no-ik apply to VMD -> BVH only");
+  if (!a.frames.empty() || a.no_ik || a.names != "japanese")
+    return usage_error(s.err, "convert", "--frames, --no-ik and --names apply to VMD -> BVH only");
   return bvh_to_vmd(input, output, force, a, s);
 }
 

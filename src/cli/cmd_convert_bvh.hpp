@@ -24,6 +24,7 @@ struct BvhConvertArgs {
   double scale = 0;    ///< --scale: BVH units per MMD unit (0 = default: 1 out, automatic in)
   std::string map;     ///< --map TSV (BVH → VMD; default: automatic)
   bool no_ik = false;      ///< --no-ik (VMD → BVH: evaluate without IK)
+  std::string names = "japanese";  ///< --names japanese|english (VMD → BVH: joint names, motion::BvhNames)
   bool no_leg_ik = false;  ///< --no-leg-ik (BVH → VMD: no IK keys, IK switched off)
   bool quiet = false;      ///< -q, --quiet: no warnings or summary line
 };

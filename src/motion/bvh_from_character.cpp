@@ -33,17 +33,6 @@ double unwrap(double a, double previous) {
   return a;
 }
 
-std::string joint_name(const std::string& bone, std::size_t index, std::set<std::string>& used) {
-  std::string n = bone;
-  for (char& c : n)
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '}') c = '_';
-  if (n.empty()) n = "bone_" + std::to_string(index);
-  std::string u = n;
-  for (int k = 2; used.count(u); ++k) u = n + "_" + std::to_string(k);
-  used.insert(u);
-  return u;
-}
-
 }  // namespace
 
 Result<Bvh> bvh_from_character(std::shared_ptr<const anim::CharacterData> data, const BvhExportOptions& o) {
@@ -103,12 +92,12 @@ Result<Bvh> bvh_from_character(std::shared_ptr<const anim::CharacterData> data, 
 
   Bvh bvh;
   bvh.frame_time = 1.0 / 30.0;
-  std::set<std::string> used;
+  const std::vector<std::string> names = bvh_joint_names(m, o.names);
   for (std::size_t j = 0; j < order.size(); ++j) {
     const std::size_t b = order[j];
     const model::Bone& bone = m.bones[b];
     BvhJoint jt;
-    jt.name = joint_name(bone.name, b, used);
+    jt.name = names[b];
     jt.parent = bone.parent >= 0 && static_cast<std::size_t>(bone.parent) < n ? joint_of[static_cast<std::size_t>(bone.parent)] : -1;
     dm::V off = dm::from_float(bone.position);
     if (jt.parent >= 0) off = dm::sub(off, dm::from_float(m.bones[static_cast<std::size_t>(bone.parent)].position));

@@ -85,13 +85,6 @@ std::string table_key(std::string_view name) {
   return lower(name);
 }
 
-// The BVH joint name mmdkit writes for a bone (bvh_from_character's rule without the "_2" suffix).
-std::string written_name(const std::string& bone) {
-  std::string n = bone;
-  for (char& c : n)
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '}') c = '_';
-  return n;
-}
 
 }  // namespace
 
@@ -145,10 +138,11 @@ Result<BvhBoneMap> read_bvh_bone_map(std::string_view text) {
 
 Result<BvhBoneMap> automatic_bvh_bone_map(const Bvh& bvh, const model::Model& model) {
   std::set<std::string> bone_names;
-  std::map<std::string, std::string> written;  // written joint name → bone
-  for (const model::Bone& b : model.bones) {
-    bone_names.insert(b.name);
-    written.emplace(written_name(b.name), b.name);
+  std::map<std::string, std::string> written;  // written joint name (either naming) → bone
+  for (const model::Bone& b : model.bones) bone_names.insert(b.name);
+  for (BvhNames names : {BvhNames::japanese, BvhNames::english}) {
+    const std::vector<std::string> joint = bvh_joint_names(model, names);
+    for (std::size_t b = 0; b < model.bones.size(); ++b) written.emplace(joint[b], model.bones[b].name);
   }
   // Identity: every joint is a bone of this model (a BVH mmdkit wrote of it).
   bool identity = !bvh.joints.empty();
@@ -160,8 +154,12 @@ Result<BvhBoneMap> automatic_bvh_bone_map(const Bvh& bvh, const model::Model& mo
   if (identity) {
     BvhBoneMap m;
     m.source = "identity";
-    for (const BvhJoint& j : bvh.joints) m.pairs.emplace_back(j.name, written[j.name]);
-    return m;
+    std::set<std::string> targets;
+    for (const BvhJoint& j : bvh.joints) {
+      m.pairs.emplace_back(j.name, written[j.name]);
+      identity = identity && targets.insert(written[j.name]).second;  // a model naming two bones alike: no
+    }
+    if (identity) return m;
   }
   struct Table {
     const char* name;

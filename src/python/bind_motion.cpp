@@ -332,9 +332,10 @@ void bind_motion(py::module_& top) {
   m.def(
       "bvh_from_motion",
       [](const py::object& model, const py::object& mo, std::optional<std::uint32_t> first, std::optional<std::uint32_t> last,
-         double scale, bool ik) {
+         double scale, bool ik, const std::string& names) {
         const vmd::Motion& in = motion_arg(mo, "motion");
         if (!(std::isfinite(scale) && scale > 0)) raise_argument("scale must be a number > 0");
+        if (names != "japanese" && names != "english") raise_argument("names must be 'japanese' or 'english', not '" + names + "'");
         auto view = model_arg(model);
         return PyBvh{unwrap(without_gil([&]() -> Result<motion::Bvh> {
           anim::MotionInputs inputs;
@@ -344,6 +345,7 @@ void bind_motion(py::module_& top) {
           motion::BvhExportOptions o;
           o.scale = scale;
           o.ik = ik;
+          o.names = names == "english" ? motion::BvhNames::english : motion::BvhNames::japanese;
           o.first_frame = first.value_or(0);
           o.last_frame = last.value_or((*data)->last_frame());
           if (o.first_frame > o.last_frame) return make_error(ErrorCode::invalid_argument, "first frame after the last");
@@ -351,7 +353,7 @@ void bind_motion(py::module_& top) {
         }))};
       },
       py::arg("model"), py::arg("motion"), py::arg("first") = py::none(), py::arg("last") = py::none(),
-      py::arg("scale") = 1.0, py::arg("ik") = true);
+      py::arg("scale") = 1.0, py::arg("ik") = true, py::arg("names") = "japanese");
   m.def(
       "motion_from_bvh",
       [](const PyBvh& b, const py::object& model, std::optional<std::string> map_text, double scale, bool leg_ik) {

@@ -120,6 +120,23 @@ void bvh_rest_pose(const Bvh& bvh, std::vector<BvhTransform>& out);
 // ------------------------------------------------------------------------------------------------
 // MMD → BVH
 
+/// How a written BVH names its joints.
+enum class BvhNames {
+  japanese,  ///< the bone's name as the model has it (UTF-8; white space and braces as '_')
+  /// ASCII for tools that choke on Japanese names: the model's English bone name when it has a
+  /// printable ASCII one; else MMD's standard bone in English (左腕 → arm_L, センター → center: the
+  /// names of PMX Editor's standard-bone set, in snake case, 左/右 as a _L/_R suffix); else the
+  /// name transliterated (kana in Hepburn romaji, full-width ASCII folded, 左/右 as L_/R_); a name
+  /// with characters that have no transliteration (kanji) is "bone<index>" followed by what could
+  /// be transliterated ("前髪1" → "bone12_1").
+  english,
+};
+
+/// The joint name of every bone (index = bone index) as bvh_from_character writes it: the names
+/// of `names`, a repeated name suffixed "_2", "_3", ... in bone order, an empty one "bone_<index>".
+/// Always printable, without white space or braces; with BvhNames::english, ASCII.
+std::vector<std::string> bvh_joint_names(const model::Model& model, BvhNames names);
+
 /// What bvh_from_character writes.
 struct BvhExportOptions {
   std::uint32_t first_frame = 0;  ///< first frame (30 fps) written as BVH frame 0
@@ -127,12 +144,12 @@ struct BvhExportOptions {
   /// BVH units per MMD unit (1 = MMD units; 0.08 = metres, 8 = centimetres).
   double scale = 1.0;
   bool ik = true;  ///< false: every IK solver off (as `sample --no-ik`)
+  BvhNames names = BvhNames::japanese;  ///< joint names (bvh_joint_names)
 };
 
 /// The model's skeleton with the motion bound in `data`, evaluated through anim::Character at
 /// every frame first..last (IK, append, bone morphs baked), as a BVH (docs/BVH.md "Writing"):
-/// - one joint per bone, named as the bone (spaces and braces replaced by '_', a repeated name
-///   gets "_2", "_3", ...); parentless bones become ROOTs (several ROOTs when the model has
+/// - one joint per bone, named by bvh_joint_names(model, options.names); parentless bones become ROOTs (several ROOTs when the model has
 ///   several parentless bones); OFFSET = bind head − parent bind head (MMD units × scale, BVH
 ///   space); End Site on leaves at the bone's tail (or 1 unit along +Y when it has none);
 /// - channels "Zrotation Xrotation Yrotation" on every joint, preceded by "Xposition Yposition
@@ -161,8 +178,9 @@ struct BvhBoneMap {
 /// tab or with an empty side, a BVH joint or MMD bone named twice.
 Result<BvhBoneMap> read_bvh_bone_map(std::string_view text);
 
-/// The automatic map (docs/BVH.md "Automatic map"): "identity" when every BVH joint name equals a
-/// model bone name (a BVH mmdkit wrote of this model), else the first of the built-in tables
+/// The automatic map (docs/BVH.md "Automatic map"): "identity" when every BVH joint name is a
+/// name bvh_joint_names gives a bone of this model, Japanese or English (a BVH mmdkit wrote of
+/// this model, either way), else the first of the built-in tables
 /// (Mixamo "mixamorig:" names with or without the prefix, CMU, SMPL 24) that names the most BVH
 /// joints, restricted to pairs whose joint is in the BVH and whose bone is in the model. Errors:
 /// invalid_value when no table matches at least the hips and both thighs (give --map).
