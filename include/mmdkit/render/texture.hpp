@@ -20,11 +20,12 @@ namespace mmdkit::render {
 /// side, OpenGL's usual limit).
 Result<Image> decode_texture(std::span<const std::uint8_t> bytes, const std::string& name);
 
-/// mmdkit's generated stand-in for MMD's shared toon<index+1>.bmp (index 0..9): 32 × 32 pixels,
-/// white in the top half (the lit side: the renderer samples row 0.5 − 0.5·N·L), blending over
-/// rows 14..18 into the shadow colour of that toon in the bottom half. The shadow colours are
-/// approximations of MMD's files, chosen by eye (docs/RENDER.md "Toon ramps"); MMD's own files are
-/// used instead when found (--toon-dir or the model's folder). Index outside 0..9: all white.
+/// mmdkit's stand-in for MMD's shared toon<index+1>.bmp (index 0..9): 32 × 32 pixels whose rows
+/// have the colours measured from MMD's files in the column the shader samples (u = 0; the lit side
+/// at the top: the renderer samples row 0.5 − 0.5·N·L): toon01..04 white over a flat shade from
+/// row 16, toon05 a soft skin ramp, toon06 yellow with a highlight band over ochre, toon07..10
+/// white (docs/RENDER.md "Toon ramps"). MMD's own files are used instead when found (--toon-dir or
+/// the model's folder). Index outside 0..9: all white.
 Image generated_toon(int index);
 
 }  // namespace mmdkit::render
