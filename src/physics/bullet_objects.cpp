@@ -23,6 +23,42 @@ void limits6(btGeneric6DofConstraint& c, const JointDesc& j) {
   for (int axis = 0; axis < 6; ++axis) c.setParam(BT_CONSTRAINT_STOP_ERP, kStopErp, axis);
 }
 
+/// Bullet's 6DOF joint (spring or not); without the frame offset (Settings::bullet_275_joint_frames,
+/// Bullet 2.75's rows) its linear rows push body A at A's own pivot. There Bullet 3.24's
+/// btGeneric6DofConstraint::get_limit_motor_info2 gives a linear row the angular Jacobian
+/// (pB − xA) × axis for A: B's pivot pB seen from A's centre xA. That is A's pivot pA only while
+/// the joint holds; once the pivots are apart (a contact or a kinematic body tears the joint open)
+/// the row's impulse turns A about a point it is not attached at, the gap (pB − pA) does not close,
+/// and a light, thin body can stay torn off or fall away (巡音ルカ.pmd under wavefile_v2.vmd: her
+/// shoulder hair fell 1000 units, docs/PHYSICS.md "Joints"). Each linear row's A side is set to
+/// (pA − xA) × axis, the Jacobian of the error the row corrects, (pB − pA)·axis — babylon-mmd's
+/// change to its Bullet for that mode (constraint-fix.patch, "Fix constraint stability"); B's side,
+/// (pB − xB) × axis, is right already. With the frame offset (the default) Bullet's rows are used.
+template <class Base>
+class PivotArmJoint final : public Base {
+ public:
+  using Base::Base;
+
+  void getInfo2(btTypedConstraint::btConstraintInfo2* info) override {
+    Base::getInfo2(info);  // also computes the frames (calculateTransforms) and the limits of this step
+    if (this->getUseFrameOffset()) return;
+    // Without the frame offset the linear rows come first (getInfo2NonVirtual), one per axis
+    // whose limit or motor applies, each with J1 linear = that axis of A's frame.
+    const btVector3 arm = this->getCalculatedTransformA().getOrigin() - this->getRigidBodyA().getCenterOfMassPosition();
+    btTranslationalLimitMotor* linear = this->getTranslationalLimitMotor();
+    int row = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!linear->needApplyForce(axis)) continue;
+      const int s = row++ * info->rowskip;
+      const btVector3 ax(info->m_J1linearAxis[s], info->m_J1linearAxis[s + 1], info->m_J1linearAxis[s + 2]);
+      const btVector3 torque = arm.cross(ax);
+      info->m_J1angularAxis[s] = torque.x();
+      info->m_J1angularAxis[s + 1] = torque.y();
+      info->m_J1angularAxis[s + 2] = torque.z();
+    }
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<btCollisionShape> make_shape(const BodyDesc& d) {
@@ -80,13 +116,13 @@ void set_kinematic(btRigidBody& body, const BodyDesc& d, bool kinematic) {
 }
 
 std::unique_ptr<btTypedConstraint> make_constraint(const JointDesc& j, btRigidBody& a, const BodyDesc& da, btRigidBody& b,
-                                                   const BodyDesc& db) {
+                                                   const BodyDesc& db, bool frame_offset) {
   // Joint frames in each body's space at the bind pose (all peers).
   const btTransform fa = da.bind.inverse() * j.frame, fb = db.bind.inverse() * j.frame;
   switch (j.type) {
     case model::JointType::six_dof: {
-      auto c = std::make_unique<btGeneric6DofConstraint>(a, b, fa, fb, true);
-      c->setUseFrameOffset(false);
+      auto c = std::make_unique<PivotArmJoint<btGeneric6DofConstraint>>(a, b, fa, fb, true);
+      c->setUseFrameOffset(frame_offset);
       limits6(*c, j);
       return c;
     }
@@ -113,9 +149,9 @@ std::unique_ptr<btTypedConstraint> make_constraint(const JointDesc& j, btRigidBo
     }
     case model::JointType::spring_6dof:
     default: {
-      // MMD's Bullet 2.75 had no frame offset (babylon-mmd, docs/PHYSICS.md).
-      auto c = std::make_unique<btGeneric6DofSpringConstraint>(a, b, fa, fb, true);
-      c->setUseFrameOffset(false);
+      // Bullet's frame offset unless Settings::bullet_275_joint_frames (docs/PHYSICS.md "Joints").
+      auto c = std::make_unique<PivotArmJoint<btGeneric6DofSpringConstraint>>(a, b, fa, fb, true);
+      c->setUseFrameOffset(frame_offset);
       limits6(*c, j);
       for (int k = 0; k < 3; ++k) {
         const btScalar s = j.linear_spring[static_cast<std::size_t>(k)];

@@ -21,9 +21,10 @@ std::unique_ptr<btCollisionShape> make_shape(const BodyDesc& d);
 std::unique_ptr<btRigidBody> make_body(const BodyDesc& d, btCollisionShape& shape, const btTransform& at, bool kinematic);
 /// Switches a body between kinematic and dynamic (physics-off keys).
 void set_kinematic(btRigidBody& body, const BodyDesc& d, bool kinematic);
-/// The Bullet constraint of a joint between bodies a and b.
+/// The Bullet constraint of a joint between bodies a and b; `frame_offset`: Bullet's frame offset
+/// for the 6DOF types (false: Settings::bullet_275_joint_frames).
 std::unique_ptr<btTypedConstraint> make_constraint(const JointDesc& j, btRigidBody& a, const BodyDesc& da, btRigidBody& b,
-                                                   const BodyDesc& db);
+                                                   const BodyDesc& db, bool frame_offset = true);
 
 /// Bullet's brute-force broadphase that remembers, per pair of handles, whether the pair is in
 /// the pair cache, so that a step does not look every pair up in the cache's hash table

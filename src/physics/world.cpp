@@ -239,7 +239,8 @@ void World::Impl::build() {
       // A joint between two bodies that follow their bones does nothing.
       if (m.desc.bodies[a].mode == model::RigidBodyMode::follow_bone && m.desc.bodies[b].mode == model::RigidBodyMode::follow_bone)
         continue;
-      m.constraints.push_back(detail::make_constraint(j, *m.bodies[a], m.desc.bodies[a], *m.bodies[b], m.desc.bodies[b]));
+      m.constraints.push_back(detail::make_constraint(j, *m.bodies[a], m.desc.bodies[a], *m.bodies[b], m.desc.bodies[b],
+                                                      !settings.bullet_275_joint_frames));
       world->addConstraint(m.constraints.back().get(), false);  // jointed bodies still collide (saba, nanoem, babylon-mmd)
     }
     m.built = true;
@@ -274,7 +275,8 @@ void World::Impl::prime() {
     }
     for (const detail::JointDesc& j : m.desc.joints) {
       const auto a = static_cast<std::size_t>(j.a), b = static_cast<std::size_t>(j.b);
-      joints.push_back(detail::make_constraint(j, *bodies[base + a], m.desc.bodies[a], *bodies[base + b], m.desc.bodies[b]));
+      joints.push_back(detail::make_constraint(j, *bodies[base + a], m.desc.bodies[a], *bodies[base + b], m.desc.bodies[b],
+                                               !settings.bullet_275_joint_frames));
       world->addConstraint(joints.back().get(), false);
     }
   }

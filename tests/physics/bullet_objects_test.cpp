@@ -122,3 +122,127 @@ TEST(Broadphase, PairStateBroadphaseKeepsBulletsSimplePairCache) {
 
 }  // namespace
 }  // namespace mmdkit::physics::detail
+
+namespace mmdkit::physics::detail {
+namespace {
+
+/// The rows a constraint gives the solver for one step (btTypedConstraint::getInfo1 / getInfo2),
+/// in arrays of `kRowSkip` scalars per row.
+struct Rows {
+  static constexpr int kRowSkip = 4;
+  static constexpr int kMax = 6;
+  float j1[kMax * kRowSkip] = {}, a1[kMax * kRowSkip] = {}, j2[kMax * kRowSkip] = {}, a2[kMax * kRowSkip] = {};
+  float error[kMax * kRowSkip] = {}, cfm[kMax * kRowSkip] = {}, lower[kMax * kRowSkip] = {}, upper[kMax * kRowSkip] = {};
+  int count = 0;
+  explicit Rows(btTypedConstraint& c) {
+    btTypedConstraint::btConstraintInfo1 i1{};
+    c.getInfo1(&i1);
+    count = i1.m_numConstraintRows;
+    btTypedConstraint::btConstraintInfo2 i2{};
+    i2.fps = 60;
+    i2.erp = 0.2f;
+    i2.m_J1linearAxis = j1;
+    i2.m_J1angularAxis = a1;
+    i2.m_J2linearAxis = j2;
+    i2.m_J2angularAxis = a2;
+    i2.rowskip = kRowSkip;
+    i2.m_constraintError = error;
+    i2.cfm = cfm;
+    i2.m_lowerLimit = lower;
+    i2.m_upperLimit = upper;
+    i2.m_damping = 1;
+    i2.m_numIterations = 10;
+    c.getInfo2(&i2);
+  }
+  btVector3 at(const float* v, int row) const { return {v[row * kRowSkip], v[row * kRowSkip + 1], v[row * kRowSkip + 2]}; }
+};
+
+// A spring 6DOF joint without the frame offset (Settings::bullet_275_joint_frames) torn open (the
+// two bodies' pivots 1.1 apart, as when a contact pushes a hair body away): each linear row must
+// push body A at A's own pivot, its angular Jacobian
+// (pA − xA) × axis, the derivative of the error (pB − pA)·axis it corrects. Bullet 3.24 without
+// the frame offset uses B's pivot, (pB − xA) × axis (the joint then turns A about a point it is not
+// attached at: 巡音ルカ's shoulder hair fell away, docs/PHYSICS.md "Joints"). Every other number of
+// every row is Bullet's, bit for bit.
+TEST(Joints, LinearRowsPushBodyAAtItsOwnPivot) {
+  auto capsule = [](Vec3 at, float radius, float height) {
+    BodyDesc d;
+    d.shape = model::RigidBodyShape::capsule;
+    d.size = {radius, height, 0};
+    d.mass = 0.5f;
+    d.mode = model::RigidBodyMode::physics;
+    d.bind = btTransform(btQuaternion(btVector3(1, 0, 0), 0.3f), bt(at));
+    d.offset.setIdentity();
+    d.offset_inverse.setIdentity();
+    return d;
+  };
+  const BodyDesc da = capsule({0, 9.5f, 0}, 0.1f, 0.8f), db = capsule({0, 8, 0}, 0.2f, 1.6f);
+  auto sa = make_shape(da), sb = make_shape(db);
+  auto a = make_body(da, *sa, da.bind, false), b = make_body(db, *sb, db.bind, false);
+  JointDesc j;
+  j.a = 0;
+  j.b = 1;
+  j.frame = btTransform(btQuaternion::getIdentity(), btVector3(0, 9, 0));
+  j.angular_lower = {-0.175f, -0.175f, -0.175f};
+  j.angular_upper = {0.175f, 0.175f, 0.175f};
+  j.angular_spring = {1, 1, 1};
+  auto ours = make_constraint(j, *a, da, *b, db, false);  // Settings::bullet_275_joint_frames
+  // Bullet's own joint on the same bodies, as make_constraint sets it up.
+  const btTransform fa = da.bind.inverse() * j.frame, fb = db.bind.inverse() * j.frame;
+  btGeneric6DofSpringConstraint bullet(*a, *b, fa, fb, true);
+  bullet.setUseFrameOffset(false);
+  bullet.setLinearLowerLimit(btVector3(0, 0, 0));
+  bullet.setLinearUpperLimit(btVector3(0, 0, 0));
+  bullet.setAngularLowerLimit(bt(j.angular_lower));
+  bullet.setAngularUpperLimit(bt(j.angular_upper));
+  for (int axis = 0; axis < 6; ++axis) bullet.setParam(BT_CONSTRAINT_STOP_ERP, 0.475f, axis);
+  for (int k = 0; k < 3; ++k) {
+    bullet.enableSpring(k + 3, true);
+    bullet.setStiffness(k + 3, 1);
+  }
+  // Tear the joint open: B moved and turned away from A.
+  b->setCenterOfMassTransform(btTransform(btQuaternion(btVector3(0, 0, 1), 0.9f), btVector3(1.2f, 7.6f, 0.9f)));
+  a->setAngularVelocity(btVector3(0.5f, -1, 2));
+  b->setLinearVelocity(btVector3(3, -2, 1));
+
+  const Rows got(*ours), want(bullet);
+  ASSERT_EQ(got.count, want.count);
+  const auto* six = dynamic_cast<const btGeneric6DofConstraint*>(ours.get());
+  ASSERT_NE(six, nullptr);
+  const btVector3 pa = six->getCalculatedTransformA().getOrigin(), pb = six->getCalculatedTransformB().getOrigin();
+  ASSERT_GT((pb - pa).length(), 1.0f);  // torn open (1.1 units)
+  const btVector3 xa = a->getCenterOfMassPosition(), xb = b->getCenterOfMassPosition();
+  int linear = 0;
+  for (int r = 0; r < got.count; ++r) {
+    const btVector3 axis = got.at(got.j1, r);
+    if (axis.isZero()) continue;  // an angular row
+    ++linear;
+    const btVector3 arm_a = (pa - xa).cross(axis), arm_b = -(pb - xb).cross(axis);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(got.at(got.a1, r)[k], arm_a[k], 1e-5f) << "row " << r << " component " << k << " (Bullet's "
+                                                         << want.at(want.a1, r)[k] << ")";
+      EXPECT_NEAR(got.at(got.a2, r)[k], arm_b[k], 1e-5f) << "row " << r << " component " << k;
+    }
+  }
+  EXPECT_EQ(linear, 3);  // the gap has a component on every axis of A's frame
+  // Everything else is Bullet's.
+  for (int r = 0; r < got.count; ++r) {
+    const int s = r * Rows::kRowSkip;
+    const bool is_linear = !got.at(got.j1, r).isZero();
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(got.j1[s + k], want.j1[s + k]) << "row " << r;
+      EXPECT_EQ(got.j2[s + k], want.j2[s + k]) << "row " << r;
+      EXPECT_EQ(got.a2[s + k], want.a2[s + k]) << "row " << r;
+      if (!is_linear) {
+        EXPECT_EQ(got.a1[s + k], want.a1[s + k]) << "row " << r;
+      }
+    }
+    EXPECT_EQ(got.error[s], want.error[s]) << "row " << r;
+    EXPECT_EQ(got.cfm[s], want.cfm[s]) << "row " << r;
+    EXPECT_EQ(got.lower[s], want.lower[s]) << "row " << r;
+    EXPECT_EQ(got.upper[s], want.upper[s]) << "row " << r;
+  }
+}
+
+}  // namespace
+}  // namespace mmdkit::physics::detail

@@ -64,6 +64,13 @@ struct Settings {
   /// so fast that Bullet takes it out of the simulation (bounding box overflow), is put back on its
   /// bone with zero velocity and keeps simulating (reported once per body).
   float max_distance = 1000.0f;
+  /// Spring 6DOF (and PMX 2.1 6DOF) joints without Bullet's frame offset
+  /// (`setUseFrameOffset(false)`): the row layout of Bullet 2.75, the version MMD uses
+  /// (babylon-mmd's `disableOffsetForConstraintFrame`), with each linear row pushing body A at A's
+  /// own pivot (babylon-mmd's fix of that mode). Off by default: Bullet's frame offset, as
+  /// babylon-mmd 1.3.0 (its default) and three.js run the joints; without it joints hold chains
+  /// less tightly (docs/PHYSICS.md "Joints").
+  bool bullet_275_joint_frames = false;
 };
 
 /// One problem found while building or running physics: the record and why (one sentence).
