@@ -382,6 +382,15 @@ std::string_view signature_text(Version v) noexcept;
 std::string to_json(const Document& document);
 Result<Document> from_json(std::string_view text);
 
+/// Finds the file a project names (a model, accessory, audio or background path, saved as a
+/// Windows path of the saving machine, e.g. `C:\MMD\UserFile\Model\初音ミク.pmd`): the path as
+/// stored ('\' read as '/'; a relative path below `project_folder`), else its trailing
+/// components below `project_folder`, the longest first (`UserFile/Model/初音ミク.pmd`, then
+/// `Model/初音ミク.pmd`, then `初音ミク.pmd`), each component matched case-insensitively (ASCII) as
+/// Windows does. nullopt when none exists. nanoem re-resolves paths below `UserFile/` the same
+/// way (emapp/src/internal/project/PMM.cc).
+std::optional<std::filesystem::path> resolve_path(const std::string& stored, const std::filesystem::path& project_folder);
+
 /// A problem `check` found (error or warning), with its location.
 struct CheckFinding {
   bool error = false;
