@@ -122,7 +122,9 @@ struct Model {
   std::vector<EncodedText> bone_names;   ///< v2 only: the model's bones, in model order
   std::vector<EncodedText> morph_names;  ///< v2 only: the model's morphs
   std::vector<std::int32_t> ik_bones;    ///< v2 only: bone index of each IK bone
-  std::vector<std::int32_t> outside_parent_bones;  ///< v2 only: bones that can take an outside parent
+  /// v2 only: bones that can take an outside parent; -1 = the whole model (MMD's projects list it
+  /// first, every model of the corpus sample does).
+  std::vector<std::int32_t> outside_parent_bones;
   std::uint8_t draw_order = 0;      ///< drawing order (0 = first)
   std::uint8_t visible = 1;
   std::int32_t selected_bone = 0;   ///< bone selected in the UI

@@ -118,7 +118,7 @@ std::vector<CheckFinding> check(const Document& d) {
               name_of(m, mi) + ": IK bone index " + std::to_string(m.ik_bones[i]) + " is out of range (" +
                   std::to_string(bones) + " bones)");
       for (std::size_t i = 0; i < m.outside_parent_bones.size(); ++i)
-        if (m.outside_parent_bones[i] < 0 || m.outside_parent_bones[i] >= bones)
+        if (m.outside_parent_bones[i] < -1 || m.outside_parent_bones[i] >= bones)  // -1: the whole model
           add(out, true, ErrorCode::invalid_value, prefix + "outside parent bones", static_cast<std::int64_t>(i),
               name_of(m, mi) + ": outside-parent bone index " + std::to_string(m.outside_parent_bones[i]) +
                   " is out of range (" + std::to_string(bones) + " bones)");
