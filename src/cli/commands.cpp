@@ -504,7 +504,7 @@ void add_input_options(CLI::App& sub, InputArgs& a, const char* name, const char
                  "unless the names read as gbk)");
   sub.add_flag("--strict", a.flags.strict, "treat bytes after the last section as an error");
   sub.add_option("--format", a.format,
-                 "input format: vmd, vpd, pmd, pmx, x or vac (default: from the content, .vac by its "
+                 "input format: vmd, vpd, pmd, pmx, pmm, x or vac (default: from the content, .vac by its "
                  "extension; needed for JSON without a \"format\" member)");
 }
 
@@ -528,6 +528,8 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
   return [v, command, run](const Streams& s) {
     if constexpr (requires { v->input; }) {
       if (int rc = resolve_encoding(v->input, command, s.err); rc != kExitOk) return rc;
+      // A project (.pmm) names its models relative to its own folder.
+      if (!is_std_stream(v->input.path)) v->input.flags.project_folder = fs::absolute(fs::path(v->input.path)).parent_path();
     } else {
       (void)command;  // only commands with file inputs check an encoding
     }
