@@ -88,12 +88,12 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
     }
     if (!in.format)
       return fail(ErrorCode::json_schema,
-                  "JSON without a known \"format\" member (vmd, vpd, pmd, pmx); name it with --format");
+                  "JSON without a known \"format\" member (vmd, vpd, pmd, pmx, pmm); name it with --format");
     return in;
   }
   return fail(ErrorCode::bad_signature,
               declared ? "not a " + std::string(declared->name) + " file (unknown signature) nor mmdkit JSON"
-                       : "not a VMD, VPD, PMD, PMX or DirectX .x file (unknown signature) nor mmdkit JSON",
+                       : "not a VMD, VPD, PMD, PMX, PMM or DirectX .x file (unknown signature) nor mmdkit JSON",
               "header", 0);
 }
 
@@ -283,7 +283,7 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   std::string target_name;
   if (is_std_stream(o.path)) {
     if (output_format.empty()) {
-      err << "mmdkit: error: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|json\n";
+      err << "mmdkit: error: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|pmm|json\n";
       return kExitUsage;
     }
     target_name = output_format;
@@ -303,10 +303,10 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   const FormatOps* to = to_json ? nullptr : format_by_name(target_name);
   if (!to_json && !to) {
     if (is_std_stream(o.path))
-      err << "mmdkit: error: --to '" << output_format << "' is not one of vmd vpd pmd pmx json\n";
+      err << "mmdkit: error: --to '" << output_format << "' is not one of vmd vpd pmd pmx pmm json\n";
     else
       err << "mmdkit: error: output extension '" << fs::path(o.path).extension().string()
-          << "' is not one of .vmd .vpd .pmd .pmx .json (or give --to)\n";
+          << "' is not one of .vmd .vpd .pmd .pmx .pmm .json (or give --to)\n";
     return kExitUsage;
   }
   if (!to_json && is_terminal_stdout(o.path, out))
