@@ -54,7 +54,7 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
   const FormatOps* declared = nullptr;
   if (!a.format.empty()) {
     declared = format_by_name(a.format);
-    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd, pmx, x or vac");
+    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd, pmx, pmm, x or vac");
   }
   auto bytes = read_input(a.path, stdin_stream);
   if (!bytes) return std::unexpected(bytes.error());
@@ -581,7 +581,7 @@ const Command kConvertCommand{
       add_input_options(sub, v->input, "INPUT", "input file, - = stdin");
       sub.add_option("OUTPUT", v->output.path, "output file; its extension chooses the format; - = stdout (with --to)")
           ->required();
-      sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
+      sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx, pmm or json (needed for stdout)");
       sub.add_flag("--euler", v->input.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
       sub.add_flag("--copy-textures", v->copy_textures,
                    "models: copy the textures the model refers to into the output's folder (same relative paths)");

@@ -344,7 +344,8 @@ struct ModelCounts {
   std::size_t iks = 0;     ///< IK chains (PMD) / bones with IK (PMX), model order
 };
 
-/// What a version-1 model record tells before its keys: the model's index, name and path.
+/// What a version-1 model record tells before its keys: the model's index, name and path (their
+/// `text` decoded in ReadOptions::encoding, CP932 by default; `raw` as stored).
 struct ModelRef {
   std::size_t index = 0;
   const EncodedText* name = nullptr;
@@ -354,8 +355,11 @@ struct ModelRef {
 struct ReadOptions {
   std::optional<Encoding> encoding;  ///< force CP932 / GBK; nullopt = detect
   bool strict = false;               ///< bytes after the last section are an error
-  /// Version 1 only: the counts of a model (usually read from its file). nullopt = unknown: the
-  /// read fails with `unsupported` naming the model. Unset = the same for every v1 model.
+  /// Version 1 only: the counts of a model (usually read from its file, as nanoem's parse callback
+  /// does), asked once per model in file order. nullopt = unknown: the read fails with
+  /// `unsupported` naming the model, its path and the offset of its keys. Unset: every version-1
+  /// project with a model is refused that way. Wrong counts misparse the rest of the file: the
+  /// read then usually fails, and never writes back different bytes.
   std::function<std::optional<ModelCounts>(const ModelRef&)> model_counts;
 };
 
