@@ -128,7 +128,9 @@ struct Model {
   std::uint8_t draw_order = 0;      ///< drawing order (0 = first)
   std::uint8_t visible = 1;
   std::int32_t selected_bone = 0;   ///< bone selected in the UI
-  std::array<std::int32_t, 4> selected_morphs{};  ///< morph selected per panel (eye, lip, brow, other)
+  /// Morph selected per facial panel: brow, eye, lip, other (-1 = none); the corpus's t.pmm has
+  /// 真面目, まばたき, あ, none.
+  std::array<std::int32_t, 4> selected_morphs{};
   std::vector<std::uint8_t> expanded_frames;      ///< per display frame: expanded in the timeline (u8 count)
   std::int32_t vertical_scroll = 0;
   std::int32_t last_frame = 0;      ///< last keyed frame as MMD saw it
@@ -285,8 +287,8 @@ struct Document {
   std::int32_t current_frame = 0;
   std::int32_t horizontal_scroll = 0;
   std::int32_t horizontal_scroll_thumb = 0;
-  std::int32_t editing_mode = 0;       ///< nanoem's editing mode (none, select, move, rotate, ...)
-  std::uint8_t camera_look_mode = 0;   ///< 0 none, 1 model, 2 bone
+  std::int32_t editing_mode = 0;       ///< nanoem: 0 select, 1 select box, 2 none, 3 rotate, 4 move
+  std::uint8_t camera_look_mode = 0;   ///< as stored (nanoem: camera_look_mode; meaning not documented)
   std::uint8_t loop = 0;
   std::uint8_t begin_enabled = 0;      ///< play range start in use
   std::uint8_t end_enabled = 0;        ///< play range end in use
@@ -406,7 +408,8 @@ struct CheckFinding {
 /// Structural checks: key ids out of range or repeated, chains that do not link up (a `next`
 /// naming no key, a key whose `previous` is not the key before it, frames that do not increase,
 /// keys no chain reaches), indices of bones, morphs, models out of range (IK and outside-parent
-/// bones, outside parents, accessory parents, camera follow). Files are not looked at here.
+/// bones, outside parents, accessory parents, camera follow); warnings for a model or accessory
+/// whose stored index is not its position. Files are not looked at here.
 std::vector<CheckFinding> check(const Document& document);
 
 }  // namespace mmdkit::pmm

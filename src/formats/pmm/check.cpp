@@ -110,6 +110,9 @@ std::vector<CheckFinding> check(const Document& d) {
   for (std::size_t mi = 0; mi < d.models.size(); ++mi) {
     const Model& m = d.models[mi];
     const std::string prefix = "model " + std::to_string(mi) + " ";
+    if (m.index != mi)
+      add(out, false, ErrorCode::invalid_value, "models", static_cast<std::int64_t>(mi),
+          name_of(m, mi) + " stores index " + std::to_string(m.index) + " (MMD stores its position)");
     if (v2) {
       const auto bones = static_cast<std::int64_t>(m.bone_names.size());
       for (std::size_t i = 0; i < m.ik_bones.size(); ++i)
@@ -140,6 +143,9 @@ std::vector<CheckFinding> check(const Document& d) {
   check_links({&d.light.initial_key}, d.light.keys, "light keyframes", out);
   for (std::size_t ai = 0; ai < d.accessories.size(); ++ai) {
     const Accessory& a = d.accessories[ai];
+    if (a.index != ai)
+      add(out, false, ErrorCode::invalid_value, "accessories", static_cast<std::int64_t>(ai),
+          "accessory '" + a.name.text + "' stores index " + std::to_string(a.index) + " (MMD stores its position)");
     const std::string section = "accessory " + std::to_string(ai) + " keyframes";
     check_links({&a.initial_key}, a.keys, section, out);
     check_parent(a.parent, "accessories", static_cast<std::int64_t>(ai), "accessory '" + a.name.text + "' parent");

@@ -70,6 +70,16 @@ TEST(PmmCheck, BrokenLinksAreFound) {
   EXPECT_NE(f[0].where.message.find("its previous link is 5"), std::string::npos);
 }
 
+TEST(PmmCheck, StoredIndexThatIsNotThePositionIsAWarning) {
+  Document d = sample_document(Version::v2, 2);
+  d.models[1].index = 0;
+  auto f = check(d);
+  ASSERT_EQ(f.size(), 1u) << all(f);
+  EXPECT_FALSE(f[0].error);
+  EXPECT_EQ(f[0].where.record, 1);
+  EXPECT_NE(f[0].where.message.find("stores index 0"), std::string::npos);
+}
+
 TEST(PmmCheck, IndicesOutOfRange) {
   Document d = sample_document(Version::v2, 2);
   d.models[1].outside_parent_bones[0] = -2;
