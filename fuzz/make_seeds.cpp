@@ -19,12 +19,15 @@
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
+#include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
+// The PMM tests' small projects (header-only), written with the PMM writer as seeds.
+#include "../tests/formats/pmm/fixture.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #if __has_include("mmdkit/formats/vpd_json.hpp")
 #include "mmdkit/formats/vpd_json.hpp"
@@ -300,6 +303,17 @@ void built_vpd() {
   add_vpd("built-empty.vpd", must(write(empty), "empty vpd"));
 }
 
+// Projects built in code (the tests' fixture, both versions; version 1 with the model counts the
+// pmm target reads with, fuzz/roundtrip.cpp pmm_options).
+void built_pmm() {
+  using mmdkit::pmm::Version;
+  for (Version v : {Version::v1, Version::v2})
+    for (std::size_t models : {0u, 1u, 2u}) {
+      const std::string name = std::string("built-v") + (v == Version::v1 ? "1" : "2") + "-" + std::to_string(models) + ".pmm";
+      put("pmm", name, must(mmdkit::pmm::write(mmdkit::pmm::test::sample_document(v, models)), name.c_str()));
+    }
+}
+
 // Corpus files of the four kinds, read in place; the name keeps the sha256 prefix.
 void corpus(const fs::path& dir, std::uint64_t max_bytes) {
   std::ifstream manifest(dir / "MANIFEST.tsv");
@@ -316,7 +330,7 @@ void corpus(const fs::path& dir, std::uint64_t max_bytes) {
     while (std::getline(ss, c, '\t')) col.push_back(c);
     if (col.size() < 7) continue;
     const std::string& kind = col[6];
-    if (kind != "vmd" && kind != "pmd" && kind != "pmx" && kind != "vpd" && kind != "x") continue;
+    if (kind != "vmd" && kind != "pmd" && kind != "pmx" && kind != "vpd" && kind != "x" && kind != "pmm") continue;
     std::uint64_t size = std::strtoull(col[4].c_str(), nullptr, 10);
     if (size > max_bytes) continue;
     auto bytes = mmdkit::read_file(dir / col[0]);
@@ -327,6 +341,7 @@ void corpus(const fs::path& dir, std::uint64_t max_bytes) {
     if (kind == "pmx") add_pmx(name, *bytes);
     if (kind == "vpd") add_vpd(name, *bytes);
     if (kind == "x") put("x", name, *bytes);
+    if (kind == "pmm") put("pmm", name, *bytes);
     ++used;
   }
   std::fprintf(stderr, "mmdkit_fuzz_seeds: %d corpus files of at most %llu bytes\n", used,
@@ -403,6 +418,7 @@ int main(int argc, char** argv) {
   built_pmd();
   built_vpd();
   built_x_and_vac();
+  built_pmm();
   scene_files();
   if (argc >= 3) corpus(argv[2], argc >= 4 ? std::strtoull(argv[3], nullptr, 10) : 65536);
   std::fprintf(stderr, "mmdkit_fuzz_seeds: %d seed files in %s\n", g_written, g_out.c_str());

@@ -12,6 +12,7 @@
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
+#include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -298,10 +299,37 @@ std::string check_vac(ByteSpan in) {
   return {};
 }
 
+// ---------------------------------------------------------------------------------------- PMM
+
+/// Version 1 projects need their models' counts: the fuzz input's own choice, from its size (so
+/// that the seeds written with sample counts 3 / 2 / 1 parse, and others explore other counts).
+pmm::ReadOptions pmm_options(std::size_t size) {
+  pmm::ReadOptions o;
+  o.model_counts = [size](const pmm::ModelRef&) {
+    return std::optional<pmm::ModelCounts>(size % 7 == 0 ? pmm::ModelCounts{0, 0, 0} : pmm::ModelCounts{3, 2, 1});
+  };
+  return o;
+}
+
+std::string check_pmm(ByteSpan in) {
+  auto r = pmm::read(in, pmm_options(in.size()));
+  if (!r) return check_error(r.error(), in.size(), "pmm::read");
+  (void)pmm::check(r->document);
+  auto w = pmm::write(r->document);
+  if (!w) return "pmm::write of a parsed project failed: " + describe(w.error());
+  if (auto f = compare(in, *w, "pmm read->write"); !f.empty()) return f;
+  auto back = pmm::from_json(pmm::to_json(r->document));
+  if (!back) return "pmm: from_json(to_json(project)) failed: " + describe(back.error());
+  auto w2 = pmm::write(*back);
+  if (!w2) return "pmm: write(from_json(to_json(project))) failed: " + describe(w2.error());
+  return compare(in, *w2, "pmm: write(from_json(to_json(project)))");
+}
+
 constexpr Target kTargets[] = {
     {"vmd", check_vmd},           {"pmd", check_pmd},           {"pmx", check_pmx},
     {"vpd", check_vpd},           {"vmd_json", check_vmd_json}, {"pmd_json", check_pmd_json},
     {"pmx_json", check_pmx_json}, {"x", check_x}, {"vac", check_vac},
+    {"pmm", check_pmm},
 #ifdef MMDKIT_FUZZ_HAVE_VPD_JSON
     {"vpd_json", check_vpd_json},
 #endif

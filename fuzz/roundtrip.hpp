@@ -2,7 +2,7 @@
 // targets (fuzz/fuzz_<target>.cpp) and the crash-regression tests (tests/regress/), which replay
 // every saved input in tests/regress/inputs/<target>/ through the same check.
 //
-// For a binary reader (vmd, pmd, pmx, vpd), `check` on input bytes B:
+// For a binary reader (vmd, pmd, pmx, vpd, pmm), `check` on input bytes B:
 //  - read(B) fails: the Error must be well formed (non-empty message, offset in [-1, |B|]);
 //  - read(B) succeeds: write(parsed) must succeed and give B back byte for byte (the readers keep
 //    every byte, warnings or not); the JSON form must be lossless: write(from_json(to_json(parsed)))
@@ -33,7 +33,7 @@ struct Target {
   std::string (*check)(ByteSpan input);
 };
 
-/// Every target, in a fixed order: vmd, pmd, pmx, vpd, vmd_json, pmd_json, pmx_json, x, vac,
+/// Every target, in a fixed order: vmd, pmd, pmx, vpd, vmd_json, pmd_json, pmx_json, x, vac, pmm,
 /// vpd_json (vpd_json only when mmdkit/formats/vpd_json.hpp exists), physics (physics_check.hpp;
 /// only in builds with the physics layer, MMDKIT_FUZZ_HAVE_PHYSICS). x and vac have no writer:
 /// their properties are in roundtrip.cpp (check_x, check_vac).

@@ -72,6 +72,10 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
                           path, "header", None, 0)
     if fmt == "x":
         return XFile.read(path)
+    if fmt in ("pmm", "pmm-json"):
+        raise FormatError("an MMD project (.pmm): the mmdkit command and the C++ library read it (info, dump, "
+                          "convert, check; docs/formats/pmm.md); the Python module does not yet",
+                          "unsupported", path, "header", None, 0)
     if fmt in ("x-json", "vac-json"):
         raise FormatError(f"the JSON of a {fmt[:-5]} file is what `mmdkit dump` prints; it is not read back",
                           "unsupported", path, "header", None, 0)
@@ -111,7 +115,7 @@ def write(obj: Document, path: PathLike, *, force: bool = False) -> None:
 def from_json(text: str) -> Document:
     """The object of mmdkit JSON text (its "format" member picks the class)."""
     fmt = _sniff(text.encode("utf-8")[:4096])
-    if fmt is None or not fmt.endswith("-json"):
+    if fmt is None or not fmt.endswith("-json") or fmt not in [f"{k}-json" for k in _CLASSES]:
         raise JsonError('no "format" member naming vmd, vpd, pmd or pmx', "json_schema", None, "format")
     return _class_of(fmt[:-5]).from_json(text)
 

@@ -57,7 +57,7 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
   const FormatOps* declared = nullptr;
   if (!a.format.empty()) {
     declared = format_by_name(a.format);
-    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd, pmx, x or vac");
+    if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd, pmx, pmm, x or vac");
   }
   auto bytes = read_input(a.path, stdin_stream);
   if (!bytes) return std::unexpected(bytes.error());
@@ -91,12 +91,12 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
     }
     if (!in.format)
       return fail(ErrorCode::json_schema,
-                  "JSON without a known \"format\" member (vmd, vpd, pmd, pmx); name it with --format");
+                  "JSON without a known \"format\" member (vmd, vpd, pmd, pmx, pmm); name it with --format");
     return in;
   }
   return fail(ErrorCode::bad_signature,
               declared ? "not a " + std::string(declared->name) + " file (unknown signature) nor mmdkit JSON"
-                       : "not a VMD, VPD, PMD, PMX or DirectX .x file (unknown signature) nor mmdkit JSON",
+                       : "not a VMD, VPD, PMD, PMX, PMM or DirectX .x file (unknown signature) nor mmdkit JSON",
               "header", 0);
 }
 
@@ -292,7 +292,7 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   std::string target_name;
   if (is_std_stream(o.path)) {
     if (output_format.empty()) {
-      err << "mmdkit: error: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|json\n";
+      err << "mmdkit: error: convert to stdout ('-') needs --to vmd|vpd|pmd|pmx|pmm|json\n";
       return kExitUsage;
     }
     target_name = output_format;
@@ -318,10 +318,10 @@ int cmd_convert(const InputArgs& a, const OutputArgs& o, const std::string& outp
   const FormatOps* to = to_json ? nullptr : format_by_name(target_name);
   if (!to_json && !to) {
     if (is_std_stream(o.path))
-      err << "mmdkit: error: --to '" << output_format << "' is not one of vmd vpd pmd pmx json\n";
+      err << "mmdkit: error: --to '" << output_format << "' is not one of vmd vpd pmd pmx pmm json\n";
     else
       err << "mmdkit: error: output extension '" << fs::path(o.path).extension().string()
-          << "' is not one of .vmd .vpd .pmd .pmx .json (or give --to)\n";
+          << "' is not one of .vmd .vpd .pmd .pmx .pmm .json (or give --to)\n";
     return kExitUsage;
   }
   if (!to_json && is_terminal_stdout(o.path, out))
@@ -556,7 +556,7 @@ void add_input_options(CLI::App& sub, InputArgs& a, const char* name, const char
                  "unless the names read as gbk)");
   sub.add_flag("--strict", a.flags.strict, "treat bytes after the last section as an error");
   sub.add_option("--format", a.format,
-                 "input format: vmd, vpd, pmd, pmx, x or vac (default: from the content, .vac by its "
+                 "input format: vmd, vpd, pmd, pmx, pmm, x or vac (default: from the content, .vac by its "
                  "extension; needed for JSON without a \"format\" member)");
 }
 
@@ -580,6 +580,8 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
   return [v, command, run](const Streams& s) {
     if constexpr (requires { v->input; }) {
       if (int rc = resolve_encoding(v->input, command, s.err); rc != kExitOk) return rc;
+      // A project (.pmm) names its models relative to its own folder.
+      if (!is_std_stream(v->input.path)) v->input.flags.project_folder = fs::absolute(fs::path(v->input.path)).parent_path();
     } else {
       (void)command;  // only commands with file inputs check an encoding
     }
@@ -639,7 +641,7 @@ const Command kConvertCommand{
       add_input_options(sub, v->input, "INPUT", "input file, - = stdin");
       sub.add_option("OUTPUT", v->output.path, "output file; its extension chooses the format; - = stdout (with --to)")
           ->required();
-      sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx or json (needed for stdout)");
+      sub.add_option("--to", v->to, "output format: vmd, vpd, pmd, pmx, pmm or json (needed for stdout)");
       sub.add_flag("--euler", v->input.flags.euler, "JSON output of VMD and VPD: add Euler angles in degrees");
       sub.add_flag("--lossy", v->input.flags.lossy,
                    ".pmx -> .pmd: convert what PMD cannot hold where a close form exists (SDEF -> BDEF2, BDEF4 -> "

@@ -8,7 +8,7 @@
 namespace mmdkit::cli {
 
 std::vector<const FormatOps*> all_formats() {
-  return {&vmd_ops(), &vpd_ops(), &pmd_ops(), &pmx_ops(), &x_ops(), &vac_ops()};
+  return {&vmd_ops(), &vpd_ops(), &pmd_ops(), &pmx_ops(), &x_ops(), &vac_ops(), &pmm_ops()};
 }
 
 const FormatOps* format_by_name(std::string_view name) {

@@ -25,6 +25,9 @@ struct ReadFlags {
   /// Folder of the input file (set by commands that read a path): `check` resolves texture
   /// references inside it. Unset for in-memory input.
   std::optional<std::filesystem::path> input_folder;
+  /// Folder of the input file for every file command (unset for stdin): a project (.pmm) finds
+  /// its model files there (version 1 needs their bone and morph counts; `check` looks for them).
+  std::optional<std::filesystem::path> project_folder;
 };
 
 /// Sizes for `generate`; each format uses the ones that apply.
@@ -84,6 +87,7 @@ const FormatOps& pmd_ops();
 const FormatOps& pmx_ops();
 const FormatOps& x_ops();    ///< DirectX .x (info, dump, check)
 const FormatOps& vac_ops();  ///< .vac accessory settings (info, dump, check; by extension: no signature)
+const FormatOps& pmm_ops();  ///< MMD projects (info, dump, convert to .pmm / .json, check)
 
 /// All formats, in a fixed order.
 std::vector<const FormatOps*> all_formats();

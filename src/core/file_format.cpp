@@ -16,6 +16,7 @@ std::string_view file_format_name(FileFormat f) noexcept {
     case FileFormat::pmd: return "pmd";
     case FileFormat::pmx: return "pmx";
     case FileFormat::x: return "x";
+    case FileFormat::pmm: return "pmm";
     case FileFormat::unknown: break;
   }
   return "unknown";
@@ -26,6 +27,7 @@ namespace {
 constexpr std::string_view kVmdSignatureV2 = "Vocaloid Motion Data 0002";
 constexpr std::string_view kVmdSignatureV1 = "Vocaloid Motion Data file";
 constexpr std::string_view kVpdSignature = "Vocaloid Pose Data file";
+constexpr std::string_view kPmmSignature = "Polygon Movie maker 000";
 
 // `bytes` start with the first min(size, sig.size()) bytes of `sig`, and hold at least `min` bytes.
 bool starts_like(ByteSpan bytes, std::string_view sig, std::size_t min) {
@@ -49,6 +51,7 @@ FileFormat binary_format(ByteSpan b) {
   for (std::string_view sig : {kVmdSignatureV2, kVmdSignatureV1})
     if (starts_like(b, sig, 10)) return FileFormat::vmd;
   if (starts_like(b, kVpdSignature, 10)) return FileFormat::vpd;
+  if (starts_like(b, kPmmSignature, 10)) return FileFormat::pmm;  // pmm::signature_text without the digit
   return FileFormat::unknown;
 }
 
@@ -73,7 +76,7 @@ FileFormat json_format(ByteSpan b) {
     if (end == std::string_view::npos) break;
     std::string name(head.substr(k + 1, end - k - 1));
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (FileFormat f : {FileFormat::vmd, FileFormat::vpd, FileFormat::pmd, FileFormat::pmx})
+    for (FileFormat f : {FileFormat::vmd, FileFormat::vpd, FileFormat::pmd, FileFormat::pmx, FileFormat::pmm})
       if (file_format_name(f) == name) return f;
     return FileFormat::unknown;
   }

@@ -10,7 +10,7 @@ namespace mmdkit::python {
 py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
                         const std::string& file) {
   cli::ReadFlags flags;
-  if (folder) flags.input_folder = std::filesystem::path(*folder);
+  if (folder) flags.input_folder = flags.project_folder = std::filesystem::path(*folder);  // .pmm: its models
   auto found = without_gil([&] { return ops.check(bytes, flags); });
   if (!found) {
     Error e = found.error();

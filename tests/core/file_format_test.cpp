@@ -37,6 +37,10 @@ TEST(FileFormat, DetectsBinarySignaturesIncludingCutOnes) {
   EXPECT_EQ(detect(b("Vocaloid Pose Data file\r\n")).format, FileFormat::vpd);
   EXPECT_EQ(detect(b("Vocaloid P")).format, FileFormat::vpd);
   EXPECT_EQ(detect(b("PMX")).format, FileFormat::unknown);
+  EXPECT_EQ(detect(b("Polygon Movie maker 0002")).format, FileFormat::pmm);
+  EXPECT_EQ(detect(b("Polygon Movie maker 0001")).format, FileFormat::pmm);
+  EXPECT_EQ(detect(b("Polygon Mo")).format, FileFormat::pmm);  // cut: the reader says where
+  EXPECT_EQ(detect(b("Polygon M")).format, FileFormat::unknown);
   EXPECT_EQ(detect({}).format, FileFormat::unknown);
   for (const auto& v : {b("PMX \x00"), pmd_header(1.0f), b("Vocaloid Motion Data 0002")}) EXPECT_FALSE(detect(v).json);
 }
@@ -49,6 +53,7 @@ TEST(FileFormat, DetectsMmdkitJsonByItsFormatMember) {
   EXPECT_EQ(d.format, FileFormat::pmx);
   EXPECT_TRUE(d.json);
   EXPECT_EQ(detect(b("{\"name\": \"format\", \"format\" : \"vmd\"}")).format, FileFormat::vmd);
+  EXPECT_EQ(detect(b("{\"format\": \"pmm\", \"version\": 2}")).format, FileFormat::pmm);
   EXPECT_EQ(detect(b("{\"format\": \"obj\"}")).format, FileFormat::unknown);
   EXPECT_EQ(detect(b("{\"bones\": []}")).format, FileFormat::unknown);
   EXPECT_EQ(detect(b("[\"format\", \"vmd\"]")).format, FileFormat::unknown);  // not an object
@@ -62,6 +67,8 @@ TEST(FileFormat, NamesEveryFormat) {
   EXPECT_EQ(file_format_name(FileFormat::vpd), "vpd");
   EXPECT_EQ(file_format_name(FileFormat::pmd), "pmd");
   EXPECT_EQ(file_format_name(FileFormat::pmx), "pmx");
+  EXPECT_EQ(file_format_name(FileFormat::x), "x");
+  EXPECT_EQ(file_format_name(FileFormat::pmm), "pmm");
   EXPECT_EQ(file_format_name(FileFormat::unknown), "unknown");
 }
 

@@ -94,3 +94,19 @@ def test_errors_pickle():
     back = pickle.loads(pickle.dumps(err))
     assert type(back) is mmdkit.FormatError
     assert (back.code, back.file, back.section, back.record, back.offset) == ("truncated", "f.vmd", "bone keyframes", 3, 99)
+
+
+def test_a_project_is_refused_as_unsupported_and_checked(tmp_path):
+    """MMD projects (.pmm) are the command's and the C++ library's (docs/formats/pmm.md); the
+    module refuses to read one with a clear error, and check_file gives the command's findings."""
+    import mmdkit._mmdkit as native
+    head = b"Polygon Movie maker 0002".ljust(30, b"\0")
+    p = tmp_path / "p.pmm"
+    p.write_bytes(head + b"\0" * 10)
+    assert native.sniff(head) == "pmm"
+    with pytest.raises(mmdkit.FormatError) as e:
+        mmdkit.read(p)
+    assert e.value.code == "unsupported" and e.value.file == str(p)
+    with pytest.raises(mmdkit.Error) as e:
+        native.check_file(str(p))  # cut after the header: the reader's error, with its offset
+    assert e.value.code == "truncated" and e.value.offset == 30

@@ -17,6 +17,8 @@
 
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
+#include "mmdkit/formats/pmm.hpp"
+#include "formats/pmm/fixture.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -224,6 +226,70 @@ TEST(Limits, PmxHugeCountsAndLengthsFailFast) {
       EXPECT_GE(r.error().offset, static_cast<std::int64_t>(f.offset)) << f.what;
     }
   }
+  EXPECT_LT(peak_rss_kib() - before, kMaxGrowthKiB);
+}
+
+// ------------------------------------------------------------------------------------------- PMM
+
+TEST(Limits, PmmHugeCountsFailFast) {
+  // The PMM tests' version-2 project with one model (tests/formats/pmm/fixture.hpp); offsets from
+  // docs/formats/pmm.md: signature 30, header 23, selected model and model count at 53 and 54,
+  // model index, name (1 + 7), English name (1 + 6), path 256, fixed tracks, then the bone names
+  // count at 328 (3 names of 9, 9, 3 bytes), morph names (2: 9, 3), IK bones (1), outside-parent
+  // bones (1), 22 bytes of settings, the expanded-frames u8 count at 407 (3), scroll, last frame,
+  // 3 initial bone keys of 58 bytes, the regular bone key count at 593 (2 keys of 62), 2 initial
+  // morph keys of 17, the morph key count at 755 (1 of 21), the initial model key (23), the model
+  // key count at 803 (1 of 27), bone states 3 × 31, morph states 2 × 4, IK state 1, outside-parent
+  // state 16, 7 bytes, the initial camera key (78), the camera key count at 1037 (2 of 82), 37
+  // bytes, the initial light key (37), the light key count at 1279 (1 of 41), 24 + 5 bytes, the
+  // accessory u8 count at 1353 (1), its name (100), the accessory (358 + initial key 51), its key
+  // count at 1863 (1).
+  auto w = mmdkit::pmm::write(mmdkit::pmm::test::sample_document(mmdkit::pmm::Version::v2, 1));
+  ASSERT_TRUE(w) << w.error().to_string();
+  const Bytes base = *w;
+  struct Count {
+    const char* what;
+    std::size_t offset;
+    int width;
+    std::uint32_t stored;
+  };
+  const Count counts[] = {
+      {"model count", 54, 1, 1},          {"bone names", 328, 4, 3},     {"morph names", 353, 4, 2},
+      {"IK bones", 369, 4, 1},            {"outside-parent bones", 377, 4, 1}, {"expanded frames", 407, 1, 3},
+      {"bone keys", 593, 4, 2},           {"morph keys", 755, 4, 1},     {"model keys", 803, 4, 1},
+      {"camera keys", 1037, 4, 2},        {"light keys", 1279, 4, 1},    {"accessories", 1353, 1, 1},
+      {"accessory keys", 1863, 4, 1},
+  };
+  const long before = peak_rss_kib();
+  for (const Count& c : counts) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, base.data() + c.offset, static_cast<std::size_t>(c.width));
+    ASSERT_EQ(v, c.stored) << c.what << ": the offset is wrong";
+    if (c.width == 1) {
+      // 255 may fit in what follows: whatever it parses to, no crash and no growth.
+      (void)mmdkit::pmm::read(with_max(base, Field{c.what, c.offset, 1}));
+      continue;
+    }
+    for (std::uint32_t huge : {0x7FFFFFFFu, 0x10000000u}) {
+      auto r = mmdkit::pmm::read(with_value(base, c.offset, huge));
+      ASSERT_FALSE(r) << c.what;
+      EXPECT_EQ(r.error().code, ErrorCode::count_too_large) << c.what << ": " << r.error().to_string();
+      EXPECT_EQ(r.error().offset, static_cast<std::int64_t>(c.offset)) << c.what;
+    }
+    auto negative = mmdkit::pmm::read(with_value(base, c.offset, 0xFFFFFFFFu));
+    ASSERT_FALSE(negative) << c.what;
+    EXPECT_EQ(negative.error().code, ErrorCode::invalid_value) << c.what;
+  }
+  // Version 1: counts from the caller (a model file) that the bytes cannot hold fail the same way.
+  auto v1 = mmdkit::pmm::write(mmdkit::pmm::test::sample_document(mmdkit::pmm::Version::v1, 1));
+  ASSERT_TRUE(v1);
+  mmdkit::pmm::ReadOptions o;
+  o.model_counts = [](const mmdkit::pmm::ModelRef&) {
+    return std::optional<mmdkit::pmm::ModelCounts>(mmdkit::pmm::ModelCounts{1u << 30, 1u << 30, 1u << 30});
+  };
+  auto r = mmdkit::pmm::read(*v1, o);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::count_too_large) << r.error().to_string();
   EXPECT_LT(peak_rss_kib() - before, kMaxGrowthKiB);
 }
 
