@@ -19,15 +19,16 @@ namespace {
 
 constexpr double kRate = kLipSampleRate;
 constexpr int kWindow = 640;    // 40 ms at 16 kHz
-constexpr int kOrder = 14;      // LPC order: 2 + 12 poles for ~6 formants below 8 kHz
+constexpr int kOrder = 18;      // LPC order: 2 + fs / 1 kHz (Rabiner & Schafer's rule)
 constexpr double kSilenceDb = -60;   // absolute gate (dBFS RMS)
 constexpr double kRelativeDb = -40;  // gate below the loud frames' level
 
-// Vowel prototypes, Hz: (F1, F2) of a, i, u, e, o for an adult voice (the voice's own scale is
-// applied to its formants first). The ordering is the textbook Japanese vowel chart (a: F1 high;
-// i: F1 low, F2 high; u: F1 low, F2 mid-low (unrounded); e: F1 mid, F2 high-mid; o: F1 mid, F2
-// low); the values were set on espeak-ng's ja voice and checked with shifted pitch (tests).
-constexpr double kProto[5][2] = {{750, 1250}, {310, 2250}, {340, 1400}, {480, 1900}, {480, 850}};
+// Vowel prototypes, Hz: (F1, F2) of a, i, u, e, o (the voice's own scale is applied to its
+// formants first). The ordering is the textbook Japanese vowel chart (a: F1 high; i: F1 low, F2
+// high; u: F1 low, F2 mid-low; e: F1 mid, F2 high-mid; o: F1 mid, F2 low); the values lie between
+// the usual adult male figures (u's F2 ~1300 Hz, unrounded) and espeak-ng's ja voice, measured
+// with this analysis (a 895/1325, i 287/2270, u 343/750, e 482/1992, o 535/777; docs/LIPSYNC.md).
+constexpr double kProto[5][2] = {{800, 1300}, {300, 2250}, {340, 950}, {480, 1950}, {520, 800}};
 constexpr double kSigma1 = 0.22, kSigma2 = 0.16;  // spread in ln Hz
 
 std::vector<float> to_16k(std::span<const float> in, double rate) {
