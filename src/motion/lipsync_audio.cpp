@@ -29,6 +29,9 @@ constexpr double kRelativeDb = -40;  // gate below the loud frames' level
 // the usual adult male figures (u's F2 ~1300 Hz, unrounded) and espeak-ng's ja voice, measured
 // with this analysis (a 895/1325, i 287/2270, u 343/750, e 482/1992, o 535/777; docs/LIPSYNC.md).
 constexpr double kProto[5][2] = {{800, 1300}, {300, 2250}, {340, 950}, {480, 1950}, {520, 800}};
+// Reference F3, Hz: the median F3 of the voice the prototypes are for (espeak-ng ja: a 2692,
+// i 2830, u 2391, e 2541, o 2747 measured here).
+constexpr double kRefF3 = 2650;
 constexpr double kSigma1 = 0.22, kSigma2 = 0.16;  // spread in ln Hz
 
 std::vector<float> to_16k(std::span<const float> in, double rate) {
@@ -100,7 +103,7 @@ void roots(const double* a, int p, std::complex<double>* z) {
 }
 
 struct FrameInfo {
-  double rms = 0, db = -200, voicing = 0, f1 = 0, f2 = 0;
+  double rms = 0, db = -200, voicing = 0, f1 = 0, f2 = 0, f3 = 0;
   bool voiced = false, formants = false;
 };
 
@@ -156,16 +159,18 @@ void analyse_frame(const float* x, int n, FrameInfo& fi, const std::vector<doubl
   }
   for (int i = 1; i < nc; ++i)  // insertion sort (at most kOrder / 2 candidates)
     for (int j = i; j > 0 && cand[j - 1] > cand[j]; --j) std::swap(cand[j - 1], cand[j]);
-  double f1 = 0, f2 = 0;
+  double f1 = 0, f2 = 0, f3 = 0;
   for (int i = 0; i < nc; ++i) {
     if (f1 == 0 && cand[i] >= 200 && cand[i] <= 1200) f1 = cand[i];
-    else if (f1 > 0 && cand[i] > f1 + 150 && cand[i] <= 3400) {
-      f2 = cand[i];
+    else if (f1 > 0 && f2 == 0 && cand[i] > f1 + 150 && cand[i] <= 3400) f2 = cand[i];
+    else if (f2 > 0 && cand[i] > f2 + 200) {
+      f3 = cand[i];
       break;
     }
   }
   fi.f1 = f1;
   fi.f2 = f2;
+  fi.f3 = f3;
   fi.formants = f1 > 0 && f2 > 0;
 }
 
@@ -228,7 +233,7 @@ Result<MouthTrack> analyze_audio(std::span<const float> samples, double sample_r
   const double loud = percentile(dbs, 0.95);
   const double gate = std::max(kSilenceDb, loud + kRelativeDb);
   const double ref_rms = std::pow(10.0, loud / 20);
-  std::vector<double> l1, l2;
+  std::vector<double> l1, l2, l3;
   double total = 0, voice = 0;
   for (auto& fi : info) {
     if (fi.db < gate) {
@@ -242,19 +247,21 @@ Result<MouthTrack> analyze_audio(std::span<const float> samples, double sample_r
       voice += fi.rms * fi.rms;
       l1.push_back(std::log(fi.f1));
       l2.push_back(std::log(fi.f2));
+      if (fi.f3 > 0) l3.push_back(std::log(fi.f3));
     }
   }
   rep.voice_energy_fraction = total > 0 ? voice / total : 0;
-  // One scale for the voice: its median ln F1 + ln F2 against the prototypes' mean.
-  double ref = 0;
-  for (const auto& p : kProto) ref += (std::log(p[0]) + std::log(p[1])) / 10;
+  // One scale for the voice (the length of its vocal tract): the median F3, which moves much
+  // less from vowel to vowel than F1 and F2 (so a song of mostly one vowel is not pulled towards
+  // another), against the reference's.
   double lnscale = 0;
   if (!l1.empty()) {
     rep.median_f1 = std::exp(percentile(l1, 0.5));
     rep.median_f2 = std::exp(percentile(l2, 0.5));
-    std::vector<double> mid(l1.size());
-    for (std::size_t k = 0; k < l1.size(); ++k) mid[k] = (l1[k] + l2[k]) / 2;
-    lnscale = std::clamp(ref - percentile(mid, 0.5), std::log(0.7), std::log(1.4));
+  }
+  if (l3.size() >= 3) {
+    rep.median_f3 = std::exp(percentile(l3, 0.5));
+    lnscale = std::clamp(std::log(kRefF3) - std::log(rep.median_f3), std::log(0.75), std::log(1.33));
   }
   rep.voice_scale = std::exp(lnscale);
 

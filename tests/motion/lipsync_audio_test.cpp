@@ -199,6 +199,20 @@ TEST(LipsyncAudio, SyllablesWithConsonants) {
   EXPECT_GE(r.vowel_accuracy(), kVariantFloor);
 }
 
+TEST(LipsyncAudio, OneVowelAloneKeepsItsShape) {
+  REQUIRE_SPEECH_TOOLS();
+  // A recording of one vowel only: the per-voice scale must not pull it towards another vowel
+  // (it did when the scale came from the median F1 · F2, which depends on the vowels sung).
+  for (int v = 0; v < 5; ++v) {
+    const Speech s = sequence({v, v});
+    auto t = analyze_audio(s.samples, 16000, {});
+    ASSERT_TRUE(t.has_value());
+    const Score r = score(*t, s);
+    std::printf("[ only vowel %d ] right %.3f\n", v, r.vowel_accuracy());
+    EXPECT_GE(r.vowel_accuracy(), kVowelFloor) << "vowel " << v;
+  }
+}
+
 TEST(LipsyncAudio, OtherSampleRate) {
   REQUIRE_SPEECH_TOOLS();
   const Speech s = sequence(kOrder);

@@ -6,8 +6,8 @@
 // morphs keyed, few keys (motion::reduce on the morph tracks) for audio, exact keys for a score.
 //
 // - Audio (analyze_audio, lipsync_audio.cpp): mono samples → per frame energy, voicing
-//   (normalised autocorrelation) and the first two formants F1, F2 (LPC roots), the formants
-//   normalised per voice (one scale factor, the voice's median against a reference), the vowel
+//   (normalised autocorrelation) and the formants F1, F2, F3 (LPC roots), F1 and F2 normalised per
+//   voice (one scale factor, the voice's median F3 against a reference), the vowel
 //   chosen by distance to five prototypes in log-frequency, the mouth's opening from the energy;
 //   then attack / release limits and a minimum hold (a mouth cannot change shape every frame).
 // - Score (read_score, lipsync_score.cpp): UTAU .ust, VOCALOID3/4 .vsqx, HTK .lab → notes with
@@ -77,8 +77,11 @@ struct AudioLipReport {
   /// (a clear pitch) with formants found. A clean vocal gives ~0.6–0.9; a full mix (drums,
   /// instruments, noise) much less; below 0.35 the result will be poor (docs/LIPSYNC.md).
   double voice_energy_fraction = 0;
-  double median_f1 = 0, median_f2 = 0;  ///< Hz, over voiced frames (0 when none)
-  double voice_scale = 1;            ///< formant scale applied (reference / this voice)
+  double median_f1 = 0, median_f2 = 0;  ///< Hz, over voiced frames with formants (0 when none)
+  double median_f3 = 0;              ///< Hz, over the frames where F3 was found (0 when fewer than 3)
+  /// Formant scale applied to this voice: 2650 Hz / median_f3, clamped to 0.75..1.33 (1 without
+  /// F3). A voice's F3 moves little between vowels, so it measures the vocal tract's length.
+  double voice_scale = 1;
   std::array<std::size_t, 5> vowel_frames{};  ///< frames whose strongest shape is a i u e o
 };
 
