@@ -25,7 +25,18 @@ Result<ScoreKeys> score_keys(const Score& score, const ScoreLipOptions& o) {
     return make_error(ErrorCode::invalid_argument, "lead must be 0..10000 ms");
   if (o.transition_frames < 1) return make_error(ErrorCode::invalid_argument, "transition frames must be >= 1");
   const double lead = o.lead_ms / 1000.0;
-  const double limit = 4294967295.0 / 2;
+  for (std::size_t n = 0; n < score.notes.size(); ++n) {
+    const ScoreNote& note = score.notes[n];
+    if (!(std::isfinite(note.start) && std::isfinite(note.end) && note.start >= 0 && note.end >= note.start))
+      return make_error(ErrorCode::invalid_value, "note times must be finite, start >= 0, end >= start", "notes",
+                        static_cast<std::int64_t>(n));
+    if (note.end * o.fps > static_cast<double>(kMaxLipFrames))
+      return make_error(ErrorCode::limit_exceeded,
+                        "the note ends after frame " + std::to_string(kMaxLipFrames) + " (" +
+                            std::to_string(static_cast<long long>(note.end)) + " s): a tempo or length out of range?",
+                        "notes", static_cast<std::int64_t>(n));
+  }
+  const auto limit = static_cast<double>(kMaxLipFrames);
   auto frame = [&](double t) {
     return static_cast<std::int64_t>(std::clamp(std::round((t - lead) * o.fps), 0.0, limit));
   };

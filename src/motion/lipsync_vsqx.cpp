@@ -16,6 +16,8 @@ namespace mmdkit::motion {
 
 namespace {
 
+constexpr std::size_t kMaxDepth = 64;
+
 struct Element {
   std::string name, text;
   std::vector<std::unique_ptr<Element>> children;
@@ -110,7 +112,12 @@ std::unique_ptr<Element> parse_xml(std::string_view s, std::string& why, std::si
       if (el->name.empty()) return why = "a tag without a name", nullptr;
       Element* raw = el.get();
       stack.back()->children.push_back(std::move(el));
-      if (!empty) stack.push_back(raw);
+      if (!empty) {
+        // VOCALOID's files nest about 6 deep; the bound keeps find_all's recursion and the tree's
+        // destruction shallow whatever the input.
+        if (stack.size() > kMaxDepth) return why = "elements nested deeper than " + std::to_string(kMaxDepth), nullptr;
+        stack.push_back(raw);
+      }
       i = e + 1;
     }
   }

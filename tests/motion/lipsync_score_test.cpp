@@ -248,6 +248,18 @@ TEST(LipsyncScore, Errors) {
   EXPECT_FALSE(parse_lab(bytes_of("200 100 a\n")).has_value());
   EXPECT_FALSE(parse_lab(bytes_of("")).has_value());
   EXPECT_EQ(read_score(bytes_of(""), ".mid").error().code, ErrorCode::unsupported);
+  // Deep nesting is refused, not recursed into.
+  std::string deep;
+  for (int k = 0; k < 100000; ++k) deep += "<a>";
+  auto d = parse_vsqx(bytes_of(deep));
+  ASSERT_FALSE(d.has_value());
+  EXPECT_NE(d.error().message.find("nested"), std::string::npos);
+  // A tempo of 0.0001 BPM puts the note past kMaxLipFrames: refused by score_keys.
+  auto slow = parse_ust(bytes_of("[#SETTING]\nTempo=0.0001\n[#0000]\nLength=480\nLyric=あ\n"));
+  ASSERT_TRUE(slow.has_value());
+  auto k = score_keys(*slow, {});
+  ASSERT_FALSE(k.has_value());
+  EXPECT_EQ(k.error().code, ErrorCode::limit_exceeded);
 }
 
 TEST(LipsyncMap, FindAndParse) {

@@ -45,9 +45,10 @@ std::string_view shape_name(MouthShape s) noexcept;
 /// Per-frame mouth weights.
 struct MouthTrack {
   double fps = 30;  ///< frames per second of `frames` (VMD frames are 30 per second)
-  /// frames[f][c]: weight of channel c (a i u e o closed) at frame f = time f / fps seconds;
-  /// each 0..1 times the gain (a weight of 1 is the morph fully on). Closed is 1 − the vowels'
-  /// sum where the mouth is meant shut (silence, ん, rests), else 0.
+  /// frames[f][c]: weight of channel c (a i u e o closed) at frame f = time f / fps seconds, each
+  /// 0..1 (a weight of 1 is the morph fully on; the vowels scaled by the gain). The closed channel
+  /// is 1 where the mouth is shut (silence; a score's rests, ん, っ) and crossfades with the
+  /// vowels as they do.
   std::vector<std::array<float, kMouthChannels>> frames;
 };
 
@@ -182,7 +183,13 @@ struct ScoreKeys {
   std::uint32_t last_frame = 0;
 };
 
-/// The keys of `score` (rules above). Errors: invalid_argument (an option out of range).
+/// Longest score score_keys accepts, in frames (10,000,000 = 92.6 hours at 30 fps): beyond it a
+/// tempo or length is surely wrong, and score_track would allocate a row per frame.
+inline constexpr std::uint32_t kMaxLipFrames = 10'000'000;
+
+/// The keys of `score` (rules above). Errors: invalid_argument (an option out of range);
+/// invalid_value (a note's times not finite or reversed, naming the note); limit_exceeded (a note
+/// ending after kMaxLipFrames at `fps`).
 Result<ScoreKeys> score_keys(const Score& score, const ScoreLipOptions& options);
 
 /// The per-frame weights of score keys (linear between keys, as MMD evaluates morph keys), frames
