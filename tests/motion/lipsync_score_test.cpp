@@ -142,6 +142,13 @@ TEST(LipsyncScore, GainAndLead) {
   ASSERT_TRUE(k.has_value());
   EXPECT_FLOAT_EQ(key_at(*k, 1, 15), 0.6f);  // 0.5 s, no lead
   EXPECT_FLOAT_EQ(key_at(*k, 5, 30), 1.0f);  // closed is always 1
+  // 60 frames a second: the frames double (い at 0.5 s → 30).
+  o.fps = 60;
+  auto k60 = score_keys(*s, o);
+  ASSERT_TRUE(k60.has_value());
+  EXPECT_FLOAT_EQ(key_at(*k60, 1, 30), 0.6f);
+  EXPECT_EQ(k60->last_frame, 299u);  // ん held to 5.0 s, the frame before 300
+  o.fps = 30;
   o.lead_ms = -1;
   EXPECT_FALSE(score_keys(*s, o).has_value());
 }
