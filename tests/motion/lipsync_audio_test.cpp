@@ -213,6 +213,49 @@ TEST(LipsyncAudio, OneVowelAloneKeepsItsShape) {
   }
 }
 
+TEST(LipsyncAudio, ContinuousSpeechOrder) {
+  REQUIRE_SPEECH_TOOLS();
+  // Vowels spoken in one breath (espeak-ng -s 80): no known boundaries, so the check is the order
+  // of the shapes held 4 frames or more. Passing from one vowel to another crosses others
+  // briefly (e → o passes a, i → a passes e for 2–3 frames: the formants move continuously).
+  // Measured: あいうえお → a6 i4 u4 e7 o10, おえういあ → o4 e6 u4 i6 a10, あおいうえ → a6 o4 i5 u6
+  // e11, かきくけこ → a7 i4 u4 e8 o9 (frames).
+  const std::pair<const char*, const char*> cases[] = {
+      {"あいうえお", "aiueo"}, {"おえういあ", "oeuia"}, {"あおいうえ", "aoiue"}, {"かきくけこ", "aiueo"}};
+  for (const auto& [text, expected] : cases) {
+    const fs::path wav = temp_dir() / "c.wav", raw = temp_dir() / "c.raw";
+    const std::string cmd = "espeak-ng -v ja -s 80 -w '" + wav.string() + "' '" + text + "' && sox '" + wav.string() +
+                            "' -r 16000 -b 16 -e signed-integer -c 1 -t raw '" + raw.string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    auto t = analyze_audio(read_raw(raw), 16000, {});
+    ASSERT_TRUE(t.has_value());
+    std::string runs;
+    char run = 0;
+    int len = 0;
+    auto flush = [&] {
+      if (run != 0 && len >= 4 && (runs.empty() || runs.back() != run)) runs.push_back(run);
+    };
+    for (const auto& f : t->frames) {
+      std::size_t best = 0;
+      float sum = 0;
+      for (std::size_t v = 0; v < 5; ++v) {
+        sum += f[v];
+        if (f[v] > f[best]) best = v;
+      }
+      const char c = sum > 0.2f ? "aiueo"[best] : 0;
+      if (c == run) {
+        ++len;
+      } else {
+        flush();
+        run = c;
+        len = 1;
+      }
+    }
+    flush();
+    EXPECT_EQ(runs, expected) << text;
+  }
+}
+
 TEST(LipsyncAudio, OtherSampleRate) {
   REQUIRE_SPEECH_TOOLS();
   const Speech s = sequence(kOrder);
