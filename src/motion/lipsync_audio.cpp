@@ -337,14 +337,11 @@ Result<MouthTrack> analyze_audio(std::span<const float> samples, double sample_r
       raw[f][5] = 1;
       continue;
     }
-    double sum = 0;
     for (std::size_t v = 0; v < 5; ++v) {
       const double share = (1 - o.blend) * (static_cast<int>(v) == label[f] ? 1.0 : 0.0) + o.blend * prob[f][v];
       raw[f][v] = std::min(1.0, o.gain * open[f] * share);
-      sum += raw[f][v];
     }
     raw[f][5] = 0;
-    (void)sum;
   }
   // Attack / release: largest change per frame.
   const double up = o.smooth > 0 ? 1.0 / std::max(1.0, 2 * o.smooth * o.fps / 30) : 1.0;

@@ -154,6 +154,16 @@ Result<vmd::Motion> lipsync_motion(const ScoreKeys& keys, const model::Model& mo
   if (!(std::isfinite(keys.fps) && keys.fps > 0)) return make_error(ErrorCode::invalid_argument, "the keys' fps must be > 0");
   vmd::Motion m = empty_motion(model);
   const auto idx = add_names(m, model, morphs);
+  // Two channels on one morph (a map giving it twice, --closed-morph naming a vowel's morph): their
+  // keys would collide on one track, so the track is their per-frame sum, keyed through reduce with
+  // no tolerance (exact on every whole frame).
+  for (std::size_t c = 0; c < kMouthChannels; ++c)
+    for (std::size_t d = 0; d < c; ++d)
+      if (idx[c] >= 0 && idx[c] == idx[d]) {
+        LipMotionOptions exact;
+        exact.tol_weight = 0;
+        return lipsync_motion(score_track(keys), model, morphs, exact, report);
+      }
   for (std::size_t c = 0; c < kMouthChannels; ++c) {
     if (idx[c] < 0) continue;
     for (const auto& [f, w] : keys.keys[c]) {

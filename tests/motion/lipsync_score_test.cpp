@@ -333,6 +333,16 @@ TEST(LipsyncMotion, ScoreMotionKeysTheModelsMorphs) {
   auto back = vmd::read(ByteSpan(bytes->data(), bytes->size()));
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->motion.morph_names[0].text, "あ");
+
+  // The closed channel on あ's morph too: that track is the sum of the two channels.
+  MouthMorphs shared = *morphs;
+  shared.morph[5] = shared.morph[0];
+  auto ms = lipsync_motion(*k, *model, shared);
+  ASSERT_TRUE(ms.has_value());
+  const MouthTrack t = score_track(*k);
+  const auto ev = test::evaluate(model, *ms, 0, k->last_frame);
+  for (std::uint32_t f = 0; f <= k->last_frame; ++f)
+    EXPECT_NEAR(ev[f].weights[*morphs->morph[0]], std::min(1.0f, t.frames[f][0] + t.frames[f][5]), 1e-6) << f;
 }
 
 }  // namespace

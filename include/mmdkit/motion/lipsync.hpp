@@ -239,7 +239,9 @@ struct LipMotionReport {
 Result<vmd::Motion> lipsync_motion(const MouthTrack& track, const model::Model& model, const MouthMorphs& morphs,
                                    const LipMotionOptions& options = {}, LipMotionReport* report = nullptr);
 
-/// A VMD keying exactly the score's keys (no reduction; frames as numbered in `keys`).
+/// A VMD keying exactly the score's keys (no reduction; frames as numbered in `keys`). When two
+/// channels map to one morph, that morph's track is their per-frame sum (score_track), keyed
+/// through reduce with no tolerance.
 Result<vmd::Motion> lipsync_motion(const ScoreKeys& keys, const model::Model& model, const MouthMorphs& morphs,
                                    LipMotionReport* report = nullptr);
 
