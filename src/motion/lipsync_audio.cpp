@@ -266,13 +266,11 @@ Result<MouthTrack> analyze_audio(std::span<const float> samples, double sample_r
     fi.voiced = fi.voicing > 0.5;
     if (fi.voiced) ++rep.voiced_frames;
     if (fi.voiced && fi.formants) {
-      voice += fi.rms * fi.rms;
       l1.push_back(std::log(fi.f1));
       l2.push_back(std::log(fi.f2));
       if (fi.f3 > 0) l3.push_back(std::log(fi.f3));
     }
   }
-  rep.voice_energy_fraction = total > 0 ? voice / total : 0;
   // One scale for the voice (the length of its vocal tract): the median F3, which moves much
   // less from vowel to vowel than F1 and F2 (so a song of mostly one vowel is not pulled towards
   // another), against the reference's.
@@ -299,13 +297,17 @@ Result<MouthTrack> analyze_audio(std::span<const float> samples, double sample_r
     const double level = std::clamp(std::sqrt(fi.rms / ref_rms), 0.0, 1.0);
     if (fi.voiced && fi.formants) {
       const double a1 = std::log(fi.f1) + lnscale, a2 = std::log(fi.f2) + lnscale;
-      double sum = 0;
+      double sum = 0, nearest = 1e300;
       std::array<double, 5> p{};
       for (int v = 0; v < 5; ++v) {
         const double d1 = (a1 - std::log(kProto[v][0])) / kSigma1, d2 = (a2 - std::log(kProto[v][1])) / kSigma2;
         p[static_cast<std::size_t>(v)] = std::exp(-0.5 * (d1 * d1 + d2 * d2));
+        nearest = std::min(nearest, d1 * d1 + d2 * d2);
         sum += p[static_cast<std::size_t>(v)];
       }
+      // Voice-like: voiced, formants found, and (F1, F2) within 3 spreads of a vowel (an instrument's
+      // resonances land anywhere).
+      if (nearest < 9) voice += fi.rms * fi.rms;
       if (sum > 1e-12) {
         for (double& q : p) q /= sum;
         last = p;
@@ -365,6 +367,7 @@ Result<MouthTrack> analyze_audio(std::span<const float> samples, double sample_r
       ++rep.vowel_frames[best];
     }
   }
+  rep.voice_energy_fraction = total > 0 ? voice / total : 0;
   if (report) *report = rep;
   return track;
 }

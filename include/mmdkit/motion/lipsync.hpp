@@ -74,9 +74,10 @@ struct AudioLipReport {
   std::size_t open_frames = 0;       ///< frames with any vowel weight > 0.05 after smoothing
   bool silent = false;               ///< no frame reached the silence threshold (−60 dBFS RMS)
   double peak_rms_db = -200;         ///< loudest frame's RMS, dBFS (full scale = 1.0)
-  /// Estimated share (0..1) of the signal's energy that is voice-like: in frames that are voiced
-  /// (a clear pitch) with formants found. A clean vocal gives ~0.6–0.9; a full mix (drums,
-  /// instruments, noise) much less; below 0.35 the result will be poor (docs/LIPSYNC.md).
+  /// Estimated share (0..1) of the energy of the frames above the gate that is voice-like: in
+  /// frames that are voiced (a clear pitch) with F1 and F2 found within 3 spreads of a vowel
+  /// prototype. Clean speech gives ~0.98; speech under noise or drums much less; harmonic
+  /// instruments can pass (docs/LIPSYNC.md "A full mix"); below 0.35 the result will be poor.
   double voice_energy_fraction = 0;
   double median_f1 = 0, median_f2 = 0;  ///< Hz, over voiced frames with formants (0 when none)
   double median_f3 = 0;              ///< Hz, over the frames where F3 was found (0 when fewer than 3)
