@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "mmdkit/motion/lipsync.hpp"
 #include "motion_test_util.hpp"
 
@@ -39,13 +41,18 @@ struct Speech {
   std::vector<Seg> segs;
 };
 
+// A folder for the generated speech, removed when the test program ends.
 fs::path temp_dir() {
-  static const fs::path d = [] {
-    fs::path p = fs::temp_directory_path() / ("mmdkit_lipsync_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
-  return d;
+  struct Dir {
+    fs::path path = fs::temp_directory_path() / ("mmdkit_lipsync_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Dir d;
+  return d.path;
 }
 
 std::vector<float> read_raw(const fs::path& p) {
