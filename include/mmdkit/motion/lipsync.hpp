@@ -57,10 +57,11 @@ struct MouthTrack {
 
 /// Options of analyze_audio.
 struct AudioLipOptions {
-  double fps = 30;      ///< output frames per second (> 0; VMD: 30)
+  double fps = 30;      ///< output frames per second (0 < fps ≤ 1000; VMD: 30)
   double gain = 1.0;    ///< scale of the vowel weights (> 0); weights are clamped to 1 after it
-  /// Smoothing strength ≥ 0: multiplies the attack (2 frames from shut to open), release (3 frames
-  /// from open to shut) and minimum hold (2 frames) below; 0 = none (raw per-frame shapes).
+  /// Smoothing strength 0..100: multiplies the attack (2 frames from shut to open), release (3
+  /// frames from open to shut) and minimum hold (2 frames), counted at 30 fps (scaled with fps);
+  /// 0 = none (raw per-frame shapes).
   double smooth = 1.0;
   /// Share of the soft vowel mixture in the weights (0..1): 0 = only the frame's vowel,
   /// 1 = the mixture of the five by their distances ("in between" shapes).
@@ -71,7 +72,7 @@ struct AudioLipOptions {
 struct AudioLipReport {
   std::size_t frames = 0;            ///< output frames
   std::size_t voiced_frames = 0;     ///< frames judged voiced (periodic, loud enough)
-  std::size_t open_frames = 0;       ///< frames with any vowel weight > 0.05 after smoothing
+  std::size_t open_frames = 0;       ///< frames whose vowel weights sum above 0.05 after smoothing
   bool silent = false;               ///< no frame reached the silence threshold (−60 dBFS RMS)
   double peak_rms_db = -200;         ///< loudest frame's RMS, dBFS (full scale = 1.0)
   /// Estimated share (0..1) of the energy of the frames above the gate that is voice-like: in
@@ -84,7 +85,7 @@ struct AudioLipReport {
   /// Formant scale applied to this voice: 2650 Hz / median_f3, clamped to 0.75..1.33 (1 without
   /// F3). A voice's F3 moves little between vowels, so it measures the vocal tract's length.
   double voice_scale = 1;
-  std::array<std::size_t, 5> vowel_frames{};  ///< frames whose strongest shape is a i u e o
+  std::array<std::size_t, 5> vowel_frames{};  ///< open frames whose strongest vowel is a i u e o
 };
 
 /// Below this voice_energy_fraction analyze_audio's result is called poor (CLI warning).
@@ -155,12 +156,14 @@ Result<Score> parse_lab(ByteSpan bytes);
 /// Errors: unsupported (another extension) or the parser's.
 Result<Score> read_score(ByteSpan bytes, std::string_view extension);
 
-/// Options of score_track.
+/// Options of score_keys.
 struct ScoreLipOptions {
-  double fps = 30;        ///< frames per second (> 0)
+  double fps = 30;        ///< frames per second of the keys (0 < fps ≤ 1000; VMD: 30)
   double gain = 1.0;      ///< weight of a note's vowel (> 0, clamped to 1)
-  /// The mouth reaches a note's shape this long before the note starts (ms, ≥ 0): a singer's
-  /// mouth is open when the note sounds (consonants and PreUtterance come before the beat).
+  /// The mouth reaches a note's shape this long before the note starts (ms, 0..10000): a singer's
+  /// mouth is open when the note sounds (consonants and UTAU's PreUtterance come before the beat;
+  /// 50 ms = 1.5 frames, about a consonant's length; MMDAgent likewise keys a softened shape just
+  /// before each transition, LIPSYNC-NOTES).
   double lead_ms = 50;
   /// Frames over which one shape crossfades into the next (≥ 1; shortened when a note is shorter).
   std::uint32_t transition_frames = 2;
@@ -179,9 +182,11 @@ struct ScoreLipOptions {
 /// - After the last note the mouth closes: a closed segment at its B (the last segment, when it is
 ///   closed itself, is held to B − 1). last_frame = that final key's frame.
 struct ScoreKeys {
-  double fps = 30;
-  std::array<std::vector<std::pair<std::uint32_t, float>>, kMouthChannels> keys;  ///< (frame, weight) in frame order
-  std::uint32_t last_frame = 0;
+  double fps = 30;  ///< frames per second the frame numbers count at (ScoreLipOptions::fps)
+  /// keys[c]: channel c's (frame, weight) keys (c: a i u e o closed), frames strictly increasing;
+  /// weights 0..1. An empty channel is not keyed.
+  std::array<std::vector<std::pair<std::uint32_t, float>>, kMouthChannels> keys;
+  std::uint32_t last_frame = 0;  ///< the last key's frame (≤ kMaxLipFrames)
 };
 
 /// Longest score score_keys accepts, in frames (10,000,000 = 92.6 hours at 30 fps): beyond it a
