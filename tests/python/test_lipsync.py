@@ -62,3 +62,12 @@ def test_audio_file(tmp_path):
     open_rows = weights[weights[:, :5].sum(axis=1) > 0.3, :5]
     assert len(open_rows) > 5
     assert np.bincount(open_rows.argmax(axis=1), minlength=5).argmax() == 0
+
+
+def test_noise_is_called_poor(tmp_path):
+    m = model(tmp_path)
+    rng = np.random.default_rng(3)
+    _, weights, rep = mmdkit.motion.lipsync(rng.normal(0, 0.1, 48000).astype(np.float32), m, sample_rate=16000,
+                                            report=True)
+    assert not rep["silent"] and rep["poor"] and rep["voice_energy_fraction"] < 0.35
+    assert weights.shape == (91, 6)
