@@ -431,5 +431,9 @@ class _MotionModule:
                         scale: float = 1.0, ik: bool = True, names: str = "japanese") -> Bvh: ...
     def motion_from_bvh(self, bvh: Bvh, model: _ModelArg, map: Optional[str] = None, scale: float = 0.0,
                         leg_ik: bool = True) -> Tuple[Motion, Dict[str, Any]]: ...
+    def lipsync(self, path: Optional[str], samples: Optional[npt.NDArray[np.float32]], sample_rate: float,
+                model: _ModelArg, map: Optional[str], closed_morph: Optional[str], gain: float, smooth: float,
+                blend: float, lead_ms: float, fps: float,
+                tol_weight: float) -> Tuple[Motion, npt.NDArray[np.float32], Dict[str, Any]]: ...
 
 motion: _MotionModule

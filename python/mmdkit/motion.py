@@ -8,6 +8,7 @@ those the CLI writes for the same operation.
     part = mmdkit.motion.trim(m, 100, 250, exact=True)
     mmdkit.motion.mirror(part).write("mirrored.vmd")
     vmd = mmdkit.motion.from_keypoints(joints, "smpl24", "miku.pmd")   # joints: (F, 24, 3) NumPy
+    lips, weights = mmdkit.motion.lipsync("vocals.wav", "miku.pmx")     # weights: (F, 6) NumPy
 
 Frames are VMD frames (30 per second); lengths MMD units. Errors are mmdkit.Error subclasses
 (ArgumentError for bad arguments, FormatError and friends naming the place for bad input).
@@ -28,7 +29,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 ModelLike = Any  # a path, PmdModel, PmxModel or ModelView
 
 __all__ = ["trim", "shift", "merge", "mirror", "resample", "reduce", "rename", "filter", "to_pose", "from_pose",
-           "fit", "read_bvh", "bvh_from_text", "to_bvh", "write_bvh", "from_bvh", "from_keypoints", "Bvh"]
+           "fit", "read_bvh", "bvh_from_text", "to_bvh", "write_bvh", "from_bvh", "from_keypoints", "lipsync", "Bvh"]
 
 
 def _model(model: ModelLike) -> Any:
@@ -196,6 +197,39 @@ def from_keypoints(keypoints: Any, layout: str, model: ModelLike, *, axes: Seque
     return _report(_m.from_keypoints(a, layout, _model(model), list(axes), float(scale), float(fps),
                                      float(min_confidence), smooth, float(min_cutoff), float(beta), leg_ik, reduce,
                                      float(reduce_deg), float(reduce_units)), report)
+
+
+def lipsync(source: Any, model: ModelLike, *, sample_rate: Optional[float] = None,
+            map: Optional[Union[Mapping[str, str], PathLike]] = None, closed_morph: Optional[str] = None,
+            gain: float = 1.0, smooth: float = 1.0, blend: float = 0.3, lead_ms: float = 50.0, fps: float = 30.0,
+            tol_weight: float = 0.03, report: bool = False):
+    """Mouth morphs of ``model`` keyed from a voice or a score (``mmdkit motion lipsync``,
+    docs/LIPSYNC.md). ``source``: a score file (.ust, .vsqx, .vsq3, .lab), an audio file (any
+    format FFmpeg reads; the separated vocals), or a 1-D NumPy array of mono samples (-1..1) with
+    ``sample_rate``. ``map``: {shape: morph name} (shapes a i u e o closed) or a map file; default:
+    the model's あ い う え お / a i u e o morphs. Returns (Motion, weights): weights a float32
+    NumPy array (frames, 6), columns a i u e o closed, one row per frame at ``fps``; with
+    ``report=True`` also a dict (audio: voiced frames, ``voice_energy_fraction``, ``poor``,
+    ``silent``, formant medians; score: notes and warnings)."""
+    samples = None
+    path = None
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+    else:
+        samples = np.ascontiguousarray(np.asarray(source, dtype=np.float32))
+        if sample_rate is None:
+            from .errors import ArgumentError
+            raise ArgumentError("sample_rate is required with samples", "invalid_argument")
+    map_text = None
+    if isinstance(map, Mapping):
+        map_text = "".join(f"{k}\t{v}\n" for k, v in map.items())
+    elif map is not None:
+        with open(os.fspath(map), encoding="utf-8") as f:
+            map_text = f.read()
+    motion, weights, rep = _m.lipsync(path, samples, float(sample_rate or 16000.0), _model(model), map_text,
+                                      closed_morph, float(gain), float(smooth), float(blend), float(lead_ms),
+                                      float(fps), float(tol_weight))
+    return (motion, weights, rep) if report else (motion, weights)
 
 
 def _mmdkit_error():

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "cli/cmd_motion_lipsync.hpp"
 #include "cli/io.hpp"
 #include "cli/messages.hpp"
 #include "cli/progress.hpp"
@@ -72,10 +73,13 @@ struct MotionArgs {
   // fit
   std::string from, to;
   bool no_legs = false, no_arms = false;
-  CLI::App* ops[10] = {};
+  // lipsync (also model, map, fps)
+  LipsyncArgs lips;
+  CLI::App* ops[11] = {};
 };
 
-constexpr const char* kOps[10] = {"trim", "shift", "merge", "mirror", "resample", "reduce", "rename", "filter", "vpd", "fit"};
+constexpr const char* kOps[11] = {"trim",   "shift", "merge", "mirror", "resample", "reduce",
+                                  "rename", "filter", "vpd",  "fit",    "lipsync"};
 
 CLI::App* add_op(CLI::App& sub, MotionArgs& a, int i, const char* summary, const char* input_help) {
   CLI::App* s = sub.add_subcommand(kOps[i], summary);
@@ -129,6 +133,12 @@ void declare(CLI::App& sub, MotionArgs& a) {
   s->add_option("--to", a.to, "model to fit it to (PMX/PMD)")->required();
   s->add_flag("--no-legs", a.no_legs, "do not scale the centre / leg IK translations");
   s->add_flag("--no-arms", a.no_arms, "do not correct the arm rest angles");
+  s = add_op(sub, a, 10, "key a model's mouth morphs (あ い う え お) from a voice recording or a score (.ust, .vsqx, .lab)",
+             "voice recording (any audio FFmpeg reads; the separated vocals) or score (.ust, .vsqx, .vsq3, .lab)");
+  s->add_option("--model", a.model, "model (PMX/PMD) whose vowel morphs are keyed")->required();
+  s->add_option("--map", a.map, "shape map: UTF-8 lines SHAPE<TAB>MORPH (SHAPE: a i u e o closed); default: the standard names");
+  s->add_option("--fps", a.fps, "frames per second of the keys (default 30, MMD's)");
+  declare_lipsync(*s, a.lips);
 }
 
 Result<anim::MotionFile> read_motion_input(const std::string& path, const Streams& s, bool quiet) {
@@ -211,9 +221,10 @@ Result<model::Model> load_model(const std::string& path, const Streams& s) {
 
 int run(const MotionArgs& a, const Streams& s) {
   int op = -1;
-  for (int i = 0; i < 10; ++i)
+  for (int i = 0; i < 11; ++i)
     if (a.ops[i] && a.ops[i]->parsed()) op = i;
-  if (op < 0) return usage_error(s.err, "motion", "an operation is required (trim, shift, merge, mirror, resample, reduce, rename, filter, vpd, fit)");
+  if (op < 0)
+    return usage_error(s.err, "motion", "an operation is required (trim, shift, merge, mirror, resample, reduce, rename, filter, vpd, fit, lipsync)");
   const std::string name = std::string("motion ") + kOps[op];
   if (is_terminal_stdout(a.output, s.out))
     return usage_error(s.err, name, "refusing to write a binary file to a terminal; give -o FILE");
@@ -228,6 +239,8 @@ int run(const MotionArgs& a, const Streams& s) {
             "wrote " + (is_std_stream(a.output) ? std::string("the standard output") : a.output) + " (" + what + ", " +
                 std::to_string(written) + " bytes)");
   };
+
+  if (op == 10) return run_lipsync(a.lips, a.inputs[0], a.model, a.map, a.fps, a.output, a.force, a.quiet, s);
 
   // vpd: either direction.
   if (op == 8) {
@@ -434,7 +447,7 @@ int run(const MotionArgs& a, const Streams& s) {
 
 const Command kMotionCommand{
     "motion",
-    "edit motions: trim, shift, merge, mirror, resample, reduce, rename, filter, vpd, fit (each writes a new file)",
+    "edit motions: trim, shift, merge, mirror, resample, reduce, rename, filter, vpd, fit, lipsync (each writes a new file)",
     [](CLI::App& sub) -> Runner {
       auto a = std::make_shared<MotionArgs>();
       declare(sub, *a);

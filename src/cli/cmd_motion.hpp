@@ -15,6 +15,8 @@
 //   mmdkit motion vpd IN.vmd --model MODEL [--frame F] -o OUT.vpd   (a frame → a pose)
 //   mmdkit motion vpd IN.vpd [--frame F] -o OUT.vmd                 (a pose → a one-key motion)
 //   mmdkit motion fit IN.vmd --from SOURCE.pmx --to TARGET.pmx [--no-legs] [--no-arms] -o OUT.vmd
+//   mmdkit motion lipsync VOCALS.wav|SONG.ust|SONG.vsqx|SONG.lab --model MODEL [--map MAP.tsv]
+//                        [--closed-morph NAME] [--gain G] [--smooth S] [--lead-ms MS] [--fps F] -o OUT.vmd
 //
 // What each did (key counts, errors measured) is printed to stdout, or to stderr when the output
 // is stdout ("-o -"); --quiet prints nothing but errors.

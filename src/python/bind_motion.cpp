@@ -5,6 +5,8 @@
 // from a NumPy (F, J, 3|4) array. Every operation runs with the GIL released (the inputs are
 // read, never changed, while it runs).
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "model_arg.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
+#include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
@@ -21,6 +24,7 @@
 #include "mmdkit/motion/filter.hpp"
 #include "mmdkit/motion/fit.hpp"
 #include "mmdkit/motion/keypoints.hpp"
+#include "mmdkit/motion/lipsync.hpp"
 #include "mmdkit/motion/merge.hpp"
 #include "mmdkit/motion/mirror.hpp"
 #include "mmdkit/motion/pose.hpp"
@@ -29,6 +33,10 @@
 #include "mmdkit/motion/resample.hpp"
 #include "mmdkit/motion/shift.hpp"
 #include "mmdkit/motion/trim.hpp"
+#include "mmdkit/version.hpp"
+#if MMDKIT_HAS_RENDER
+#include "mmdkit/render/audio.hpp"
+#endif
 
 namespace mmdkit::python {
 
@@ -384,6 +392,103 @@ void bind_motion(py::module_& top) {
         return py::make_tuple(new_motion(std::move(r)), d);
       },
       py::arg("bvh"), py::arg("model"), py::arg("map") = py::none(), py::arg("scale") = 0.0, py::arg("leg_ik") = true);
+  // Lip sync (motion/lipsync.hpp): a score or audio file, or samples; returns (Motion, weights
+  // (F, 6) float32 a i u e o closed, report dict).
+  m.def(
+      "lipsync",
+      [](std::optional<std::string> path, std::optional<py::array_t<float, py::array::c_style | py::array::forcecast>> samples,
+         double sample_rate, const py::object& model, std::optional<std::string> map_text, std::optional<std::string> closed_morph,
+         double gain, double smooth, double blend, double lead_ms, double fps, double tol_weight) {
+        auto view = model_arg(model);
+        std::vector<float> pcm;
+        if (samples) {
+          if (samples->ndim() != 1) raise_argument("samples must be a 1-D array (mono)");
+          pcm.assign(samples->data(), samples->data() + samples->size());
+        }
+        motion::MouthTrack track;
+        bool from_score = false;
+        std::size_t notes = 0;
+        std::vector<std::string> warnings;
+        motion::AudioLipReport ar;
+        motion::LipMotionReport lr;
+        auto r = without_gil([&]() -> Result<vmd::Motion> {
+          Result<motion::MouthMorphs> morphs = map_text ? motion::parse_mouth_map(*map_text, *view) : motion::find_mouth_morphs(*view);
+          if (!morphs) return std::unexpected(morphs.error());
+          if (closed_morph) {
+            std::optional<std::size_t> found;
+            for (std::size_t k = 0; k < view->morphs.size() && !found; ++k)
+              if (view->morphs[k].name == *closed_morph || view->morphs[k].name_en == *closed_morph) found = k;
+            if (!found) return make_error(ErrorCode::invalid_argument, "closed_morph: the model has no morph named '" + *closed_morph + "'");
+            morphs->morph[5] = found;
+          }
+          std::string ext = path ? std::filesystem::path(*path).extension().string() : std::string();
+          for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          if (path && (ext == ".ust" || ext == ".vsqx" || ext == ".vsq3" || ext == ".vsq4" || ext == ".lab")) {
+            auto bytes = read_file(*path);
+            if (!bytes) return std::unexpected(bytes.error());
+            auto score = motion::read_score(ByteSpan(bytes->data(), bytes->size()), ext);
+            if (!score) return std::unexpected(score.error());
+            motion::ScoreLipOptions so;
+            so.fps = fps;
+            so.gain = gain;
+            so.lead_ms = lead_ms;
+            auto keys = motion::score_keys(*score, so);
+            if (!keys) return std::unexpected(keys.error());
+            track = motion::score_track(*keys);
+            from_score = true;
+            notes = score->notes.size();
+            warnings = score->warnings;
+            return motion::lipsync_motion(*keys, *view, *morphs);
+          }
+          if (path) {
+#if MMDKIT_HAS_RENDER
+            auto decoded = render::decode_audio_mono(*path, static_cast<int>(motion::kLipSampleRate));
+            if (!decoded) return std::unexpected(decoded.error());
+            pcm = std::move(*decoded);
+            sample_rate = motion::kLipSampleRate;
+#else
+            return make_error(ErrorCode::unsupported, "audio files need FFmpeg (this build has no render layer); pass samples");
+#endif
+          }
+          motion::AudioLipOptions ao;
+          ao.fps = fps;
+          ao.gain = gain;
+          ao.smooth = smooth;
+          ao.blend = blend;
+          auto t = motion::analyze_audio(pcm, sample_rate, ao, &ar);
+          if (!t) return std::unexpected(t.error());
+          track = std::move(*t);
+          motion::LipMotionOptions lo;
+          lo.tol_weight = tol_weight;
+          return motion::lipsync_motion(track, *view, *morphs, lo, &lr);
+        });
+        py::dict rep;
+        if (from_score) {
+          rep["source"] = "score";
+          rep["notes"] = notes;
+          rep["warnings"] = warnings;
+        } else {
+          rep["source"] = "audio";
+          rep["frames"] = ar.frames;
+          rep["voiced_frames"] = ar.voiced_frames;
+          rep["open_frames"] = ar.open_frames;
+          rep["silent"] = ar.silent;
+          rep["peak_rms_db"] = ar.peak_rms_db;
+          rep["voice_energy_fraction"] = ar.voice_energy_fraction;
+          rep["poor"] = !ar.silent && ar.voice_energy_fraction < motion::kPoorVoiceFraction;
+          rep["median_f1"] = ar.median_f1;
+          rep["median_f2"] = ar.median_f2;
+          rep["voice_scale"] = ar.voice_scale;
+          rep["keys"] = lr.keys;
+          rep["max_weight_error"] = lr.max_weight_error;
+        }
+        py::object motion_obj = new_motion(std::move(r));
+        py::array_t<float> w({static_cast<py::ssize_t>(track.frames.size()), static_cast<py::ssize_t>(motion::kMouthChannels)});
+        if (!track.frames.empty()) std::memcpy(w.mutable_data(), track.frames.data(), track.frames.size() * sizeof(track.frames[0]));
+        return py::make_tuple(motion_obj, w, rep);
+      },
+      py::arg("path"), py::arg("samples"), py::arg("sample_rate"), py::arg("model"), py::arg("map"), py::arg("closed_morph"),
+      py::arg("gain"), py::arg("smooth"), py::arg("blend"), py::arg("lead_ms"), py::arg("fps"), py::arg("tol_weight"));
 }
 
 }  // namespace mmdkit::python

@@ -30,7 +30,7 @@ Result<const Ffmpeg*> load() {
     l->handle = ::dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
     if (!l->handle) {
       const char* why = ::dlerror();
-      return make_error(ErrorCode::unsupported, std::string("video output needs FFmpeg's ") + l->soname +
+      return make_error(ErrorCode::unsupported, std::string("video output and audio input need FFmpeg's ") + l->soname +
                                                     ", which cannot be loaded: " + (why ? why : "unknown reason"));
     }
   }
