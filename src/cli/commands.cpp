@@ -581,7 +581,12 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
     if constexpr (requires { v->input; }) {
       if (int rc = resolve_encoding(v->input, command, s.err); rc != kExitOk) return rc;
       // A project (.pmm) names its models relative to its own folder.
-      if (!is_std_stream(v->input.path)) v->input.flags.project_folder = fs::absolute(fs::path(v->input.path)).parent_path();
+      // (Several inputs leave `path` empty: no folder then; fs::absolute of "" would throw.)
+      if (!v->input.path.empty() && !is_std_stream(v->input.path)) {
+        std::error_code ec;
+        const fs::path abs = fs::absolute(fs::path(v->input.path), ec);
+        if (!ec) v->input.flags.project_folder = abs.parent_path();
+      }
     } else {
       (void)command;  // only commands with file inputs check an encoding
     }
