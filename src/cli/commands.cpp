@@ -511,6 +511,11 @@ int cmd_check(const InputArgs& a, const Streams& s) {
   return errors ? kExitBadInput : kExitOk;
 }
 
+// A project (.pmm) names its models relative to its own folder: the input's folder, for a file.
+void set_project_folder(InputArgs& a) {
+  if (!a.path.empty() && !is_std_stream(a.path)) a.flags.project_folder = fs::absolute(fs::path(a.path)).parent_path();
+}
+
 // Runs `one` on each of `paths` (info, check of several files): blocks in order, a blank line
 // between them; with --json one JSON array of the per-file objects (a file that fails has an error
 // on stderr and no object). The exit status is the worst of the files' (1 over 0; 2 is usage).
@@ -520,6 +525,7 @@ int for_each_file(std::string_view command, const InputArgs& a, const std::vecto
   if (paths.size() == 1) {
     InputArgs x = a;
     x.path = paths[0];
+    set_project_folder(x);
     return one(x, s, false);
   }
   if (std::count(paths.begin(), paths.end(), std::string("-")) > 0)
@@ -531,6 +537,7 @@ int for_each_file(std::string_view command, const InputArgs& a, const std::vecto
   for (const std::string& p : paths) {
     InputArgs x = a;
     x.path = p;
+    set_project_folder(x);
     std::ostringstream block;
     const Streams one_file{s.in, block, s.err};
     worst = std::max(worst, one(x, one_file, true));
@@ -580,13 +587,7 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
   return [v, command, run](const Streams& s) {
     if constexpr (requires { v->input; }) {
       if (int rc = resolve_encoding(v->input, command, s.err); rc != kExitOk) return rc;
-      // A project (.pmm) names its models relative to its own folder.
-      // (Several inputs leave `path` empty: no folder then; fs::absolute of "" would throw.)
-      if (!v->input.path.empty() && !is_std_stream(v->input.path)) {
-        std::error_code ec;
-        const fs::path abs = fs::absolute(fs::path(v->input.path), ec);
-        if (!ec) v->input.flags.project_folder = abs.parent_path();
-      }
+      set_project_folder(v->input);  // info and check: per file, in for_each_file
     } else {
       (void)command;  // only commands with file inputs check an encoding
     }

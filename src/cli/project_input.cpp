@@ -1,6 +1,8 @@
 // mmdkit CLI — an MMD project as a scene (project_input.hpp).
 #include "cli/project_input.hpp"
 
+#include <stdlib.h>
+
 #include <set>
 #include <string_view>
 
@@ -73,6 +75,31 @@ Result<std::vector<std::uint8_t>> vac_bytes(const scene::ProjectAccessory& a) {
 }
 
 }  // namespace
+
+namespace {
+struct TemporaryFolders {
+  std::vector<fs::path> paths;
+  ~TemporaryFolders() {
+    for (const fs::path& p : paths) {
+      std::error_code ec;
+      fs::remove_all(p, ec);
+    }
+  }
+};
+}  // namespace
+
+std::expected<fs::path, int> temporary_folder(std::ostream& err) {
+  static TemporaryFolders folders;
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  std::string templ = ((ec ? fs::path("/tmp") : base) / "mmdkit-pmm-XXXXXX").string();
+  if (!mkdtemp(templ.data())) {
+    err << "mmdkit: error: cannot make a temporary folder ('" << templ << "')\n";
+    return std::unexpected(kExitBadInput);
+  }
+  folders.paths.emplace_back(templ);
+  return fs::path(templ);
+}
 
 bool is_project_file(const std::string& path) {
   if (path.empty() || is_std_stream(path)) return false;

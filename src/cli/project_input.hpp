@@ -50,6 +50,10 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& p, const
                                                    const std::vector<std::filesystem::path>& inputs, bool force,
                                                    std::ostream& err);
 
+/// A new empty folder in the system's temporary folder, removed with its contents when the process
+/// ends normally (not after a signal). Errors printed; returns the exit code.
+std::expected<std::filesystem::path, int> temporary_folder(std::ostream& err);
+
 /// True when the file's content is a PMM project (detected by content, as every input).
 bool is_project_file(const std::string& path);
 

@@ -113,6 +113,36 @@ TEST_F(PmmSceneCli, MissingFileWarnsWithThePlacesTriedAndStrictRefuses) {
   EXPECT_NE(bad.err.find("--search-dir: not a folder"), std::string::npos) << bad.err;
 }
 
+// sample / pose --scene take a project as they take its extracted scene.json: the same frames.
+TEST_F(PmmSceneCli, SampleAndPoseTakeAProjectAsScene) {
+  const fs::path project = write_project(false);
+  Outcome e = run("pmm extract " + quote(project.string()) + " -o " + quote((dir / "out").string()));
+  ASSERT_EQ(e.code, 0) << e.err;
+  Outcome a = run("sample --scene " + quote((dir / "out" / "scene.json").string()) + " --frames 0-20 -o " +
+                  quote((dir / "a.json").string()));
+  ASSERT_EQ(a.code, 0) << a.err;
+  Outcome b = run("sample --scene " + quote(project.string()) + " --frames 0-20 -o " + quote((dir / "b.json").string()));
+  ASSERT_EQ(b.code, 0) << b.err;
+  const std::string ja = slurp(dir / "a.json"), jb = slurp(dir / "b.json");
+  const std::size_t fa = ja.find("{\"frame\":"), fb = jb.find("{\"frame\":");
+  ASSERT_NE(fa, std::string::npos);
+  ASSERT_NE(fb, std::string::npos);
+  EXPECT_EQ(ja.substr(fa), jb.substr(fb));  // the header names the motions' (temporary) paths
+  Outcome p = run("pose --scene " + quote(project.string()) + " --frame 12 -o " + quote((dir / "p.obj").string()));
+  ASSERT_EQ(p.code, 0) << p.err;
+  Outcome q = run("pose --scene " + quote((dir / "out" / "scene.json").string()) + " --frame 12 -o " +
+                  quote((dir / "q.obj").string()));
+  ASSERT_EQ(q.code, 0) << q.err;
+  std::string op = slurp(dir / "p.obj"), oq = slurp(dir / "q.obj");
+  op = op.substr(op.find("\nv "));
+  oq = oq.substr(oq.find("\nv "));
+  EXPECT_EQ(op, oq);
+  // --search-dir belongs to a project.
+  Outcome u = run("sample --scene " + quote((dir / "out" / "scene.json").string()) + " --search-dir " +
+                  quote(dir.string()) + " -o " + quote((dir / "u.json").string()));
+  EXPECT_EQ(u.code, 2) << u.err;
+}
+
 #if MMDKIT_HAS_RENDER
 TEST_F(PmmSceneCli, RenderProjectEqualsRenderOfTheExtractedScene) {
   const fs::path project = write_project(false);

@@ -41,8 +41,6 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   declare_verbose_flag(*s, a.verbose);
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
-  s->add_option("--search-dir", a.search_dirs,
-                "with a .pmm: folder to look for its models, accessories and audio in (repeatable; after the project's folder)");
   s->add_flag("--strict", a.strict, "with a .pmm: a file it names that is not found is an error (default: a warning)");
 }
 
@@ -70,7 +68,7 @@ struct TempFolder {
 int run_project_render(const RenderArgs& a, std::ostream& err) {
   if (!a.motions.empty() || a.scene.requested() || !a.camera.empty() || !a.audio.empty())
     return usage_error(err, "render", "a project (.pmm) is a whole scene: no MOTION, --scene, --stage, --accessory, --camera or --audio with it");
-  auto lp = load_project(a.model, a.search_dirs, a.strict, a.quiet, err);
+  auto lp = load_project(a.model, a.scene.search_dirs, a.strict, a.quiet, err);
   if (!lp) return lp.error();
   TempFolder tmp;
   std::string templ = (std::filesystem::temp_directory_path() / "mmdkit-pmm-XXXXXX").string();
@@ -88,6 +86,7 @@ int run_project_render(const RenderArgs& a, std::ostream& err) {
   if (!files) return files.error();
   b.model.clear();
   b.scene.scene = files->scene.string();
+  b.scene.search_dirs.clear();
   if (b.size.empty() && p.width > 0 && p.height > 0) b.size = std::to_string(p.width) + "x" + std::to_string(p.height);
   if (b.frame < 0 && b.frames.empty()) {
     if (video && p.last_frame)
@@ -103,8 +102,7 @@ int run_project_render(const RenderArgs& a, std::ostream& err) {
 int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   (void)out;
   if (!a.scene.scene.empty() || !is_project_file(a.model)) {
-    if (!a.search_dirs.empty() || a.strict)
-      return usage_error(err, "render", "--search-dir and --strict are for a project (.pmm) given as MODEL");
+    if (a.strict) return usage_error(err, "render", "--strict is for a project (.pmm) given as MODEL");
     RenderArgs b = a;
     if (b.size.empty()) b.size = "1280x720";
     // One loop for one model and for a scene: MODEL [MOTION...] alone is a one-character scene

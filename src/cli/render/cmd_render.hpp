@@ -53,7 +53,6 @@ struct RenderArgs {
   bool quiet = false;  ///< -q: no warnings
   bool verbose = false;  ///< --verbose: every physics warning on its own line
   bool force = false;
-  std::vector<std::string> search_dirs;  ///< --search-dir: where a project's files are looked for
   bool strict = false;  ///< --strict: a project's file not found is an error
   SceneArgs scene;  ///< --scene, --stage, --accessory (render/scene_render.hpp)
 };
