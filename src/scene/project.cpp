@@ -90,12 +90,13 @@ const Key& key_at(const Key& initial, const std::vector<Key>& regular, std::ptrd
   return pos < 0 ? initial : regular[static_cast<std::size_t>(pos)];
 }
 
+// The first N stored bytes of a name (the field MMD compares when it binds), decoded in `encoding`.
 template <std::size_t N>
-FixedText<N> fixed_name(const EncodedText& name) {
+FixedText<N> fixed_name(const EncodedText& name, Encoding encoding) {
   FixedText<N> t;
   t.raw.assign(name.raw.begin(), name.raw.begin() + static_cast<std::ptrdiff_t>(std::min(name.raw.size(), N)));
   t.text = name.text;
-  if (name.raw.size() > N) t.text = decode_text(ByteSpan(t.raw.data(), t.raw.size()), Encoding::cp932);
+  if (name.raw.size() > N) t.text = decode_text(ByteSpan(t.raw.data(), t.raw.size()), encoding);
   if (name.raw.empty()) t.raw.clear();  // built in code: the writer encodes the text
   return t;
 }
@@ -113,8 +114,8 @@ vmd::Motion empty_motion(const std::string& model_name, Encoding encoding) {
 
 template <std::size_t N>
 std::uint32_t name_index(std::vector<FixedText<N>>& names, std::map<std::vector<std::uint8_t>, std::uint32_t>& index,
-                         const EncodedText& name) {
-  FixedText<N> t = fixed_name<N>(name);
+                         const EncodedText& name, Encoding encoding) {
+  FixedText<N> t = fixed_name<N>(name, encoding);
   std::vector<std::uint8_t> key = t.raw.empty() ? std::vector<std::uint8_t>(t.text.begin(), t.text.end()) : t.raw;
   auto [it, added] = index.emplace(key, static_cast<std::uint32_t>(names.size()));
   if (added) names.push_back(std::move(t));
@@ -125,7 +126,7 @@ std::uint32_t frame_of(std::int32_t f) { return f < 0 ? 0u : static_cast<std::ui
 
 vmd::Motion model_motion(const pmm::Model& m, Encoding encoding, const std::string& what, std::vector<Warning>& warnings) {
   vmd::Motion out = empty_motion(m.name.text, encoding);
-  if (!m.name.raw.empty()) out.model_name = fixed_name<vmd::kModelNameSizeV2>(m.name);
+  if (!m.name.raw.empty()) out.model_name = fixed_name<vmd::kModelNameSizeV2>(m.name, encoding);
   std::map<std::vector<std::uint8_t>, std::uint32_t> bone_index, morph_index;
   // Bones.
   {
@@ -133,7 +134,7 @@ vmd::Motion model_motion(const pmm::Model& m, Encoding encoding, const std::stri
     std::vector<char> used(m.bone_keys.size(), 0);
     const std::size_t n = std::min(m.initial_bone_keys.size(), m.bone_names.size());
     for (std::size_t b = 0; b < n; ++b) {
-      const std::uint32_t name = name_index(out.bone_names, bone_index, m.bone_names[b]);
+      const std::uint32_t name = name_index(out.bone_names, bone_index, m.bone_names[b], encoding);
       const auto order = track_order(m.initial_bone_keys[b], m.bone_keys, ids,
                                      what + " bone '" + m.bone_names[b].text + "'", warnings, used);
       for (std::ptrdiff_t pos : order) {
@@ -154,7 +155,7 @@ vmd::Motion model_motion(const pmm::Model& m, Encoding encoding, const std::stri
     std::vector<char> used(m.morph_keys.size(), 0);
     const std::size_t n = std::min(m.initial_morph_keys.size(), m.morph_names.size());
     for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t name = name_index(out.morph_names, morph_index, m.morph_names[i]);
+      const std::uint32_t name = name_index(out.morph_names, morph_index, m.morph_names[i], encoding);
       const auto order = track_order(m.initial_morph_keys[i], m.morph_keys, ids,
                                      what + " morph '" + m.morph_names[i].text + "'", warnings, used);
       for (std::ptrdiff_t pos : order) {
@@ -176,7 +177,7 @@ vmd::Motion model_motion(const pmm::Model& m, Encoding encoding, const std::stri
       for (std::size_t j = 0; j < m.ik_bones.size() && j < k.ik_enabled.size(); ++j) {
         const std::int32_t bone = m.ik_bones[j];
         if (bone < 0 || static_cast<std::size_t>(bone) >= m.bone_names.size()) continue;
-        p.ik.push_back(vmd::IkState{fixed_name<vmd::kIkNameSize>(m.bone_names[static_cast<std::size_t>(bone)]),
+        p.ik.push_back(vmd::IkState{fixed_name<vmd::kIkNameSize>(m.bone_names[static_cast<std::size_t>(bone)], encoding),
                                     k.ik_enabled[j]});
       }
       out.property_keys.push_back(std::move(p));

@@ -312,6 +312,25 @@ TEST_F(ProjectBuilt, MissingFilesNameEveryPlaceTried) {
   EXPECT_NE(strict.error().message.find("mic.x"), std::string::npos);
 }
 
+// MMD binds a VMD track by the first 15 bytes of the CP932 name: a longer bone name is cut there
+// (here in the middle of a double-byte character, which the text then leaves out).
+TEST_F(ProjectBuilt, LongBoneNamesAreCutToTheVmdField) {
+  pmm::Document d = built_project();
+  d.models[0].bone_names[0] = text("左腕捩れボーン先端");  // 9 characters, 18 bytes in CP932
+  ProjectOptions o;
+  o.project_folder = dir;
+  o.search_folders = {dir / "acc"};
+  std::vector<Warning> w;
+  auto p = convert_project(round_trip(d), o, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const vmd::TrackName& n = p->models[0].motion.bone_names[0];
+  auto full = encode_text("左腕捩れボーン先端", Encoding::cp932);
+  ASSERT_TRUE(full.has_value());
+  ASSERT_EQ(full->size(), 18u);
+  EXPECT_EQ(n.raw, std::vector<std::uint8_t>(full->begin(), full->begin() + 15));
+  EXPECT_EQ(n.text, "左腕捩れボーン");
+}
+
 TEST(ProjectPath, StoredWindowsPathBelowEachFolderInOrder) {
   const fs::path a = test::temp_dir("project_path_a"), b = test::temp_dir("project_path_b");
   touch(b / "Model" / "M.pmd");
