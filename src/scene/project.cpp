@@ -286,10 +286,19 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
   Project p;
   std::vector<fs::path> folders{options.project_folder.empty() ? fs::path(".") : options.project_folder};
   for (const fs::path& f : options.search_folders) folders.push_back(f);
+  // One warning per stored path: items naming the same missing file are added to its warning.
+  std::map<std::string, std::size_t> missing_warning;
   auto missing = [&](const std::string& field, const ProjectPath& path) -> Result<void> {
     std::string msg = field + ": file not found: '" + path.stored + "' (looked for " + tried_list(path) + ")";
     if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
-    warnings.push_back(warning(msg + "; left out of the scene"));
+    if (auto it = missing_warning.find(path.stored); it != missing_warning.end()) {
+      warnings[it->second].message += "; also " + field;
+      return {};
+    }
+    missing_warning.emplace(path.stored, warnings.size());
+    Warning w = warning(msg + "; left out of the scene");
+    w.code = ErrorCode::io_error;
+    warnings.push_back(std::move(w));
     return {};
   };
   p.width = d.output_width;

@@ -305,6 +305,19 @@ TEST_F(ProjectBuilt, MissingFilesNameEveryPlaceTried) {
     EXPECT_NE(msg.find((dir / tried).string()), std::string::npos) << tried << " in " << msg;
   EXPECT_NE(msg.find("'" + (dir / "mic.x").string() + "'"), std::string::npos) << msg;
 
+  EXPECT_EQ(w[0].code, ErrorCode::io_error);
+
+  // Items naming the same missing file: one warning, naming each.
+  pmm::Document d = built_project();
+  d.accessories[1].path = d.accessories[0].path;
+  ProjectOptions o;
+  o.project_folder = dir;
+  std::vector<Warning> w1;
+  auto same = convert_project(round_trip(d), o, w1);
+  ASSERT_TRUE(same.has_value());
+  ASSERT_EQ(w1.size(), 1u);
+  EXPECT_NE(w1[0].message.find("; also accessories[1] 'lamp'"), std::string::npos) << w1[0].message;
+
   std::vector<Warning> w2;
   auto strict = convert(w2, true, false);
   ASSERT_FALSE(strict.has_value());
