@@ -15,6 +15,8 @@
 #include "mmdkit/core/mapped_file.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/pmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
 
 namespace mmdkit::cli {
 
@@ -74,6 +76,30 @@ Result<std::vector<std::uint8_t>> vac_bytes(const scene::ProjectAccessory& a) {
   return encode_text(text, Encoding::cp932);
 }
 
+// The names a version-1 project needs from a model file (PMD, else PMX), nullopt when unreadable.
+std::optional<scene::ModelNames> model_file_names(const fs::path& path) {
+  scene::ModelNames n;
+  pmd::ReadOptions pmd_options;
+  pmd_options.skip_geometry = true;
+  if (auto r = pmd::read_file(path, pmd_options); r) {
+    for (const auto& b : r->model.bones) n.bones.push_back(b.name.text);
+    for (const auto& m : r->model.morphs) n.morphs.push_back(m.name.text);
+    for (const auto& k : r->model.ik_chains) n.ik_bones.push_back(k.target);
+    return n;
+  }
+  pmx::ReadOptions pmx_options;
+  pmx_options.skip_geometry = true;
+  if (auto r = pmx::read_file(path, pmx_options); r) {
+    for (std::size_t i = 0; i < r->model.bones.size(); ++i) {
+      n.bones.push_back(r->model.bones[i].name.text);
+      if (r->model.bones[i].has(pmx::kIk)) n.ik_bones.push_back(static_cast<std::int32_t>(i));
+    }
+    for (const auto& m : r->model.morphs) n.morphs.push_back(m.name.text);
+    return n;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 namespace {
@@ -116,6 +142,13 @@ std::expected<LoadedProject, int> load_project(const fs::path& path, const std::
   lp.path = path;
   auto bytes = map_file(path);
   if (!bytes) return std::unexpected(fail(err, bytes.error(), path.string()));
+  for (const std::string& s : search_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(s, ec)) {
+      Error e = make_error(ErrorCode::io_error, "--search-dir: not a folder ('" + s + "')").error();
+      return std::unexpected(fail(err, e, path.string()));
+    }
+  }
   std::vector<Warning> warnings;
   if (detect_format(bytes->span()).json) {
     auto d = pmm::from_json(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
@@ -124,22 +157,26 @@ std::expected<LoadedProject, int> load_project(const fs::path& path, const std::
   } else {
     pmm::ReadOptions ro;
     ro.strict = strict;
+    // Version 1: the bone, morph and IK counts come from the model files, found by the same rule.
+    std::vector<fs::path> folders{path.has_parent_path() ? path.parent_path() : fs::path(".")};
+    for (const std::string& s : search_dirs) folders.emplace_back(s);
+    ro.model_counts = [folders](const pmm::ModelRef& m) -> std::optional<pmm::ModelCounts> {
+      const scene::ProjectPath p = scene::resolve_project_path(m.path->text, folders);
+      if (!p.found) return std::nullopt;
+      auto n = model_file_names(*p.found);
+      if (!n) return std::nullopt;
+      return pmm::ModelCounts{n->bones.size(), n->morphs.size(), n->ik_bones.size()};
+    };
     auto r = pmm::read(bytes->span(), ro);
     if (!r) return std::unexpected(fail(err, r.error(), path.string()));
     lp.document = std::move(r->document);
     warnings = std::move(r->warnings);
   }
-  for (const std::string& s : search_dirs) {
-    std::error_code ec;
-    if (!fs::is_directory(s, ec)) {
-      Error e = make_error(ErrorCode::io_error, "--search-dir: not a folder ('" + s + "')").error();
-      return std::unexpected(fail(err, e, path.string()));
-    }
-  }
   scene::ProjectOptions po;
   po.project_folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
   for (const std::string& s : search_dirs) po.search_folders.emplace_back(s);
   po.strict = strict;
+  po.model_names = model_file_names;
   auto p = scene::convert_project(lp.document, po, warnings);
   if (!p) return std::unexpected(fail(err, p.error(), path.string()));
   lp.project = std::move(*p);

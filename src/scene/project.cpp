@@ -94,10 +94,18 @@ const Key& key_at(const Key& initial, const std::vector<Key>& regular, std::ptrd
 template <std::size_t N>
 FixedText<N> fixed_name(const EncodedText& name, Encoding encoding) {
   FixedText<N> t;
-  t.raw.assign(name.raw.begin(), name.raw.begin() + static_cast<std::ptrdiff_t>(std::min(name.raw.size(), N)));
-  t.text = name.text;
-  if (name.raw.size() > N) t.text = decode_text(ByteSpan(t.raw.data(), t.raw.size()), encoding);
-  if (name.raw.empty()) t.raw.clear();  // built in code: the writer encodes the text
+  std::vector<std::uint8_t> bytes = name.raw;
+  if (bytes.empty()) {  // a name known as text only (built in code, a version-1 model file's)
+    auto e = encode_text(name.text, encoding);
+    if (!e) {  // not encodable: the writer reports it with the name
+      t.text = name.text;
+      return t;
+    }
+    bytes = std::move(*e);
+  }
+  t.raw.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min(bytes.size(), N)));
+  t.text = bytes.size() > N ? decode_text(ByteSpan(t.raw.data(), t.raw.size()), encoding) : name.text;
+  if (name.raw.empty() && bytes.size() <= N) t.raw.clear();  // the writer encodes the text (NUL-padded)
   return t;
 }
 
@@ -279,10 +287,6 @@ std::array<std::uint8_t, 24> camera_interpolation_from_pmm(const std::array<std:
 }
 
 Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& options, std::vector<Warning>& warnings) {
-  if (d.version != pmm::Version::v2)
-    return make_error(ErrorCode::unsupported,
-                      "version-1 projects are not converted yet (their bone and morph names are in the model files)",
-                      "project");
   Project p;
   std::vector<fs::path> folders{options.project_folder.empty() ? fs::path(".") : options.project_folder};
   for (const fs::path& f : options.search_folders) folders.push_back(f);
@@ -313,7 +317,39 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     pm.name = m.name.text;
     const std::string field = "models[" + std::to_string(i) + "] '" + m.name.text + "'";
     pm.file = resolve_project_path(m.path.text, folders);
-    pm.motion = model_motion(m, d.encoding, field, warnings);
+    if (d.version == pmm::Version::v1) {
+      // The names are in the model file (ProjectOptions::model_names).
+      std::optional<ModelNames> names;
+      if (pm.file.found && options.model_names) names = options.model_names(*pm.file.found);
+      if (!names) {
+        const std::string msg = field + ": a version-1 project stores no bone or morph names and the model file " +
+                                (pm.file.found ? "'" + pm.file.found->string() + "' could not be read"
+                                               : "'" + m.path.text + "' was not found") +
+                                "; its motion is left empty";
+        if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
+        warnings.push_back(warning(msg));
+        pm.motion = empty_motion(m.name.text, d.encoding);
+      } else if (names->bones.size() != m.initial_bone_keys.size() ||
+                 names->morphs.size() != m.initial_morph_keys.size() ||
+                 names->ik_bones.size() != m.initial_model_key.ik_enabled.size()) {
+        return make_error(ErrorCode::invalid_value,
+                          field + ": the model file has " + std::to_string(names->bones.size()) + " bones, " +
+                              std::to_string(names->morphs.size()) + " morphs and " +
+                              std::to_string(names->ik_bones.size()) + " IK bones; the project's keys are for " +
+                              std::to_string(m.initial_bone_keys.size()) + ", " +
+                              std::to_string(m.initial_morph_keys.size()) + " and " +
+                              std::to_string(m.initial_model_key.ik_enabled.size()),
+                          "project");
+      } else {
+        pmm::Model named = m;
+        for (const std::string& b : names->bones) named.bone_names.push_back(EncodedText{{}, b});
+        for (const std::string& s : names->morphs) named.morph_names.push_back(EncodedText{{}, s});
+        named.ik_bones = names->ik_bones;
+        pm.motion = model_motion(named, d.encoding, field, warnings);
+      }
+    } else {
+      pm.motion = model_motion(m, d.encoding, field, warnings);
+    }
     if (pm.file.found) {
       pm.scene_model = p.scene.models.size();
       ModelEntry e;

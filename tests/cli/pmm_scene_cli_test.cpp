@@ -15,6 +15,7 @@
 #include "mmdkit/core/image.hpp"
 #include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "mmdkit/formats/pmx.hpp"
 #include "scene/scene_fixture.hpp"
 #include "support/cli_run.hpp"
 #include "support/corpus.hpp"
@@ -111,6 +112,44 @@ TEST_F(PmmSceneCli, MissingFileWarnsWithThePlacesTriedAndStrictRefuses) {
                     " -o " + quote((dir / "x").string()));
   EXPECT_EQ(bad.code, 1) << bad.err;
   EXPECT_NE(bad.err.find("--search-dir: not a folder"), std::string::npos) << bad.err;
+}
+
+// A version-1 project stores no names: the model file's (found by the same rule) name the tracks,
+// and its counts are the ones the project's keys were read with.
+TEST_F(PmmSceneCli, VersionOneTakesTheNamesFromTheModelFile) {
+  const mmdkit::pmx::Model model = mmdkit::scene::test::generated_model(3);
+  std::size_t iks = 0;
+  for (const auto& b : model.bones) iks += b.has(mmdkit::pmx::kIk) ? 1 : 0;
+  ASSERT_GE(model.bones.size(), 2u);
+  mmdkit::pmm::Document d = mmdkit::pmm::test::sample_document(
+      mmdkit::pmm::Version::v1, 1, mmdkit::pmm::ModelCounts{model.bones.size(), model.morphs.size(), iks});
+  d.models[0].path.raw.clear();
+  d.models[0].path.text = "D:\\MMD\\UserFile\\Model\\gen.pmx";
+  d.accessories.clear();
+  d.accessory_names.clear();
+  d.audio_enabled = 0;
+  fs::create_directories(dir / "models" / "Model");
+  mmdkit::scene::test::write_model(dir / "models" / "Model", "gen.pmx", model);
+  auto bytes = mmdkit::pmm::write(d);
+  ASSERT_TRUE(bytes.has_value()) << bytes.error().to_string();
+  const fs::path project = dir / "v1.pmm";
+  mmdkit::scene::test::write_bytes(project, *bytes);
+  // Without the model's folder: not readable (the counts are in the model file).
+  Outcome no = run("pmm extract " + quote(project.string()) + " -o " + quote((dir / "no").string()));
+  EXPECT_EQ(no.code, 1) << no.err;
+  Outcome o = run("pmm extract " + quote(project.string()) + " --search-dir " + quote((dir / "models").string()) +
+                  " -o " + quote((dir / "out").string()));
+  ASSERT_EQ(o.code, 0) << o.err;
+  const mmdkit::vmd::Motion m = read_vmd(dir / "out" / "モデル0.vmd");
+  ASSERT_EQ(m.bone_keys.size(), model.bones.size() + 2);
+  ASSERT_EQ(m.bone_names.size(), model.bones.size());
+  // Bone 1's track: the model's bone 1 name, keys at 0, 10, 20.
+  EXPECT_EQ(m.bone_names[m.bone_keys[1].name].text, model.bones[1].name.text);
+  EXPECT_EQ(m.bone_keys[2].frame, 10u);
+  EXPECT_EQ(m.bone_keys[3].frame, 20u);
+  EXPECT_EQ(m.bone_names[m.bone_keys[3].name].text, model.bones[1].name.text);
+  EXPECT_EQ(m.morph_keys.size(), model.morphs.size() + 1);
+  EXPECT_EQ(m.property_keys.front().ik.size(), iks);
 }
 
 // sample / pose --scene take a project as they take its extracted scene.json: the same frames.

@@ -344,6 +344,46 @@ TEST_F(ProjectBuilt, LongBoneNamesAreCutToTheVmdField) {
   EXPECT_EQ(n.text, "左腕捩れボーン");
 }
 
+// Version 1 stores no names: ProjectOptions::model_names gives them; without it the model's motion
+// is empty with a warning (strict: an error); counts that differ from the keys are an error.
+TEST_F(ProjectBuilt, VersionOneNamesComeFromTheModelFile) {
+  pmm::Document d = built_project();
+  d.version = pmm::Version::v1;
+  pmm::Model& m = d.models[0];
+  m.bone_names.clear();
+  m.morph_names.clear();
+  m.ik_bones.clear();
+  ProjectOptions o;
+  o.project_folder = dir;
+  o.search_folders = {dir / "acc"};
+  std::vector<Warning> w;
+  auto none = convert_project(d, o, w);
+  ASSERT_TRUE(none.has_value());
+  EXPECT_TRUE(none->models[0].motion.bone_keys.empty());
+  ASSERT_FALSE(w.empty());
+  EXPECT_NE(w[0].message.find("version-1"), std::string::npos) << w[0].message;
+  o.strict = true;
+  EXPECT_FALSE(convert_project(d, o, w).has_value());
+  o.strict = false;
+  fs::path asked;
+  o.model_names = [&](const fs::path& p) -> std::optional<ModelNames> {
+    asked = p;
+    return ModelNames{{"センター", "右足ＩＫ"}, {"あ"}, {1}};
+  };
+  auto named = convert_project(d, o, w);
+  ASSERT_TRUE(named.has_value()) << named.error().to_string();
+  EXPECT_EQ(asked, dir / "UserFile" / "Model" / "Test.pmx");
+  const vmd::Motion& v = named->models[0].motion;
+  ASSERT_EQ(v.bone_keys.size(), 5u);
+  EXPECT_EQ(v.bone_names[v.bone_keys[2].name].text, "センター");
+  EXPECT_EQ(v.bone_keys[2].frame, 30u);
+  EXPECT_EQ(v.property_keys[0].ik[0].name.text, "右足ＩＫ");
+  o.model_names = [](const fs::path&) -> std::optional<ModelNames> { return ModelNames{{"a"}, {"b"}, {}}; };
+  auto wrong = convert_project(d, o, w);
+  ASSERT_FALSE(wrong.has_value());
+  EXPECT_NE(wrong.error().message.find("1 bones, 1 morphs and 0 IK bones"), std::string::npos) << wrong.error().message;
+}
+
 TEST(ProjectPath, StoredWindowsPathBelowEachFolderInOrder) {
   const fs::path a = test::temp_dir("project_path_a"), b = test::temp_dir("project_path_b");
   touch(b / "Model" / "M.pmd");

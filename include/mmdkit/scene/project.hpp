@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,12 +90,24 @@ struct ProjectAccessory {
   std::optional<std::size_t> scene_accessory;
 };
 
+/// What a version-1 project does not store about a model and its keys need: the model file's bone
+/// names, morph names (every morph record, PMD's base included) and the bone index of each IK bone
+/// (PMD: each IK chain's target; PMX: the bones with IK, in order), names in UTF-8.
+struct ModelNames {
+  std::vector<std::string> bones, morphs;
+  std::vector<std::int32_t> ik_bones;
+};
+
 struct ProjectOptions {
   std::filesystem::path project_folder;               ///< the .pmm's folder
   std::vector<std::filesystem::path> search_folders;  ///< --search-dir, in order
   /// A file not found is an error (io_error naming the file, the field and every place tried)
   /// instead of a warning with the item left out of the scene.
   bool strict = false;
+  /// Version 1 only: reads the names of a model file found (nullopt: unreadable). Unset, or a
+  /// model whose file is not found or not read: that model's motion is left empty with a warning
+  /// (`strict`: an error).
+  std::function<std::optional<ModelNames>(const std::filesystem::path&)> model_names;
 };
 
 /// A project converted.
@@ -120,8 +133,9 @@ struct Project {
 
 /// Converts a project (file comment). Warnings: files not found (naming the field, the stored path
 /// and every place tried), accessories on a model that is not in the scene (placed in the world),
-/// broken key chains. Errors: unsupported for a version-1 project (its bone and morph names are in
-/// the model files, not read here yet); io_error for a file not found with `strict`.
+/// broken key chains, a version-1 model whose names are not known (ProjectOptions::model_names).
+/// Errors: io_error for a file not found (or a version-1 model's names not read) with `strict`;
+/// invalid_value when a version-1 model file's counts differ from the project's keys.
 Result<Project> convert_project(const pmm::Document& document, const ProjectOptions& options,
                                 std::vector<Warning>& warnings);
 
