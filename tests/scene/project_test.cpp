@@ -410,7 +410,9 @@ TEST(ProjectCorpus, SampleProjectKeyCountsEqualTheIndependentCounts) {
   std::vector<Warning> w;
   auto p = convert_project(r->document, o, w);
   ASSERT_TRUE(p.has_value()) << p.error().to_string();
-  EXPECT_TRUE(w.empty()) << w.front().to_string();
+  // One note: the accessories with keys (tools/pmm_counts.py: 19 of the 29 have some).
+  ASSERT_EQ(w.size(), 1u) << w.back().to_string();
+  EXPECT_NE(w[0].message.find("19 of 29 accessories have keys after frame 0"), std::string::npos) << w[0].message;
   // tools/pmm_counts.py's per-model "bones+bone keys/morphs+morph keys/model keys".
   std::ifstream in(fs::path(MMDKIT_TESTS_DIR) / "data/pmm_counts.tsv");
   std::string line, models;
