@@ -127,6 +127,13 @@ std::expected<fs::path, int> temporary_folder(std::ostream& err) {
   return fs::path(templ);
 }
 
+int require_project_model(const LoadedProject& p, std::ostream& err) {
+  if (!p.project.scene.models.empty()) return kExitOk;
+  const std::string why = p.project.models.empty() ? "the project has no model" : "no model of the project was found (see the warnings; --search-dir DIR names where to look)";
+  Error e = make_error(ErrorCode::invalid_value, why + ": a scene needs one", "project").error();
+  return fail(err, e, p.path.string());
+}
+
 bool is_project_file(const std::string& path) {
   if (path.empty() || is_std_stream(path)) return false;
   std::error_code ec;

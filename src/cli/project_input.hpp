@@ -33,6 +33,10 @@ std::expected<LoadedProject, int> load_project(const std::filesystem::path& path
                                                const std::vector<std::string>& search_dirs, bool strict, bool quiet,
                                                std::ostream& err);
 
+/// A project's scene needs a model: 0 when it has one, else the error printed ("no model of the
+/// project was found ...") and 1.
+int require_project_model(const LoadedProject& p, std::ostream& err);
+
 /// What extract_project wrote.
 struct ExtractedFiles {
   std::filesystem::path scene;                     ///< DIR/scene.json

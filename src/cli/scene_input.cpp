@@ -77,6 +77,7 @@ std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a
       // An MMD project: extracted to a temporary folder (removed when the command ends).
       auto lp = load_project(a.scene, a.search_dirs, false, in.quiet, err);
       if (!lp) return std::unexpected(lp.error());
+      if (int rc = require_project_model(*lp, err); rc != kExitOk) return std::unexpected(rc);
       auto tmp = temporary_folder(err);
       if (!tmp) return std::unexpected(tmp.error());
       const std::string ext = lower_extension(in.output);

@@ -108,6 +108,11 @@ TEST_F(PmmSceneCli, MissingFileWarnsWithThePlacesTriedAndStrictRefuses) {
   EXPECT_NE(s.err.find("mmdkit: error: "), std::string::npos) << s.err;
   EXPECT_NE(s.err.find("stage01.x"), std::string::npos) << s.err;
   EXPECT_FALSE(fs::exists(dir / "strict" / "scene.json"));
+  // No model found: nothing to render, said so.
+  fs::remove(dir / "UserFile" / "Model" / "dancer.pmx");
+  Outcome r = run("sample --scene " + quote(project.string()) + " -o " + quote((dir / "s.json").string()));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("no model of the project was found"), std::string::npos) << r.err;
   Outcome bad = run("pmm extract " + quote(project.string()) + " --search-dir " + quote((dir / "nope").string()) +
                     " -o " + quote((dir / "x").string()));
   EXPECT_EQ(bad.code, 1) << bad.err;

@@ -70,6 +70,7 @@ int run_project_render(const RenderArgs& a, std::ostream& err) {
     return usage_error(err, "render", "a project (.pmm) is a whole scene: no MOTION, --scene, --stage, --accessory, --camera or --audio with it");
   auto lp = load_project(a.model, a.scene.search_dirs, a.strict, a.quiet, err);
   if (!lp) return lp.error();
+  if (int rc = require_project_model(*lp, err); rc != kExitOk) return rc;
   TempFolder tmp;
   std::string templ = (std::filesystem::temp_directory_path() / "mmdkit-pmm-XXXXXX").string();
   if (!mkdtemp(templ.data())) {
