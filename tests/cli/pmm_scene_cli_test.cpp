@@ -16,6 +16,7 @@
 #include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
+#include "mmdkit/formats/vac.hpp"
 #include "scene/scene_fixture.hpp"
 #include "support/cli_run.hpp"
 #include "support/corpus.hpp"
@@ -242,6 +243,15 @@ TEST_F(PmmSceneCli, CorpusSampleExtractsElevenModelMotionsAndRenders) {
     EXPECT_EQ(m.bone_keys.size(), models[i].initial_bone_keys.size() + models[i].bone_keys.size());
     EXPECT_EQ(m.morph_keys.size(), models[i].initial_morph_keys.size() + models[i].morph_keys.size());
   }
+  // The .vac written for ネギ (its .x, frame-0 placement and bone): what ネギ(右手).vac, which the
+  // project loaded, says (lines 2-6: negi.x, 1.0, -0.5,-1.0,0.00, 0,0,0, 右手首).
+  auto vac = mmdkit::vac::read_file(dir / "out" / "ネギ.vac");
+  ASSERT_TRUE(vac.has_value()) << vac.error().to_string();
+  EXPECT_EQ(vac->x_file, "negi.x");
+  EXPECT_EQ(vac->scale, 1.0f);
+  EXPECT_EQ(vac->position, (mmdkit::Vec3{-0.5f, -1.0f, 0.0f}));
+  EXPECT_EQ(vac->rotation_degrees, (mmdkit::Vec3{0, 0, 0}));
+  EXPECT_EQ(vac->bone, "右手首");
 #if MMDKIT_HAS_RENDER
   const std::string look = " --frame 600 --size 256x144";
   Outcome a = run("render --scene " + quote((dir / "out" / "scene.json").string()) + " -o " +
