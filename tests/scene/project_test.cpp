@@ -384,6 +384,39 @@ TEST_F(ProjectBuilt, VersionOneNamesComeFromTheModelFile) {
   EXPECT_NE(wrong.error().message.find("1 bones, 1 morphs and 0 IK bones"), std::string::npos) << wrong.error().message;
 }
 
+// Broken documents (as pmm::check reports them) convert without a crash: chains followed to the
+// break with a warning, indices out of range skipped.
+TEST_F(ProjectBuilt, BrokenChainsAndIndicesAreWarnedNotFollowed) {
+  pmm::Document d = built_project();
+  pmm::Model& m = d.models[0];
+  m.bone_keys[0].next = 999;            // frame 30 → a key no one has
+  m.initial_bone_keys[1].next = 7;      // bone 1 reaches bone 0's key (id 7, already used)
+  m.morph_keys[0].frame = -5;           // not after frame 0
+  m.model_keys[0].next = 4;             // a loop on itself
+  m.ik_bones = {42};                    // out of range
+  d.accessories[0].initial_key.parent = {0, 99};  // no such bone
+  d.accessories[1].initial_key.parent = {7, 0};   // no such model
+  ProjectOptions o;
+  o.project_folder = dir;
+  o.search_folders = {dir / "acc"};
+  std::vector<Warning> w;
+  auto p = convert_project(d, o, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const vmd::Motion& v = p->models[0].motion;
+  EXPECT_EQ(v.bone_keys.size(), 4u);   // bone 0: 0, 10, 30; bone 1: 0
+  EXPECT_EQ(v.morph_keys.size(), 1u);
+  EXPECT_EQ(v.property_keys.size(), 2u);
+  EXPECT_TRUE(v.property_keys[0].ik.empty());
+  EXPECT_FALSE(p->scene.accessories[0].model.has_value());
+  EXPECT_FALSE(p->scene.accessories[1].model.has_value());
+  std::string all;
+  for (const Warning& x : w) all += x.message + "\n";
+  EXPECT_NE(all.find("key id 999, which does not exist"), std::string::npos) << all;
+  EXPECT_NE(all.find("is reached twice"), std::string::npos) << all;
+  EXPECT_NE(all.find("does not come after frame 0"), std::string::npos) << all;
+  EXPECT_NE(all.find("placed in the world"), std::string::npos) << all;
+}
+
 TEST(ProjectPath, StoredWindowsPathBelowEachFolderInOrder) {
   const fs::path a = test::temp_dir("project_path_a"), b = test::temp_dir("project_path_b");
   touch(b / "Model" / "M.pmd");
