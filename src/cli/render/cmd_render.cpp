@@ -14,7 +14,6 @@
 #include "cli/io.hpp"
 #include "cli/project_input.hpp"
 
-#include <stdlib.h>
 
 namespace mmdkit::cli {
 
@@ -54,15 +53,6 @@ const Command kRenderCommand{
 
 namespace {
 
-// A temporary folder, removed with everything in it when the object goes.
-struct TempFolder {
-  std::filesystem::path path;
-  ~TempFolder() {
-    std::error_code ec;
-    if (!path.empty()) std::filesystem::remove_all(path, ec);
-  }
-};
-
 // `render project.pmm`: the project extracted to a temporary folder (always removed), rendered as
 // `render --scene` renders it, with the project's output size and play range unless given.
 int run_project_render(const RenderArgs& a, std::ostream& err) {
@@ -71,19 +61,15 @@ int run_project_render(const RenderArgs& a, std::ostream& err) {
   auto lp = load_project(a.model, a.scene.search_dirs, a.strict, a.quiet, err);
   if (!lp) return lp.error();
   if (int rc = require_project_model(*lp, err); rc != kExitOk) return rc;
-  TempFolder tmp;
-  std::string templ = (std::filesystem::temp_directory_path() / "mmdkit-pmm-XXXXXX").string();
-  if (!mkdtemp(templ.data())) {
-    err << "mmdkit: error: cannot make a temporary folder in " << std::filesystem::temp_directory_path().string() << "\n";
-    return kExitBadInput;
-  }
-  tmp.path = templ;
+  auto tmp = temporary_folder(err);  // removed when the command ends
+  if (!tmp) return tmp.error();
   RenderArgs b = a;
   const scene::Project& p = lp->project;
   const std::string ext = lower_extension(a.output);
-  const bool video = ext == ".mp4" || ext == ".webm" || a.output.find('%') != std::string::npos;
-  if (!video) lp->project.scene.audio.clear();  // a picture has no sound
-  auto files = extract_project(*lp, tmp.path, {std::filesystem::path(a.model)}, false, err);
+  const bool movie = ext == ".mp4" || ext == ".webm";
+  const bool video = movie || a.output.find('%') != std::string::npos;  // several frames
+  if (!movie) lp->project.scene.audio.clear();  // pictures have no sound
+  auto files = extract_project(*lp, *tmp, {std::filesystem::path(a.model)}, false, err);
   if (!files) return files.error();
   b.model.clear();
   b.scene.scene = files->scene.string();
