@@ -11,6 +11,7 @@
 #include "cli/cmd_export.hpp"
 #include "cli/cmd_from_keypoints.hpp"
 #include "cli/cmd_motion.hpp"
+#include "cli/cmd_pmm.hpp"
 #include "cli/cmd_pose.hpp"
 #include "cli/cmd_sample.hpp"
 #include "cli/commands.hpp"
@@ -39,6 +40,7 @@ std::span<const Command> command_table() {
       kExportCommand,
       kFromKeypointsCommand,
       kMotionCommand,
+      kPmmCommand,
 #if MMDKIT_HAS_PYTHON
       kDatasetCommand,
 #endif

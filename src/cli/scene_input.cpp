@@ -16,6 +16,7 @@
 #include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "cli/progress.hpp"
+#include "cli/project_input.hpp"
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PHYSICS
 #include "mmdkit/physics/scene_physics.hpp"
@@ -49,7 +50,9 @@ Error short_form_error(Error e) {
 }
 
 void declare_scene_options(CLI::App& sub, SceneArgs& a) {
-  sub.add_option("--scene", a.scene, "scene file (JSON, docs/SCENE.md): models, motions, stage, accessories, camera, light, audio");
+  sub.add_option("--scene", a.scene, "scene file (JSON, docs/SCENE.md): models, motions, stage, accessories, camera, light, audio; or an MMD project (.pmm, docs/PMM.md)");
+  sub.add_option("--search-dir", a.search_dirs,
+                 "with a project (.pmm): folder to look for its models, accessories and audio in (repeatable; after the project's folder)");
   sub.add_option("--stage", a.stage,
                  "stage drawn with the model (a scene in short form): a PMX / PMD model (at rest, its rigid bodies in the "
                  "physics) or a DirectX .x (an accessory in the world, as MMD loads it)");
@@ -69,7 +72,23 @@ std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a
     if (!in.camera.empty() || !in.audio.empty())
       return usage("--scene gives the camera and audio: no --camera or --audio with it");
     if (is_std_stream(a.scene)) return usage("--scene reads a file, not the standard input");
-    auto d = scene::read_scene_file(a.scene);
+    fs::path scene_file = a.scene;
+    if (is_project_file(a.scene)) {
+      // An MMD project: extracted to a temporary folder (removed when the command ends).
+      auto lp = load_project(a.scene, a.search_dirs, false, in.quiet, err);
+      if (!lp) return std::unexpected(lp.error());
+      if (int rc = require_project_model(*lp, err); rc != kExitOk) return std::unexpected(rc);
+      auto tmp = temporary_folder(err);
+      if (!tmp) return std::unexpected(tmp.error());
+      const std::string ext = lower_extension(in.output);
+      if (ext != ".mp4" && ext != ".webm") lp->project.scene.audio.clear();  // only a video has sound
+      auto files = extract_project(*lp, *tmp, {fs::path(a.scene)}, false, err);
+      if (!files) return std::unexpected(files.error());
+      scene_file = files->scene;
+    } else if (!a.search_dirs.empty()) {
+      return usage("--search-dir is for a project (.pmm) given as --scene");
+    }
+    auto d = scene::read_scene_file(scene_file);
     if (!d) {
       Error e = d.error();
       if (e.file.empty()) e.file = a.scene;
@@ -78,6 +97,9 @@ std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a
     }
     return std::move(*d);
   }
+  if (!a.search_dirs.empty() && !(in.command == std::string_view("render") && is_project_file(in.model)))
+    return usage("--search-dir is for a project (.pmm) given as --scene" +
+                 std::string(in.command == std::string_view("render") ? " or MODEL" : ""));
   if (in.model.empty()) return usage("a MODEL (or --scene FILE) is required");
   scene::SceneDescription d;
   scene::ModelEntry m;

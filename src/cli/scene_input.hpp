@@ -24,7 +24,8 @@ class App;
 namespace mmdkit::cli {
 
 struct SceneArgs {
-  std::string scene;                     ///< --scene FILE
+  std::string scene;                     ///< --scene FILE (a scene file, or an MMD project .pmm: docs/PMM.md)
+  std::vector<std::string> search_dirs;  ///< --search-dir: where a .pmm's files are looked for
   std::string stage;                     ///< --stage FILE
   std::vector<std::string> accessories;  ///< --accessory FILE[@BONE], repeatable
   /// A scene was asked for (any of the three options).
@@ -41,6 +42,8 @@ struct SceneCommandInputs {
   std::string camera;  ///< render's --camera
   std::string audio;   ///< render's --audio
   const char* command = "";
+  bool quiet = false;  ///< no warnings (a project's files not found)
+  std::string output;  ///< render's output: a project's audio is kept for a video only
 };
 
 /// The scene to load: the --scene file (then MODEL, MOTION, --stage, --accessory, --camera and

@@ -93,7 +93,7 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
     if (e != ".obj") return usage("the output must end in .obj");
   }
   if (a.copy_textures) return usage("--copy-textures is for one model; a scene's OBJ references the textures in place");
-  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "pose"}, err);
+  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "pose", a.quiet, ""}, err);
   if (!desc) return desc.error();
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   const fs::path out_path(a.output);

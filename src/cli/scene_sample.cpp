@@ -55,7 +55,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) return usage(p);
   if (a.format != "json") return usage("a scene is sampled as JSON only (--format binary is for one model)");
   if (!a.bones.empty()) return usage("--bones is for one model; a scene writes every bone of every model");
-  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "sample"}, err);
+  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "sample", a.quiet, ""}, err);
   if (!desc) return desc.error();
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   if (!a.output.empty() && !is_std_stream(a.output))

@@ -156,10 +156,11 @@ struct CameraKey : KeyLink {
   std::array<float, 3> look_at{0, 10, 0};
   std::array<float, 3> angle{};        ///< Euler radians, as VMD stores them
   OutsideParent follow;                ///< v2 only: model and bone the camera follows (-1 = none)
-  /// Six curves, each 4 bytes (x1, x2, y1, y2 as VMD's camera block): X, Y, Z, rotation,
-  /// distance, view angle.
-  std::array<std::uint8_t, 24> interpolation{20, 107, 20, 107, 20, 107, 20, 107, 20, 107, 20, 107,
-                                             20, 107, 20, 107, 20, 107, 20, 107, 20, 107, 20, 107};
+  /// Six curves, each 4 bytes (x1, y1, x2, y2 as the bone keys', not VMD's camera order x1, x2,
+  /// y1, y2; nanoem reads them with the bone keys' function, and the corpus sample's linear keys
+  /// are 20 20 107 107): X, Y, Z, rotation, distance, view angle.
+  std::array<std::uint8_t, 24> interpolation{20, 20, 107, 107, 20, 20, 107, 107, 20, 20, 107, 107,
+                                             20, 20, 107, 107, 20, 20, 107, 107, 20, 20, 107, 107};
   std::uint8_t orthographic = 0;       ///< 0 = perspective (nanoem: perspective = byte == 0)
   std::int32_t view_angle = 30;        ///< degrees
   std::uint8_t selected = 0;

@@ -11,18 +11,21 @@
 #include <memory>
 
 #include "cli/app.hpp"
+#include "cli/io.hpp"
+#include "cli/project_input.hpp"
+
 
 namespace mmdkit::cli {
 
 void declare_render(CLI::App& sub, RenderArgs& a) {
   CLI::App* s = &sub;
-  s->add_option("MODEL", a.model, "model file (.pmx or .pmd); not with --scene");
+  s->add_option("MODEL", a.model, "model file (.pmx or .pmd), or an MMD project (.pmm: its scene, size and play range); not with --scene");
   s->add_option("MOTION", a.motions, "motions (.vmd, merged) and/or one pose (.vpd); none = bind pose");
   s->add_option("--camera", a.camera, "VMD whose camera section is used instead of the motions' camera");
   s->add_option("--frame", a.frame, "the frame of a single image (30 fps, fractional allowed; default 0)");
   s->add_option("--frames", a.frames, "A-B: frames A to B inclusive (default for video: 0 to the motion's last key)");
   s->add_option("-o,--output", a.output, "out.png, out.mp4, out.webm, or a PNG pattern such as frames/%05d.png")->required();
-  s->add_option("--size", a.size, "WIDTHxHEIGHT in pixels (default 1280x720; even for video)");
+  s->add_option("--size", a.size, "WIDTHxHEIGHT in pixels (default 1280x720, a project's output size; even for video)");
   s->add_option("--fps", a.fps, "30 or 60 (60 samples every half frame, as MMD's 60 fps output)");
   s->add_option("--msaa", a.msaa, "multisample anti-aliasing samples (1 = off; default 4, clamped to the driver)");
   s->add_option("--background", a.background, "background colour RRGGBB (default ffffff, MMD's white)");
@@ -37,6 +40,7 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   declare_verbose_flag(*s, a.verbose);
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
+  s->add_flag("--strict", a.strict, "with a .pmm: a file it names that is not found is an error (default: a warning)");
 }
 
 const Command kRenderCommand{
@@ -47,11 +51,52 @@ const Command kRenderCommand{
       return [args](const Streams& s) { return run_render(*args, s.out, s.err); };
     }};
 
+namespace {
+
+// `render project.pmm`: the project extracted to a temporary folder (always removed), rendered as
+// `render --scene` renders it, with the project's output size and play range unless given.
+int run_project_render(const RenderArgs& a, std::ostream& err) {
+  if (!a.motions.empty() || a.scene.requested() || !a.camera.empty() || !a.audio.empty())
+    return usage_error(err, "render", "a project (.pmm) is a whole scene: no MOTION, --scene, --stage, --accessory, --camera or --audio with it");
+  auto lp = load_project(a.model, a.scene.search_dirs, a.strict, a.quiet, err);
+  if (!lp) return lp.error();
+  if (int rc = require_project_model(*lp, err); rc != kExitOk) return rc;
+  auto tmp = temporary_folder(err);  // removed when the command ends
+  if (!tmp) return tmp.error();
+  RenderArgs b = a;
+  const scene::Project& p = lp->project;
+  const std::string ext = lower_extension(a.output);
+  const bool movie = ext == ".mp4" || ext == ".webm";
+  const bool video = movie || a.output.find('%') != std::string::npos;  // several frames
+  if (!movie) lp->project.scene.audio.clear();  // pictures have no sound
+  auto files = extract_project(*lp, *tmp, {std::filesystem::path(a.model)}, false, err);
+  if (!files) return files.error();
+  b.model.clear();
+  b.scene.scene = files->scene.string();
+  b.scene.search_dirs.clear();
+  if (b.size.empty() && p.width > 0 && p.height > 0) b.size = std::to_string(p.width) + "x" + std::to_string(p.height);
+  if (b.frame < 0 && b.frames.empty()) {
+    if (video && p.last_frame)
+      b.frames = std::to_string(p.first_frame) + "-" + std::to_string(*p.last_frame);
+    else if (!video)
+      b.frame = p.first_frame;
+  }
+  return run_scene_render(b, err);
+}
+
+}  // namespace
+
 int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   (void)out;
-  // One loop for one model and for a scene: MODEL [MOTION...] alone is a one-character scene
-  // (scene_render.hpp), so both draw, evaluate and write frames the same way.
-  return run_scene_render(a, err);
+  if (!a.scene.scene.empty() || !is_project_file(a.model)) {
+    if (a.strict) return usage_error(err, "render", "--strict is for a project (.pmm) given as MODEL");
+    RenderArgs b = a;
+    if (b.size.empty()) b.size = "1280x720";
+    // One loop for one model and for a scene: MODEL [MOTION...] alone is a one-character scene
+    // (scene_render.hpp), so both draw, evaluate and write frames the same way.
+    return run_scene_render(b, err);
+  }
+  return run_project_render(a, err);
 }
 
 }  // namespace mmdkit::cli

@@ -41,7 +41,7 @@ struct RenderArgs {
   double frame = -1;          ///< -1 = not given
   std::string frames;         ///< "A-B" or empty
   std::string output;
-  std::string size = "1280x720";
+  std::string size;           ///< empty = 1280x720, or the project's output size
   int fps = 30;
   int msaa = 4;
   std::string background = "ffffff";
@@ -53,6 +53,7 @@ struct RenderArgs {
   bool quiet = false;  ///< -q: no warnings
   bool verbose = false;  ///< --verbose: every physics warning on its own line
   bool force = false;
+  bool strict = false;  ///< --strict: a project's file not found is an error
   SceneArgs scene;  ///< --scene, --stage, --accessory (render/scene_render.hpp)
 };
 

@@ -62,7 +62,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   auto plan = render_plan(a, err);
   if (!plan) return plan.error();
   const RenderPlan& pl = *plan;
-  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, a.camera, a.audio, "render"}, err);
+  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, a.camera, a.audio, "render", a.quiet, a.output}, err);
   if (!desc) return desc.error();
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   if (pl.kind != OutKind::pattern)

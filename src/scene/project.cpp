@@ -1,0 +1,452 @@
+// An MMD project (.pmm) converted to VMD motions and a scene description (scene/project.hpp).
+#include "mmdkit/scene/project.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <unordered_map>
+
+#include "mmdkit/formats/vac.hpp"
+
+namespace mmdkit::scene {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split_stored(const std::string& stored, bool& drive) {
+  std::string s = stored;
+  std::replace(s.begin(), s.end(), '\\', '/');
+  drive = s.size() >= 2 && s[1] == ':';
+  std::vector<std::string> parts;
+  for (std::size_t at = 0; at <= s.size();) {
+    std::size_t end = s.find('/', at);
+    if (end == std::string::npos) end = s.size();
+    if (end > at) parts.push_back(s.substr(at, end - at));
+    at = end + 1;
+  }
+  return parts;
+}
+
+Warning warning(std::string message, std::string section = "project") {
+  Warning w;
+  w.code = ErrorCode::invalid_value;
+  w.message = std::move(message);
+  w.section = std::move(section);
+  return w;
+}
+
+std::string tried_list(const ProjectPath& p) {
+  std::string s;
+  for (const fs::path& t : p.tried) s += (s.empty() ? "" : ", ") + ("'" + t.string() + "'");
+  return s;
+}
+
+// The walk of one track (initial key, then `next` ids through the regular keys).
+template <class Key>
+std::vector<std::ptrdiff_t> track_order(const Key& initial, const std::vector<Key>& regular,
+                                        const std::unordered_map<std::int32_t, std::size_t>& by_id,
+                                        const std::string& what, std::vector<Warning>& warnings,
+                                        std::vector<char>& used) {
+  std::vector<std::ptrdiff_t> order{-1};
+  std::int32_t frame = initial.frame;
+  for (std::int32_t next = initial.next; next != 0;) {
+    auto it = by_id.find(next);
+    if (it == by_id.end()) {
+      warnings.push_back(warning(what + ": a key links to key id " + std::to_string(next) +
+                                 ", which does not exist; the keys after it are left out"));
+      break;
+    }
+    const std::size_t k = it->second;
+    if (used[k]) {
+      warnings.push_back(warning(what + ": key id " + std::to_string(next) + " is reached twice (a loop); stopped there"));
+      break;
+    }
+    const Key& key = regular[k];
+    if (key.frame <= frame) {
+      warnings.push_back(warning(what + ": key id " + std::to_string(next) + " at frame " + std::to_string(key.frame) +
+                                 " does not come after frame " + std::to_string(frame) + "; the keys from it on are left out"));
+      break;
+    }
+    used[k] = 1;
+    order.push_back(static_cast<std::ptrdiff_t>(k));
+    frame = key.frame;
+    next = key.next;
+  }
+  return order;
+}
+
+template <class Key>
+std::unordered_map<std::int32_t, std::size_t> ids_of(const std::vector<Key>& keys) {
+  std::unordered_map<std::int32_t, std::size_t> m;
+  m.reserve(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) m.emplace(keys[k].index, k);
+  return m;
+}
+
+template <class Key>
+const Key& key_at(const Key& initial, const std::vector<Key>& regular, std::ptrdiff_t pos) {
+  return pos < 0 ? initial : regular[static_cast<std::size_t>(pos)];
+}
+
+// The first N stored bytes of a name (the field MMD compares when it binds), decoded in `encoding`.
+template <std::size_t N>
+FixedText<N> fixed_name(const EncodedText& name, Encoding encoding) {
+  FixedText<N> t;
+  std::vector<std::uint8_t> bytes = name.raw;
+  if (bytes.empty()) {  // a name known as text only (built in code, a version-1 model file's)
+    auto e = encode_text(name.text, encoding);
+    if (!e) {  // not encodable: the writer reports it with the name
+      t.text = name.text;
+      return t;
+    }
+    bytes = std::move(*e);
+  }
+  t.raw.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min(bytes.size(), N)));
+  t.text = bytes.size() > N ? decode_text(ByteSpan(t.raw.data(), t.raw.size()), encoding) : name.text;
+  if (name.raw.empty() && bytes.size() <= N) t.raw.clear();  // the writer encodes the text (NUL-padded)
+  return t;
+}
+
+vmd::Motion empty_motion(const std::string& model_name, Encoding encoding) {
+  vmd::Motion m;
+  m.version = vmd::Version::v2;
+  const std::string_view sig = vmd::signature_text(vmd::Version::v2);
+  std::copy(sig.begin(), sig.end(), m.signature.begin());
+  m.model_name.assign(model_name);
+  m.encoding = encoding;
+  m.sections_present = vmd::kSectionCount;
+  return m;
+}
+
+template <std::size_t N>
+std::uint32_t name_index(std::vector<FixedText<N>>& names, std::map<std::vector<std::uint8_t>, std::uint32_t>& index,
+                         const EncodedText& name, Encoding encoding) {
+  FixedText<N> t = fixed_name<N>(name, encoding);
+  std::vector<std::uint8_t> key = t.raw.empty() ? std::vector<std::uint8_t>(t.text.begin(), t.text.end()) : t.raw;
+  auto [it, added] = index.emplace(key, static_cast<std::uint32_t>(names.size()));
+  if (added) names.push_back(std::move(t));
+  return it->second;
+}
+
+std::uint32_t frame_of(std::int32_t f) { return f < 0 ? 0u : static_cast<std::uint32_t>(f); }
+
+vmd::Motion model_motion(const pmm::Model& m, Encoding encoding, const std::string& what, std::vector<Warning>& warnings) {
+  vmd::Motion out = empty_motion(m.name.text, encoding);
+  if (!m.name.raw.empty()) out.model_name = fixed_name<vmd::kModelNameSizeV2>(m.name, encoding);
+  std::map<std::vector<std::uint8_t>, std::uint32_t> bone_index, morph_index;
+  // Bones.
+  {
+    const auto ids = ids_of(m.bone_keys);
+    std::vector<char> used(m.bone_keys.size(), 0);
+    const std::size_t n = std::min(m.initial_bone_keys.size(), m.bone_names.size());
+    for (std::size_t b = 0; b < n; ++b) {
+      const std::uint32_t name = name_index(out.bone_names, bone_index, m.bone_names[b], encoding);
+      const auto order = track_order(m.initial_bone_keys[b], m.bone_keys, ids,
+                                     what + " bone '" + m.bone_names[b].text + "'", warnings, used);
+      for (std::ptrdiff_t pos : order) {
+        const pmm::BoneKey& k = key_at(m.initial_bone_keys[b], m.bone_keys, pos);
+        vmd::BoneKey v;
+        v.name = name;
+        v.frame = pos < 0 ? 0u : frame_of(k.frame);
+        v.position = k.translation;
+        v.rotation = k.orientation;
+        v.interpolation = bone_interpolation_from_pmm(k.interpolation, k.physics_disabled != 0);
+        out.bone_keys.push_back(v);
+      }
+    }
+  }
+  // Morphs.
+  {
+    const auto ids = ids_of(m.morph_keys);
+    std::vector<char> used(m.morph_keys.size(), 0);
+    const std::size_t n = std::min(m.initial_morph_keys.size(), m.morph_names.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t name = name_index(out.morph_names, morph_index, m.morph_names[i], encoding);
+      const auto order = track_order(m.initial_morph_keys[i], m.morph_keys, ids,
+                                     what + " morph '" + m.morph_names[i].text + "'", warnings, used);
+      for (std::ptrdiff_t pos : order) {
+        const pmm::MorphKey& k = key_at(m.initial_morph_keys[i], m.morph_keys, pos);
+        out.morph_keys.push_back(vmd::MorphKey{name, pos < 0 ? 0u : frame_of(k.frame), k.weight});
+      }
+    }
+  }
+  // Model keys: visibility and IK switches (property keys).
+  {
+    const auto ids = ids_of(m.model_keys);
+    std::vector<char> used(m.model_keys.size(), 0);
+    const auto order = track_order(m.initial_model_key, m.model_keys, ids, what + " model keys", warnings, used);
+    for (std::ptrdiff_t pos : order) {
+      const pmm::ModelKey& k = key_at(m.initial_model_key, m.model_keys, pos);
+      vmd::PropertyKey p;
+      p.frame = pos < 0 ? 0u : frame_of(k.frame);
+      p.visible = k.visible;
+      for (std::size_t j = 0; j < m.ik_bones.size() && j < k.ik_enabled.size(); ++j) {
+        const std::int32_t bone = m.ik_bones[j];
+        if (bone < 0 || static_cast<std::size_t>(bone) >= m.bone_names.size()) continue;
+        p.ik.push_back(vmd::IkState{fixed_name<vmd::kIkNameSize>(m.bone_names[static_cast<std::size_t>(bone)], encoding),
+                                    k.ik_enabled[j]});
+      }
+      out.property_keys.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
+vmd::Motion camera_motion(const pmm::Document& d, std::vector<Warning>& warnings) {
+  vmd::Motion out = empty_motion("カメラ・照明", d.encoding);
+  {
+    const auto ids = ids_of(d.camera.keys);
+    std::vector<char> used(d.camera.keys.size(), 0);
+    for (std::ptrdiff_t pos : track_order(d.camera.initial_key, d.camera.keys, ids, "camera", warnings, used)) {
+      const pmm::CameraKey& k = key_at(d.camera.initial_key, d.camera.keys, pos);
+      vmd::CameraKey c;
+      c.frame = pos < 0 ? 0u : frame_of(k.frame);
+      c.distance = k.distance;
+      c.target = k.look_at;
+      c.rotation = k.angle;
+      c.interpolation = camera_interpolation_from_pmm(k.interpolation);
+      c.view_angle = k.view_angle < 0 ? 0u : static_cast<std::uint32_t>(k.view_angle);
+      c.perspective = k.orthographic;  // both: 0 = perspective
+      out.camera_keys.push_back(c);
+    }
+  }
+  {
+    const auto ids = ids_of(d.light.keys);
+    std::vector<char> used(d.light.keys.size(), 0);
+    for (std::ptrdiff_t pos : track_order(d.light.initial_key, d.light.keys, ids, "light", warnings, used)) {
+      const pmm::LightKey& k = key_at(d.light.initial_key, d.light.keys, pos);
+      out.light_keys.push_back(vmd::LightKey{pos < 0 ? 0u : frame_of(k.frame), k.color, k.direction});
+    }
+  }
+  if (d.version == pmm::Version::v2) {
+    const auto ids = ids_of(d.self_shadow.keys);
+    std::vector<char> used(d.self_shadow.keys.size(), 0);
+    for (std::ptrdiff_t pos :
+         track_order(d.self_shadow.initial_key, d.self_shadow.keys, ids, "self-shadow", warnings, used)) {
+      const pmm::SelfShadowKey& k = key_at(d.self_shadow.initial_key, d.self_shadow.keys, pos);
+      out.self_shadow_keys.push_back(vmd::SelfShadowKey{pos < 0 ? 0u : frame_of(k.frame), k.mode, k.distance});
+    }
+  }
+  return out;
+}
+
+bool ends_with_ci(const std::string& s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+ProjectPath resolve_project_path(const std::string& stored, const std::vector<fs::path>& folders) {
+  ProjectPath p;
+  p.stored = stored;
+  bool drive = false;
+  const std::vector<std::string> parts = split_stored(stored, drive);
+  if (parts.empty()) return p;
+  for (const fs::path& folder : folders) {
+    std::string s = stored;
+    std::replace(s.begin(), s.end(), '\\', '/');
+    if (!drive) p.tried.push_back(s.front() == '/' ? fs::path(s) : folder / s);
+    for (std::size_t from = drive ? 1 : 0; from < parts.size(); ++from) {
+      fs::path t = folder;
+      for (std::size_t i = from; i < parts.size(); ++i) t /= parts[i];
+      if (from == 0 && !drive) continue;  // the path as stored, listed above
+      p.tried.push_back(t);
+    }
+    if (!p.found) p.found = pmm::resolve_path(stored, folder);
+    if (p.found) break;
+  }
+  // Unique, in order (a path with '/' first is the same place for every folder).
+  std::vector<fs::path> unique;
+  for (fs::path& t : p.tried)
+    if (std::find(unique.begin(), unique.end(), t) == unique.end()) unique.push_back(std::move(t));
+  p.tried = std::move(unique);
+  return p;
+}
+
+std::array<std::uint8_t, 64> bone_interpolation_from_pmm(const std::array<std::uint8_t, 16>& pmm,
+                                                         bool physics_off) noexcept {
+  auto curve = [&](int c) {
+    return vmd::Curve{pmm[static_cast<std::size_t>(4 * c)], pmm[static_cast<std::size_t>(4 * c + 1)],
+                      pmm[static_cast<std::size_t>(4 * c + 2)], pmm[static_cast<std::size_t>(4 * c + 3)]};
+  };
+  return vmd::encode_bone_interpolation(curve(0), curve(1), curve(2), curve(3), physics_off);
+}
+
+std::array<std::uint8_t, 24> camera_interpolation_from_pmm(const std::array<std::uint8_t, 24>& pmm) noexcept {
+  auto curve = [&](int c) {
+    return vmd::Curve{pmm[static_cast<std::size_t>(4 * c)], pmm[static_cast<std::size_t>(4 * c + 1)],
+                      pmm[static_cast<std::size_t>(4 * c + 2)], pmm[static_cast<std::size_t>(4 * c + 3)]};
+  };
+  return vmd::encode_camera_interpolation(
+      vmd::CameraInterpolation{curve(0), curve(1), curve(2), curve(3), curve(4), curve(5)});
+}
+
+Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& options, std::vector<Warning>& warnings) {
+  Project p;
+  std::vector<fs::path> folders{options.project_folder.empty() ? fs::path(".") : options.project_folder};
+  for (const fs::path& f : options.search_folders) folders.push_back(f);
+  // One warning per stored path: items naming the same missing file are added to its warning.
+  std::map<std::string, std::size_t> missing_warning;
+  auto missing = [&](const std::string& field, const ProjectPath& path) -> Result<void> {
+    std::string msg = field + ": file not found: '" + path.stored + "' (looked for " + tried_list(path) + ")";
+    if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
+    if (auto it = missing_warning.find(path.stored); it != missing_warning.end()) {
+      warnings[it->second].message += "; also " + field;
+      return {};
+    }
+    missing_warning.emplace(path.stored, warnings.size());
+    Warning w = warning(msg + "; left out of the scene");
+    w.code = ErrorCode::io_error;
+    warnings.push_back(std::move(w));
+    return {};
+  };
+  p.width = d.output_width;
+  p.height = d.output_height;
+  p.first_frame = d.begin_enabled ? std::max(0, d.begin_frame) : 0;
+  if (d.end_enabled) p.last_frame = std::max(p.first_frame, d.end_frame);
+
+  for (std::size_t i = 0; i < d.models.size(); ++i) {
+    const pmm::Model& m = d.models[i];
+    ProjectModel pm;
+    pm.index = i;
+    pm.name = m.name.text;
+    const std::string field = "models[" + std::to_string(i) + "] '" + m.name.text + "'";
+    pm.file = resolve_project_path(m.path.text, folders);
+    if (d.version == pmm::Version::v1) {
+      // The names are in the model file (ProjectOptions::model_names).
+      std::optional<ModelNames> names;
+      if (pm.file.found && options.model_names) names = options.model_names(*pm.file.found);
+      if (!names) {
+        const std::string msg = field + ": a version-1 project stores no bone or morph names and the model file " +
+                                (pm.file.found ? "'" + pm.file.found->string() + "' could not be read"
+                                               : "'" + m.path.text + "' was not found") +
+                                "; its motion is left empty";
+        if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
+        warnings.push_back(warning(msg));
+        pm.motion = empty_motion(m.name.text, d.encoding);
+      } else if (names->bones.size() != m.initial_bone_keys.size() ||
+                 names->morphs.size() != m.initial_morph_keys.size() ||
+                 names->ik_bones.size() != m.initial_model_key.ik_enabled.size()) {
+        return make_error(ErrorCode::invalid_value,
+                          field + ": the model file has " + std::to_string(names->bones.size()) + " bones, " +
+                              std::to_string(names->morphs.size()) + " morphs and " +
+                              std::to_string(names->ik_bones.size()) + " IK bones; the project's keys are for " +
+                              std::to_string(m.initial_bone_keys.size()) + ", " +
+                              std::to_string(m.initial_morph_keys.size()) + " and " +
+                              std::to_string(m.initial_model_key.ik_enabled.size()),
+                          "project");
+      } else {
+        pmm::Model named = m;
+        for (const std::string& b : names->bones) named.bone_names.push_back(EncodedText{{}, b});
+        for (const std::string& s : names->morphs) named.morph_names.push_back(EncodedText{{}, s});
+        named.ik_bones = names->ik_bones;
+        pm.motion = model_motion(named, d.encoding, field, warnings);
+      }
+    } else {
+      pm.motion = model_motion(m, d.encoding, field, warnings);
+    }
+    if (pm.file.found) {
+      pm.scene_model = p.scene.models.size();
+      ModelEntry e;
+      e.file = *pm.file.found;
+      p.scene.models.push_back(std::move(e));
+    } else if (auto r = missing(field, pm.file); !r) {
+      return std::unexpected(r.error());
+    }
+    p.models.push_back(std::move(pm));
+  }
+  p.camera = camera_motion(d, warnings);
+
+  for (std::size_t i = 0; i < d.accessories.size(); ++i) {
+    const pmm::Accessory& a = d.accessories[i];
+    ProjectAccessory pa;
+    pa.index = i;
+    pa.name = a.name.text;
+    const std::string field = "accessories[" + std::to_string(i) + "] '" + a.name.text + "'";
+    pa.file = resolve_project_path(a.path.text, folders);
+    const pmm::AccessoryKey& k = a.initial_key;
+    constexpr float kDeg = 180.0f / std::numbers::pi_v<float>;
+    pa.placement.position = {k.translation[0], k.translation[1], k.translation[2]};
+    pa.placement.rotation = {k.rotation[0] * kDeg, k.rotation[1] * kDeg, k.rotation[2] * kDeg};
+    pa.placement.scale = k.scale;
+    pa.visible = pmm::accessory_visible(k.opacity_visible);
+    if (k.parent.model >= 0) {
+      const auto mi = static_cast<std::size_t>(k.parent.model);
+      if (mi < p.models.size() && p.models[mi].scene_model && k.parent.bone >= 0 &&
+          static_cast<std::size_t>(k.parent.bone) < d.models[mi].bone_names.size()) {
+        pa.model = p.models[mi].scene_model;
+        pa.bone = d.models[mi].bone_names[static_cast<std::size_t>(k.parent.bone)].text;
+      } else {
+        warnings.push_back(warning(field + ": its parent (model " + std::to_string(k.parent.model) + ", bone " +
+                                   std::to_string(k.parent.bone) + ") is not in the scene; placed in the world"));
+      }
+    }
+    if (!pa.file.found) {
+      if (auto r = missing(field, pa.file); !r) return std::unexpected(r.error());
+      p.accessories.push_back(std::move(pa));
+      continue;
+    }
+    if (ends_with_ci(pa.file.found->string(), ".vac")) {
+      // MMD applied the .vac when the accessory was loaded; the project's keys hold the placement
+      // since. Only its .x is taken from it.
+      auto v = vac::read_file(*pa.file.found);
+      Result<fs::path> x = v ? vac::resolve_x_file(pa.file.found->parent_path(), *v) : std::unexpected(v.error());
+      if (!x) {
+        std::string msg = field + ": " + x.error().message + " ('" + pa.file.found->string() + "')";
+        if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
+        warnings.push_back(warning(msg + "; left out of the scene"));
+        p.accessories.push_back(std::move(pa));
+        continue;
+      }
+      pa.x_file = *x;
+    } else {
+      pa.x_file = *pa.file.found;
+    }
+    if (pa.placement.scale <= 0 || !std::isfinite(pa.placement.scale)) {
+      warnings.push_back(warning(field + ": scale " + std::to_string(pa.placement.scale) + " is not > 0; left out of the scene"));
+      p.accessories.push_back(std::move(pa));
+      continue;
+    }
+    AccessoryEntry e;
+    e.file = pa.x_file;
+    e.model = pa.model;
+    e.bone = pa.bone;
+    e.placement = pa.placement;
+    e.visible = pa.visible;
+    pa.scene_accessory = p.scene.accessories.size();
+    p.scene.accessories.push_back(std::move(e));
+    p.accessories.push_back(std::move(pa));
+  }
+  // What the scene does not carry yet, said once (docs/PMM.md "Not converted yet").
+  std::size_t moving = 0;
+  for (const pmm::Accessory& a : d.accessories) moving += a.keys.empty() ? 0 : 1;
+  if (moving > 0)
+    warnings.push_back(warning(std::to_string(moving) + " of " + std::to_string(d.accessories.size()) +
+                               " accessories have keys after frame 0; they stay where frame 0 puts them (accessory "
+                               "keys over time are not converted yet)"));
+  std::size_t parented = 0;
+  for (const pmm::Model& m : d.models) {
+    bool any = false;
+    for (const pmm::OutsideParent& op : m.initial_model_key.outside_parents) any = any || op.model >= 0;
+    for (const pmm::ModelKey& k : m.model_keys)
+      for (const pmm::OutsideParent& op : k.outside_parents) any = any || op.model >= 0;
+    parented += any ? 1 : 0;
+  }
+  if (parented > 0)
+    warnings.push_back(warning(std::to_string(parented) + " models use outside parents, which are not converted yet"));
+  if (d.audio_enabled && !d.audio_path.text.empty()) {
+    p.audio = resolve_project_path(d.audio_path.text, folders);
+    if (p.audio->found)
+      p.scene.audio = *p.audio->found;
+    else if (auto r = missing("audio", *p.audio); !r)
+      return std::unexpected(r.error());
+  }
+  return p;
+}
+
+}  // namespace mmdkit::scene
