@@ -270,3 +270,8 @@ def _save(results: Sequence[Extraction], out: Union[str, os.PathLike], force: bo
         write(p, _arrays(r))
         written.append(p)
     return written
+
+
+def __dir__() -> "list[str]":
+    """The module's API (``__all__``): what ``dir()`` and tab completion show, not its imports."""
+    return sorted(__all__)

@@ -101,3 +101,8 @@ def _from_native(d: dict) -> Error:
     cls = _CLASSES.get(d["code"], Error)
     return cls(d["message"], d["code"], d.get("file"), d.get("section"), d.get("record"),
                d.get("offset"), d.get("text"))
+
+
+def __dir__() -> "list[str]":
+    """The module's API (``__all__``): what ``dir()`` and tab completion show, not its imports."""
+    return sorted(__all__)

@@ -110,3 +110,8 @@ def joint_set(name_or_set) -> JointSet:
     except KeyError:
         raise ArgumentError(f"unknown joint set {name_or_set!r} (known: {', '.join(JOINT_SETS)})",
                             "invalid_argument") from None
+
+
+def __dir__() -> "list[str]":
+    """The module's API (``__all__``): what ``dir()`` and tab completion show, not its imports."""
+    return sorted(__all__)

@@ -235,3 +235,8 @@ def lipsync(source: Any, model: ModelLike, *, sample_rate: Optional[float] = Non
 def _mmdkit_error():
     from .errors import Error
     return Error
+
+
+def __dir__() -> "list[str]":
+    """The module's API (``__all__``): what ``dir()`` and tab completion show, not its imports."""
+    return sorted(__all__)

@@ -107,6 +107,11 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
       std::string names;
       for (const CLI::App* c : sub->get_subcommands([](const CLI::App*) { return true; }))
         names += (names.empty() ? "" : ", ") + c->get_name();
+      // `mmdkit motion foo`: the word after the command names no subcommand.
+      for (int i = 1; i + 1 < argc; ++i)
+        if (argv[i] == sub->get_name() && argv[i + 1][0] != '-')
+          return usage_error(err, sub->get_name(),
+                             "unknown subcommand '" + std::string(argv[i + 1]) + "' of " + sub->get_name() + " (" + names + ")");
       return usage_error(err, sub->get_name(), "a subcommand of " + sub->get_name() + " is required (" + names + ")");
     }
     return usage_error(err, sub ? sub->get_name() : "", e.what());

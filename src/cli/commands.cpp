@@ -517,8 +517,8 @@ void set_project_folder(InputArgs& a) {
 }
 
 // Runs `one` on each of `paths` (info, check of several files): blocks in order, a blank line
-// between them; with --json one JSON array of the per-file objects (a file that fails has an error
-// on stderr and no object). The exit status is the worst of the files' (1 over 0; 2 is usage).
+// between them; with --json one JSON array of the per-file objects (a file that fails has its error
+// on stderr and, in the array, {"file": ..., "error": "<the error line's words>"}). The exit status is the worst of the files' (1 over 0; 2 is usage).
 template <class One>
 int for_each_file(std::string_view command, const InputArgs& a, const std::vector<std::string>& paths, const Streams& s,
                   One&& one) {
@@ -538,10 +538,20 @@ int for_each_file(std::string_view command, const InputArgs& a, const std::vecto
     InputArgs x = a;
     x.path = p;
     set_project_folder(x);
-    std::ostringstream block;
-    const Streams one_file{s.in, block, s.err};
-    worst = std::max(worst, one(x, one_file, true));
-    const std::string text = block.str();
+    std::ostringstream block, said;
+    const Streams one_file{s.in, block, said};
+    const int rc = one(x, one_file, true);
+    worst = std::max(worst, rc);
+    s.err << said.str();
+    std::string text = block.str();
+    if (text.empty() && a.flags.json && rc != kExitOk) {
+      // A file that could not be read still has its object: the file and the error's words.
+      std::string error = said.str();
+      if (const std::size_t at = error.rfind("mmdkit: error: "); at != std::string::npos) error = error.substr(at + 15);
+      while (!error.empty() && error.back() == '\n') error.pop_back();
+      if (const std::size_t nl = error.find('\n'); nl != std::string::npos) error.resize(nl);
+      text = "{\"file\": " + json::string(input_label(p)) + ", \"error\": " + json::string(error) + "}\n";
+    }
     if (text.empty()) continue;
     if (!first) out << (a.flags.json ? ",\n" : "\n");
     out << text;

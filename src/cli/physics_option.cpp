@@ -97,6 +97,20 @@ std::string record_label(const PhysicsNote& n) {
   if (!n.name.empty()) s += (s.empty() ? "'" : " '") + n.name + "'";
   return s;
 }
+// A message's kind: its words with every run of digits as '#' ("joins rigid body 35 to itself"
+// and "... 36 ..." are one kind).
+std::string kind_of(const std::string& message) {
+  std::string k;
+  for (std::size_t i = 0; i < message.size(); ++i) {
+    if (message[i] >= '0' && message[i] <= '9') {
+      if (k.empty() || k.back() != '#') k += '#';
+    } else {
+      k += message[i];
+    }
+  }
+  return k;
+}
+
 }  // namespace
 
 std::string physics_warning_lines(std::span<const PhysicsNote> notes, bool verbose) {
@@ -105,11 +119,15 @@ std::string physics_warning_lines(std::span<const PhysicsNote> notes, bool verbo
   for (std::size_t i = 0; i < notes.size(); ++i) {
     if (done[i]) continue;
     const PhysicsNote& n = notes[i];
+    const std::string kind = kind_of(n.message);
     std::vector<std::size_t> same{i};
+    bool alike = true;  // every message of the group word for word
     if (!verbose)
       for (std::size_t j = i + 1; j < notes.size(); ++j)
-        if (!done[j] && notes[j].file == n.file && notes[j].section == n.section && notes[j].message == n.message)
+        if (!done[j] && notes[j].file == n.file && notes[j].section == n.section && kind_of(notes[j].message) == kind) {
           same.push_back(j);
+          alike = alike && notes[j].message == n.message;
+        }
     for (std::size_t j : same) done[j] = true;
     std::string what = n.section;
     for (std::size_t k = 0; k < same.size() && k < kShownRecords; ++k) {
@@ -118,7 +136,13 @@ std::string physics_warning_lines(std::span<const PhysicsNote> notes, bool verbo
     }
     if (same.size() > kShownRecords)
       what += " and " + std::to_string(same.size() - kShownRecords) + " more (--verbose lists them)";
-    out += physics_warning_line(n.file, what + ": " + n.message);
+    // Messages that differ in their numbers: the kind, numbers as N ("joins rigid body N to itself").
+    std::string message = n.message;
+    if (!alike) {
+      message.clear();
+      for (char c : kind) message += c == '#' ? std::string("N") : std::string(1, c);
+    }
+    out += physics_warning_line(n.file, what + ": " + message);
   }
   return out;
 }

@@ -317,6 +317,16 @@ TEST_F(PhysicsCli, RepeatedPhysicsWarningsAreOneLine) {
     j.rotation_max[0] = -0.5f;
     m->model.joints.push_back(j);
   }
+  // Joints that join a body to itself, each naming its body: one kind, the numbers as N
+  // (サンプルモデル.pmx printed ten such lines).
+  ASSERT_GE(m->model.rigid_bodies.size(), 2u);
+  for (std::uint32_t b = 0; b < 2; ++b) {
+    pmd::Joint j = base;
+    j.name.raw.clear();
+    j.name.text = "S" + std::to_string(b);
+    j.rigid_a = j.rigid_b = b;
+    m->model.joints.push_back(j);
+  }
   auto bytes = pmd::write(m->model);
   ASSERT_TRUE(bytes) << bytes.error().to_string();
   file("inv.pmd", *bytes);
@@ -336,6 +346,10 @@ TEST_F(PhysicsCli, RepeatedPhysicsWarningsAreOneLine) {
                       " 'J1', " + std::to_string(first + 2) + " 'J2' and 3 more (--verbose lists them): " + kind),
             std::string::npos)
       << g[0];
+  EXPECT_NE(grouped.err.find(": physics: joints " + std::to_string(first + 6) + " 'S0', " + std::to_string(first + 7) +
+                             " 'S1': joins rigid body N to itself; joint ignored"),
+            std::string::npos)
+      << grouped.err;
   const auto all = go("sample inv.pmd a.vmd --physics --frames 0-3 -o s.json --force --verbose");
   ASSERT_EQ(all.code, 0) << all.err;
   EXPECT_EQ(lines_with(all.err).size(), 6u) << all.err;

@@ -184,6 +184,9 @@ TEST_F(UnseenFilesCli, MessagesSayWhatIsWrongInOneWording) {
             std::string::npos)
       << motion.err;
   EXPECT_EQ(motion.err.find("A subcommand"), std::string::npos) << motion.err;
+  const Outcome foo = run("motion foo");
+  EXPECT_EQ(foo.code, 2);
+  EXPECT_NE(foo.err.find("mmdkit: error: unknown subcommand 'foo' of motion (trim, "), std::string::npos) << foo.err;
 }
 
 // `motion mirror 11.vpd -o m11.vpd` said a VMD motion converts only to .vmd: a pose is mirrored
@@ -244,6 +247,11 @@ TEST_F(UnseenFilesCli, InfoAndCheckTakeSeveralFiles) {
   EXPECT_EQ(mixed.code, 1);
   EXPECT_EQ(count(mixed.out, "format: vmd"), 2u) << mixed.out;
   EXPECT_NE(mixed.err.find("bad.vmd"), std::string::npos) << mixed.err;
+  const Outcome mixed_json = run("info --json " + q("a.vmd") + " " + q("bad.vmd"));
+  EXPECT_EQ(mixed_json.code, 1);
+  EXPECT_NE(mixed_json.out.find("{\"file\": \"" + (dir / "bad.vmd").string() + "\", \"error\": \"" + (dir / "bad.vmd").string()),
+            std::string::npos)
+      << mixed_json.out;
   const Outcome check = run("check " + q("a.vmd") + " " + q("m.pmx"));
   EXPECT_NE(check.out.find((dir / "a.vmd").string() + ": 0 error(s)"), std::string::npos) << check.out;
   EXPECT_NE(check.out.find((dir / "m.pmx").string() + ": 0 error(s)"), std::string::npos) << check.out;

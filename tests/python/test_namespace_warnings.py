@@ -17,6 +17,14 @@ def test_dir_shows_the_api_only():
         assert hasattr(mmdkit, name), name
 
 
+def test_submodules_show_their_api_only():
+    for module in (mmdkit.motion, mmdkit.dataset, mmdkit.joints, mmdkit.errors):
+        names = dir(module)
+        assert set(names) == set(module.__all__), module.__name__
+        for helper in ("np", "os", "Any", "Dict", "Optional", "annotations"):
+            assert helper not in names, (module.__name__, helper)
+
+
 def test_evaluator_warnings_include_the_unmatched_tracks(tmp_path):
     from conftest import cli_path
     m, std = tmp_path / "m.pmx", tmp_path / "std.vmd"
