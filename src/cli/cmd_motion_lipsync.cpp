@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <vector>
@@ -27,6 +28,16 @@
 namespace mmdkit::cli {
 
 namespace fs = std::filesystem;
+
+namespace {
+// The frame of the motion's last morph key (the summary's "to frame N": where the keys end, not
+// where the score ends).
+std::uint32_t last_key_frame(const vmd::Motion& m) {
+  std::uint32_t last = 0;
+  for (const vmd::MorphKey& k : m.morph_keys) last = std::max(last, k.frame);
+  return last;
+}
+}  // namespace
 
 void declare_lipsync(CLI::App& s, LipsyncArgs& a) {
   s.add_option("--gain", a.gain, "scale of the vowel weights (default 1; weights are clamped to 1)");
@@ -110,7 +121,7 @@ int run_lipsync(const LipsyncArgs& a, const std::string& input, const std::strin
     for (const auto& n : score->notes) ++counts[static_cast<int>(n.shape)];
     what = fmt::format("score: {} notes (a {} i {} u {} e {} o {}, closed {}, rest {}), lead {} ms; {} morph keys to frame {}",
                        score->notes.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6],
-                       a.lead_ms, r.keys, keys->last_frame);
+                       a.lead_ms, r.keys, last_key_frame(*motion));
   } else {
 #if MMDKIT_HAS_RENDER
     auto samples = render::decode_audio_mono(fs::path(input), static_cast<int>(motion::kLipSampleRate));

@@ -5,6 +5,8 @@
 // without vowel morphs, a bad map, an unknown --closed-morph exit 1; usage problems exit 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -56,6 +58,10 @@ TEST_F(LipsyncCli, UstKeysAtTheNotesFrames) {
   EXPECT_NE(r.err.find("note 3"), std::string::npos) << r.err;  // the unknown lyric, by index
   EXPECT_NE(r.err.find("wrote"), std::string::npos);
   const vmd::Motion m = read_vmd(out);
+  // The summary's "to frame N" is where the keys end (the score's end was printed before).
+  std::uint32_t last = 0;
+  for (const auto& k : m.morph_keys) last = std::max(last, k.frame);
+  EXPECT_NE(r.err.find("morph keys to frame " + std::to_string(last) + ","), std::string::npos) << r.err;
   // さ at 0 s → frame 0; い at 0.5 s → 15; ご at 0.75 s → 22.5 → 23 (round half away); its end
   // 1.15 s → 34.5 → 35.
   EXPECT_EQ(key(m, "あ", 0), 1.0f);
