@@ -423,7 +423,20 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings, const 
     d.spring_position = s.linear_spring;
     d.spring_rotation = s.angular_spring;
   }
-  if (!no.empty()) return make_error(ErrorCode::unsupported, "the model does not fit PMD: " + no.text());
+  if (!no.empty()) {
+    // Say when --lossy would take some of it (and that it would not take the rest).
+    const std::string text = no.text();
+    const bool convertible = text.find("SDEF vertices") != std::string::npos ||
+                             text.find("BDEF4 vertices") != std::string::npos ||
+                             text.find("QDEF vertices") != std::string::npos ||
+                             text.find("additional UVs") != std::string::npos ||
+                             text.find("edge scale other than") != std::string::npos;
+    return make_error(ErrorCode::unsupported,
+                      "the model does not fit PMD: " + text +
+                          (convertible && !options.lossy
+                               ? " (--lossy converts the weights, additional UVs and edge scales; not the rest)"
+                               : ""));
+  }
   return p;
 }
 

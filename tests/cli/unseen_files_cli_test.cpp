@@ -95,6 +95,7 @@ TEST_F(UnseenFilesCli, ConvertLossyTurnsWeightsPmdCannotHoldIntoBdef2) {
   const Outcome refused = run("convert " + q("w.pmx") + " " + q("strict.pmd"));
   EXPECT_EQ(refused.code, 1) << refused.err;
   EXPECT_NE(refused.err.find("SDEF vertices"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("(--lossy converts the weights"), std::string::npos) << refused.err;
   EXPECT_FALSE(fs::exists(dir / "strict.pmd"));
 
   const Outcome lossy = run("convert --lossy " + q("w.pmx") + " " + q("lossy.pmd"));
