@@ -68,10 +68,18 @@ Result<Score> parse_lab(ByteSpan bytes) {
     std::optional<MouthShape> shape = bilabial(l.label) ? std::optional(MouthShape::closed) : lyric_shape(l.label);
     segs.push_back({a * unit, b * unit, l.label, shape, l.number});
   }
-  // A consonant takes the shape of the next vowel (or closure) after it.
+  // A consonant takes the shape of the next vowel (or closure) after it: the consonants of Open
+  // JTalk's / Julius's Japanese phoneme set. Any other label names nothing and is warned about.
+  static constexpr std::string_view kConsonants[] = {"k",  "ky", "g",  "gy", "s",  "sh", "z",  "j",  "t",  "ch", "ts",
+                                                     "d",  "dy", "ty", "n",  "ny", "h",  "hy", "f",  "b",  "by", "p",
+                                                     "py", "my", "y",  "r",  "ry", "w",  "v",  "kw", "gw"};
+  auto consonant = [](const std::string& label) {
+    for (std::string_view c : kConsonants)
+      if (label == c) return true;
+    return false;
+  };
   for (std::size_t k = segs.size(); k-- > 0;)
-    if (!segs[k].shape && k + 1 < segs.size() && segs[k + 1].shape && segs[k].label.size() <= 3 &&
-        segs[k].label.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
+    if (!segs[k].shape && k + 1 < segs.size() && segs[k + 1].shape && consonant(segs[k].label))
       segs[k].shape = segs[k + 1].shape;
   for (std::size_t k = 0; k < segs.size(); ++k) {
     Seg& g = segs[k];

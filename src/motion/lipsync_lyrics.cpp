@@ -125,7 +125,8 @@ std::optional<MouthShape> lyric_shape(std::string_view lyric, MouthShape previou
       other = true;
   }
   if (ascii == "-") return previous;
-  if (ascii.empty()) return other ? std::nullopt : std::optional<MouthShape>(MouthShape::rest);
+  // Nothing at all is a rest; signs alone ("@@", "1") name nothing: unknown, warned per note.
+  if (ascii.empty()) return other || !cps.empty() ? std::nullopt : std::optional<MouthShape>(MouthShape::rest);
   std::string low;
   for (char c : ascii) low.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   if (ascii == "R" || low == "r" || low == "pau" || low == "sil" || low == "silb" || low == "sile" || low == "br" ||

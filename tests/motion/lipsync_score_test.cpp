@@ -37,6 +37,8 @@ TEST(LipsyncLyrics, KanaRomajiAndPhonemes) {
   EXPECT_EQ(lyric_shape("u て"), S::e);
   EXPECT_EQ(lyric_shape("R"), S::rest);
   EXPECT_EQ(lyric_shape(""), S::rest);
+  EXPECT_EQ(lyric_shape("@@"), std::nullopt);  // signs alone name nothing (warned per note)
+  EXPECT_EQ(lyric_shape("1"), std::nullopt);
   EXPECT_EQ(lyric_shape("pau"), S::rest);
   EXPECT_EQ(lyric_shape("ka"), S::a);
   EXPECT_EQ(lyric_shape("kyo"), S::o);
@@ -235,6 +237,13 @@ TEST(LipsyncScore, LabPhonemes) {
   ASSERT_TRUE(j.has_value());
   EXPECT_NEAR(j->notes[1].start, 0.5, 1e-12);
   EXPECT_EQ(j->notes[1].shape, S::a);
+  // A label that is no phoneme of the set ('zzz') is warned about with its line, not folded into
+  // the next vowel as a consonant would be.
+  auto z = parse_lab(bytes_of("0 5000000 zzz\n5000000 9000000 a\n"));
+  ASSERT_TRUE(z.has_value());
+  ASSERT_EQ(z->warnings.size(), 1u);
+  EXPECT_NE(z->warnings[0].find("line 1 (label 0): 'zzz' names no mouth shape"), std::string::npos) << z->warnings[0];
+  EXPECT_EQ(z->notes[0].shape, S::closed);
 }
 
 TEST(LipsyncScore, Errors) {
