@@ -1,6 +1,8 @@
 // mmdkit CLI — progress lines and the summary line (progress.hpp).
 #include "cli/progress.hpp"
 
+#include "mmdkit/core/printable.hpp"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -76,7 +78,7 @@ void Progress::clear() {
 }
 
 void summary(std::ostream& err, bool quiet, std::string_view command, const std::string& text) {
-  if (!quiet) err << "mmdkit " << command << ": " << text << "\n";
+  if (!quiet) err << "mmdkit " << command << ": " << printable(text) << "\n";  // one line, whatever a name holds
 }
 
 std::string counted(std::size_t n, std::string_view one, std::string_view many) {

@@ -17,6 +17,7 @@
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/version.hpp"
 #include "support/corpus.hpp"
+#include "cli/progress.hpp"
 #include "support/cli_run.hpp"
 
 namespace mmdkit::test {
@@ -303,6 +304,13 @@ TEST_F(UnseenFilesCli, MmdsDummyBoneModelReadsAsCp932AndBinds) {
   const Outcome sample = run("sample " + quote(f->path.string()) + " " + quote(motion.string()) + " -o " + q("d.json"));
   EXPECT_EQ(sample.code, 0) << sample.err;
   EXPECT_EQ(sample.err.find("match no bone"), std::string::npos) << sample.err;
+}
+
+// Summary lines name files and records too: one line each, whatever a name holds.
+TEST(UnseenFilesSummary, SummaryLinesEscapeControlCharacters) {
+  std::ostringstream err;
+  cli::summary(err, false, "bake", "wrote b.vmd (1 bone '\nネクタイJ1')");
+  EXPECT_EQ(err.str(), "mmdkit bake: wrote b.vmd (1 bone '\\nネクタイJ1')\n");
 }
 
 }  // namespace

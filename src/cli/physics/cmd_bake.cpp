@@ -19,6 +19,7 @@
 #include "cli/physics_option.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/character.hpp"
+#include "mmdkit/core/printable.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
@@ -134,7 +135,7 @@ int run_bake(const BakeValues& a, const Streams& s) {
   if (!baked->unkeyable.empty() && !a.quiet) {
     err << "mmdkit: warning: " << baked->unkeyable.size()
         << " physics bone(s) cannot be keyed in VMD (names longer than 15 bytes in CP932), not baked:";
-    for (const auto& n : baked->unkeyable) err << " '" << n << "'";
+    for (const auto& n : baked->unkeyable) err << " '" << printable(n) << "'";
     err << "\n";
   }
   Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
