@@ -178,6 +178,22 @@ int write_vmd(const MotionArgs& a, const Streams& s, const vmd::Motion& m, std::
   return kExitOk;
 }
 
+// The pose as a VPD, or its mmdkit JSON for a .json output (as write_vmd).
+int write_vpd(const MotionArgs& a, const Streams& s, const vpd::Pose& pose, std::size_t& written) {
+  Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
+  if (lower_extension(a.output) == ".json") {
+    const std::string text = vpd::to_json(pose);
+    bytes->assign(text.begin(), text.end());
+  } else {
+    bytes = vpd::write(pose);
+  }
+  if (!bytes) return fail(s, bytes.error(), a.output);
+  if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
+    return fail(s, r.error(), a.output);
+  written = bytes->size();
+  return kExitOk;
+}
+
 std::size_t keys(const vmd::Motion& m) {
   return m.bone_keys.size() + m.morph_keys.size() + m.camera_keys.size() + m.light_keys.size() +
          m.self_shadow_keys.size() + m.property_keys.size();
@@ -267,17 +283,7 @@ int run(const MotionArgs& a, const Streams& s) {
     po.model_file = fs::path(a.model).filename().string();
     auto pose = motion::pose_from_motion(std::make_shared<const model::Model>(std::move(*mdl)), *in->motion, po);
     if (!pose) return fail(s, pose.error(), a.inputs[0]);
-    Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
-    if (lower_extension(a.output) == ".json") {
-      const std::string text = vpd::to_json(*pose);
-      bytes->assign(text.begin(), text.end());
-    } else {
-      bytes = vpd::write(*pose);
-    }
-    if (!bytes) return fail(s, bytes.error(), a.output);
-    if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
-      return fail(s, r.error(), a.output);
-    written = bytes->size();
+    if (int c = write_vpd(a, s, *pose, written); c) return c;
     say(fmt::format("VMD -> VPD: {} bones, {} morphs at frame {}", pose->bones.size(), pose->morphs.size(), a.frame));
     return kExitOk;
   }
@@ -291,17 +297,7 @@ int run(const MotionArgs& a, const Streams& s) {
     if (in->pose) {
       auto pose = motion::mirror(*in->pose, {a.morph_names});
       if (!pose) return fail(s, pose.error(), input_label(a.inputs[0]));
-      Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
-      if (lower_extension(a.output) == ".json") {
-        const std::string text = vpd::to_json(*pose);
-        bytes->assign(text.begin(), text.end());
-      } else {
-        bytes = vpd::write(*pose);
-      }
-      if (!bytes) return fail(s, bytes.error(), a.output);
-      if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths(a), a.force, s.out); !r)
-        return fail(s, r.error(), a.output);
-      written = bytes->size();
+      if (int c = write_vpd(a, s, *pose, written); c) return c;
       say(fmt::format("pose: {} bones, {} morphs", pose->bones.size(), pose->morphs.size()));
       return kExitOk;
     }
