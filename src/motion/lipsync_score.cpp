@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "mmdkit/motion/lipsync.hpp"
@@ -30,11 +31,14 @@ Result<ScoreKeys> score_keys(const Score& score, const ScoreLipOptions& o) {
     if (!(std::isfinite(note.start) && std::isfinite(note.end) && note.start >= 0 && note.end >= note.start))
       return make_error(ErrorCode::invalid_value, "note times must be finite, start >= 0, end >= start", "notes",
                         static_cast<std::int64_t>(n));
-    if (note.end * o.fps > static_cast<double>(kMaxLipFrames))
+    if (note.end * o.fps > static_cast<double>(kMaxLipFrames)) {
+      char seconds[32];  // %g: a double far beyond any integer type is still a number here
+      std::snprintf(seconds, sizeof seconds, "%.6g", note.end);
       return make_error(ErrorCode::limit_exceeded,
-                        "the note ends after frame " + std::to_string(kMaxLipFrames) + " (" +
-                            std::to_string(static_cast<long long>(note.end)) + " s): a tempo or length out of range?",
+                        "the note ends after frame " + std::to_string(kMaxLipFrames) + " (" + seconds +
+                            " s): a tempo or length out of range?",
                         "notes", static_cast<std::int64_t>(n));
+    }
   }
   const auto limit = static_cast<double>(kMaxLipFrames);
   auto frame = [&](double t) {

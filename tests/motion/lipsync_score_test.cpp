@@ -246,6 +246,18 @@ TEST(LipsyncScore, LabPhonemes) {
   EXPECT_EQ(z->notes[0].shape, S::closed);
 }
 
+// fuzz_lipsync (UBSan): a .lab label ending at 7.4e27 x 100 ns = 7.4e20 s reached the limit
+// error, whose message cast the seconds to long long (undefined beyond its range). Now a clean
+// limit_exceeded naming the seconds.
+TEST(LipsyncScore, AnEndFarBeyondTheLimitIsAnError) {
+  auto s = parse_lab(bytes_of("1 7444444444444444444444444444 a\n"));
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  auto k = score_keys(*s, options());
+  ASSERT_FALSE(k.has_value());
+  EXPECT_EQ(k.error().code, ErrorCode::limit_exceeded);
+  EXPECT_NE(k.error().message.find("(7.44444e+20 s)"), std::string::npos) << k.error().message;
+}
+
 TEST(LipsyncScore, Errors) {
   auto e = parse_ust(bytes_of("[#SETTING]\nTempo=120\n[#0000]\nLength=abc\nLyric=あ\n"));
   ASSERT_FALSE(e.has_value());
