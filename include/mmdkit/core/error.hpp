@@ -46,7 +46,8 @@ struct Error {
   std::int64_t column = -1;     ///< 1-based column (UTF-8 characters) on that line; -1 if not applicable
 
   /// One line: "FILE: section 'bone keyframes', record 12, byte 1234: truncated: <message>"
-  /// (text inputs: "FILE: line 3, column 7, byte 41: json_syntax: <message>").
+  /// (text inputs: "FILE: line 3, column 7, byte 41: json_syntax: <message>"); control characters
+  /// anywhere in it are escaped (core/printable.hpp), so a name holding a line feed stays on it.
   std::string to_string() const;
 };
 
