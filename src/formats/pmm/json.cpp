@@ -4,9 +4,6 @@
 // names in the one name form (docs/CONVENTIONS.md "Names in JSON"). Numbers are read as text
 // (RapidJSON kParseNumbersAsStringsFlag) and parsed by mmdkit::parse_float / from_chars.
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 
 #include <charconv>
 #include <cmath>
@@ -16,6 +13,7 @@
 #include <type_traits>
 
 #include "core/json.hpp"
+#include "core/json_marked.hpp"
 #include "formats/pmm/layout.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmm.hpp"
@@ -165,32 +163,8 @@ class JsonOut {
 // Reading
 
 using Value = rapidjson::Value;
-constexpr char kNumberMark = '\xFF';  // numbers arrive as text, marked (0xFF is never UTF-8)
-
-struct Forward {
-  rapidjson::Document& d;
-  std::string scratch;
-  bool Null() { return d.Null(); }
-  bool Bool(bool b) { return d.Bool(b); }
-  bool Int(int i) { return d.Int(i); }
-  bool Uint(unsigned u) { return d.Uint(u); }
-  bool Int64(std::int64_t i) { return d.Int64(i); }
-  bool Uint64(std::uint64_t u) { return d.Uint64(u); }
-  bool Double(double v) { return d.Double(v); }
-  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
-    scratch.assign(1, kNumberMark);
-    scratch.append(s, n);
-    return d.String(scratch.data(), static_cast<rapidjson::SizeType>(scratch.size()), true);
-  }
-  bool String(const char* s, rapidjson::SizeType n, bool copy) { return d.String(s, n, copy); }
-  bool StartObject() { return d.StartObject(); }
-  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return d.Key(s, n, copy); }
-  bool EndObject(rapidjson::SizeType n) { return d.EndObject(n); }
-  bool StartArray() { return d.StartArray(); }
-  bool EndArray(rapidjson::SizeType n) { return d.EndArray(n); }
-};
-
-bool is_number(const Value& v) { return v.IsString() && v.GetStringLength() > 0 && v.GetString()[0] == kNumberMark; }
+// Numbers arrive as marked text (core/json_marked.hpp).
+using json::is_number;
 std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
 class JsonIn {
@@ -450,27 +424,7 @@ Result<std::vector<std::uint8_t>> unhex(const Value& v, const std::string& path)
 
 Result<Document> from_json(std::string_view text) {
   rapidjson::Document doc;
-  rapidjson::ParseResult result;
-  {
-    rapidjson::MemoryStream ms(text.data(), text.size());
-    rapidjson::Reader reader;
-    auto gen = [&](rapidjson::Document& handler) {
-      Forward f{handler, {}};
-      result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag |
-                            rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag>(ms, f);
-      if (!result) return false;
-      for (std::size_t at = ms.Tell(); at < text.size(); ++at) {
-        const char c = text[at];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-          result.Set(rapidjson::kParseErrorDocumentRootNotSingular, at);
-          return false;
-        }
-      }
-      return true;
-    };
-    doc.Populate(gen);
-  }
-  if (!result) return json::syntax_error(text, result.Offset(), rapidjson::GetParseError_En(result.Code()));
+  if (auto r = json::parse_marked(text, doc); !r) return std::unexpected(r.error());
   if (!doc.IsObject()) return make_error(ErrorCode::json_schema, "the document must be a JSON object", "json");
   Document d;
   auto member = [&](const char* k) -> const Value* {

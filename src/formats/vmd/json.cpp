@@ -6,9 +6,6 @@
 #include "mmdkit/formats/vmd_json.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
 
 #include <algorithm>
 #include <charconv>
@@ -20,6 +17,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/json_marked.hpp"
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
@@ -441,63 +439,8 @@ struct Writer {
 using Value = rapidjson::Value;
 using Document = rapidjson::Document;
 
-/// Numbers arrive as text (kParseNumbersAsStringsFlag). They are stored as strings with this
-/// prefix so that a JSON number and a JSON string stay distinguishable. The byte 0xFF never occurs
-/// in valid UTF-8 (the parser validates the encoding), so no JSON string can start with it; a
-/// printable or control character could (fuzz finding: a name starting with U+0001).
-constexpr char kNumberMark = '\xFF';
-
-/// SAX generator for Document::Populate: forwards every event, marking raw numbers.
-struct MarkingGenerator {
-  std::string_view text;
-  rapidjson::ParseResult result;
-  std::string scratch;
-
-  struct Forward {
-    Document& d;
-    std::string& scratch;
-    bool Null() { return d.Null(); }
-    bool Bool(bool b) { return d.Bool(b); }
-    bool Int(int i) { return d.Int(i); }
-    bool Uint(unsigned u) { return d.Uint(u); }
-    bool Int64(std::int64_t i) { return d.Int64(i); }
-    bool Uint64(std::uint64_t u) { return d.Uint64(u); }
-    bool Double(double v) { return d.Double(v); }
-    bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
-      scratch.assign(1, kNumberMark);
-      scratch.append(s, n);
-      return d.String(scratch.data(), static_cast<rapidjson::SizeType>(scratch.size()), true);
-    }
-    bool String(const char* s, rapidjson::SizeType n, bool copy) { return d.String(s, n, copy); }
-    bool StartObject() { return d.StartObject(); }
-    bool Key(const char* s, rapidjson::SizeType n, bool copy) { return d.Key(s, n, copy); }
-    bool EndObject(rapidjson::SizeType n) { return d.EndObject(n); }
-    bool StartArray() { return d.StartArray(); }
-    bool EndArray(rapidjson::SizeType n) { return d.EndArray(n); }
-  };
-
-  bool operator()(Document& d) {
-    rapidjson::MemoryStream ms(text.data(), text.size());
-    rapidjson::Reader reader;
-    Forward f{d, scratch};
-    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag |
-                          rapidjson::kParseIterativeFlag |
-                          rapidjson::kParseStopWhenDoneFlag>(ms, f);
-    if (!result) return false;
-    // Only whitespace may follow the document.
-    std::size_t at = ms.Tell();
-    for (; at < text.size(); ++at) {
-      char c = text[at];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-        result.Set(rapidjson::kParseErrorDocumentRootNotSingular, at);
-        return false;
-      }
-    }
-    return true;
-  }
-};
-
-bool is_number(const Value& v) { return v.IsString() && v.GetStringLength() > 0 && v.GetString()[0] == kNumberMark; }
+// Numbers arrive as marked text (core/json_marked.hpp).
+using json::is_number;
 std::string_view number_text(const Value& v) { return {v.GetString() + 1, v.GetStringLength() - 1}; }
 std::string_view string_text(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
 bool is_text(const Value& v) { return v.IsString() && !is_number(v); }
@@ -1070,11 +1013,7 @@ std::string to_json(const Motion& motion, const JsonWriteOptions& options) {
 
 Result<Motion> from_json(std::string_view text) {
   Document doc;
-  MarkingGenerator gen{text, {}, {}};
-  doc.Populate(gen);
-  if (!gen.result) {
-    return json::syntax_error(text, gen.result.Offset(), rapidjson::GetParseError_En(gen.result.Code()));
-  }
+  if (auto r = json::parse_marked(text, doc); !r) return std::unexpected(r.error());
   Parser p;
   if (auto r = p.run(doc); !r) return std::unexpected(r.error());
   return std::move(p.m);
