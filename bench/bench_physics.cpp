@@ -4,7 +4,7 @@
 // 60 steps/s, write-back, bones after physics). Reported time per iteration = one frame. The peer
 // figure of the same run: node eval_babylon.mjs MODEL MOTION --frames 0-2809 --physics
 // --timing-only (../shared/peers; docs/BENCHMARKS.md). BM_Bake: `mmdkit bake` of the whole motion
-// (physics::bake, 2810 frames), one iteration = the whole bake.
+// (CharacterData::create + physics::bake, 2810 frames), one iteration = the whole bake.
 // Corpus folder: $MMDKIT_CORPUS, else the CMake value MMDKIT_DEFAULT_CORPUS_DIR.
 #include <benchmark/benchmark.h>
 
@@ -117,7 +117,14 @@ void BM_Bake(benchmark::State& state) {
   const vmd::Motion* list[] = {&s->motion};
   std::size_t bones = 0;
   for (auto _ : state) {
-    auto r = physics::bake(*s->view, list, physics::BakeOptions{});
+    // The character data is made inside the loop: the old bake built its skeleton and bound the
+    // motion itself, and `mmdkit bake` makes it for every run.
+    auto data = anim::CharacterData::create(s->view, anim::MotionInputs{{&s->motion}, nullptr});
+    if (!data) {
+      state.SkipWithError("binding failed");
+      break;
+    }
+    auto r = physics::bake(*data, list, physics::BakeOptions{});
     if (!r) {
       state.SkipWithError("bake failed");
       break;

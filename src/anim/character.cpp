@@ -12,8 +12,6 @@
 
 namespace mmdkit::anim {
 
-PhysicsStage::~PhysicsStage() = default;
-
 namespace {
 
 // NaN / infinity in vertices or morph offsets would reach every posed vertex ("nan" in an OBJ):
@@ -183,11 +181,6 @@ Character::Character(std::shared_ptr<const CharacterData> data) : data_(std::mov
   }
 }
 
-void Character::set_physics(PhysicsStage* stage) noexcept {
-  physics_ = stage;
-  physics_reset_ = true;
-}
-
 Result<void> Character::sample_inputs(double frame, Character& cur) {
   const CharacterData& d = *data_;
   // 1. Sample.
@@ -256,10 +249,6 @@ Result<void> Character::evaluate_frames(std::span<Character* const> chars, std::
                           "frame");
     if (chars[i]->data_->skeleton_.id() != chars[0]->data_->skeleton_.id())
       return make_error(ErrorCode::invalid_argument, which + " has another skeleton than character 0", "frame");
-    if (chars[i]->physics_)
-      return make_error(ErrorCode::invalid_argument,
-                        which + " has a physics stage (physics steps frames in order: evaluate it frame by frame)",
-                        "frame");
     if (!std::isfinite(frames[i]))
       return make_error(ErrorCode::invalid_argument, "frame " + std::to_string(i) + " is not a finite number",
                         "frame");
@@ -290,14 +279,7 @@ Result<void> Character::evaluate_frames(std::span<Character* const> chars, std::
 
 Result<void> Character::evaluate(double frame) {
   if (auto r = evaluate_before_physics(frame); !r) return r;
-  // 5. The physics slot between the two stages.
-  if (physics_) {
-    if (physics_reset_)
-      physics_->reset(data_->skeleton_, pose_, frame);
-    else
-      physics_->simulate(frame, data_->skeleton_, pose_);
-    physics_reset_ = false;
-  }
+  // 5. No physics here: the physics layer runs it between the two halves.
   return evaluate_after_physics();
 }
 

@@ -1,6 +1,7 @@
 // mmdkit CLI — `export` (cmd_export.hpp): glTF 2.0 of a model and its animation.
 #include "cli/cmd_export.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "cli/physics_option.hpp"
@@ -131,14 +132,16 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
   if (animated) {
     anim::Character character(loaded->data);
     if (a.no_ik) character.set_ik(false);
-    // With --physics the stage is attached; the sampler resets it at the first exported frame and
-    // steps it once per frame (docs/GLTF.md).
+    // With --physics the simulation starts at the first exported frame and steps once per frame
+    // (docs/GLTF.md).
     FrameEvaluator physics(character, physics_args, err, a.quiet, a.model);
+    physics.set_first_frame(static_cast<std::uint32_t>(std::min(first, 4294967295.0)));
     exporter::GltfSampling smp;
     smp.first_frame = first;
     smp.last_frame = last;
     smp.fps = a.fps;
     smp.camera = !a.camera.empty();
+    smp.evaluate = [&physics](double frame) { return physics.evaluate(frame); };
     std::optional<Progress> progress;
     smp.progress = [&](std::size_t done, std::size_t total) {
       if (!progress) progress.emplace(err, total, progress_mode(err, a.quiet), "mmdkit export", "frames");
@@ -146,7 +149,6 @@ int run_export(const ExportArgs& a, std::ostream& out, std::ostream& err) {
     };
     auto an = exporter::sample_animation(character, smp);
     if (progress) progress->clear();
-    physics.print_new_warnings();  // the sampler evaluates the character itself
     if (!an) return report_error(err, an.error(), a.model);
     animation = std::move(*an);
     animation->name = fs::path(a.motions.empty() ? a.camera : a.motions.front()).stem().string();

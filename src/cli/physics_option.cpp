@@ -169,6 +169,13 @@ FrameEvaluator::FrameEvaluator(anim::Character& character, const PhysicsArgs& a,
 
 FrameEvaluator::~FrameEvaluator() = default;
 
+void FrameEvaluator::set_first_frame(std::uint32_t frame) noexcept {
+  first_frame_ = frame;
+#if MMDKIT_HAS_PHYSICS
+  if (impl_) impl_->physics.set_first_frame(frame);
+#endif
+}
+
 void FrameEvaluator::print_new_warnings() {
 #if MMDKIT_HAS_PHYSICS
   if (!impl_) return;
@@ -196,7 +203,7 @@ Result<void> FrameEvaluator::evaluate(double frame) {
     const auto f = static_cast<std::uint32_t>(frame);
     // Frames simulated so far of the run (frame F is frame F + 1 of a run from 0).
     const std::uint64_t total = std::max<std::int64_t>(run_last_, f) + 1;
-    const std::int64_t before = im.physics.last_frame() < f ? im.physics.last_frame() + 1 : 0;
+    const std::int64_t before = im.physics.last_frame() < f ? im.physics.last_frame() + 1 : first_frame_;
     const std::uint32_t every = progress_.begin(before, total);
     const auto report = [this](std::uint32_t done, std::uint32_t todo) { progress_.report(done, todo); };
     auto r = samples_per_frame_ == 1

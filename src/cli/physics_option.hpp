@@ -105,10 +105,12 @@ class FrameEvaluator {
   /// simulated out of the run's length (set_run_length, else the frame asked), for a run with more
   /// than 30 frames left to simulate.
   Result<void> evaluate(double frame);
+  /// The frame the simulation starts at (default 0; export starts at its first frame):
+  /// physics::CharacterPhysics::set_first_frame.
+  void set_first_frame(std::uint32_t frame) noexcept;
   /// The last frame the caller will ask (the length of the progress bar; default: each call's frame).
   void set_run_length(std::uint32_t last_frame) noexcept { run_last_ = last_frame; }
-  /// Prints the physics warnings not printed yet (evaluate does after each frame; a caller that
-  /// evaluates the character itself, e.g. export's sampler, calls this after).
+  /// Prints the physics warnings not printed yet (evaluate does after each frame).
   void print_new_warnings();
   bool physics() const noexcept { return impl_ != nullptr; }
 
@@ -124,6 +126,7 @@ class FrameEvaluator {
   std::uint32_t samples_per_frame_ = 1;
   std::size_t warnings_shown_ = 0;
   std::int64_t run_last_ = -1;
+  std::uint32_t first_frame_ = 0;
 };
 
 }  // namespace mmdkit::cli

@@ -46,11 +46,10 @@ Result<GltfAnimation> sample_animation(anim::Character& character, const GltfSam
     an.camera_rotations.resize(ns);
     an.camera_fov.resize(ns);
   }
-  character.reset_physics();
   for (std::size_t i = 0; i < ns; ++i) {
     const double frame = s.first_frame + static_cast<double>(i) * step;
     if (i && s.progress) s.progress(i, ns);
-    if (auto r = character.evaluate(frame); !r) return std::unexpected(r.error());
+    if (auto r = s.evaluate ? s.evaluate(frame) : character.evaluate(frame); !r) return std::unexpected(r.error());
     const auto rot = character.pose().model_rotations();
     const auto pos = character.pose().model_positions();
     for (std::size_t b = 0; b < nb; ++b) {

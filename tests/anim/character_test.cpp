@@ -262,44 +262,23 @@ TEST(Character, SkinWithoutGeometryIsAnError) {
   EXPECT_EQ(s.error().code, ErrorCode::invalid_argument);
 }
 
-// A stage that pins the arm at (5, 5, 5): the hand (after the arm) must follow it only if it is
-// evaluated after physics; here it is not (no after-physics flag), so only the arm moves, and the
-// skinning matrix of the arm follows.
-struct PinArm : PhysicsStage {
-  int resets = 0, steps = 0;
-  double last = -1;
-  void reset(const Skeleton&, PoseWorkspace& pose, double frame) override {
-    ++resets;
-    last = frame;
-    pose.set_model_transform(1, kIdentityQuat, {5, 5, 5});
-  }
-  void simulate(double frame, const Skeleton&, PoseWorkspace& pose) override {
-    ++steps;
-    last = frame;
-    pose.set_model_transform(1, kIdentityQuat, {5, 5, 5});
-  }
-};
-
-TEST(Character, PhysicsSlotRunsBetweenTheStages) {
+// The physics layer's place: between the two halves. Pinning the arm at (5, 5, 5) in
+// physics_pose(): the hand (after physics) follows it, and the skinning matrix of the arm too.
+TEST(Character, PhysicsRunsBetweenTheTwoHalves) {
   auto m = std::make_shared<model::Model>(*small_model());
   m->bones[2].after_physics = true;  // the hand follows the arm after physics
   auto data = CharacterData::create(m, {});
   ASSERT_TRUE(data);
   Character c(*data);
-  PinArm pin;
-  c.set_physics(&pin);
-  ASSERT_TRUE(c.evaluate(0));
-  ASSERT_TRUE(c.evaluate(1));
-  ASSERT_TRUE(c.evaluate(2));
-  EXPECT_EQ(pin.resets, 1);
-  EXPECT_EQ(pin.steps, 2);
-  EXPECT_EQ(pin.last, 2.0);
+  for (double f : {0.0, 1.0, 2.0}) {
+    ASSERT_TRUE(c.evaluate_before_physics(f));
+    c.physics_pose().set_model_transform(1, kIdentityQuat, {5, 5, 5});
+    ASSERT_TRUE(c.evaluate_after_physics());
+  }
+  EXPECT_EQ(c.frame(), 2.0);
   EXPECT_EQ(c.pose().model_positions()[1], (Vec3{5, 5, 5}));
   EXPECT_EQ(c.pose().model_positions()[2], (Vec3{5, 6, 5}));  // hand: arm + bind offset (0,1,0)
   EXPECT_EQ(c.pose().skinning_matrices()[1][13], 4.0f);        // 5 − bind y 1
-  c.reset_physics();
-  ASSERT_TRUE(c.evaluate(0));
-  EXPECT_EQ(pin.resets, 2);
 }
 
 // set_skinning_matrices(false) leaves every other output bit for bit as it was (seven bones: the
@@ -499,12 +478,7 @@ TEST(Character, FramesTogetherRefuseWhatCannotBeEvaluatedTogether) {
   refused(an, f2, "a null character");
   refused(ac, f2, "another skeleton");
   refused(ab, fnan, "a NaN frame");
-  PinArm pin;
-  b.set_physics(&pin);
-  refused(ab, f2, "a physics stage");
-  EXPECT_EQ(pin.resets + pin.steps, 0);
   EXPECT_TRUE(std::isnan(a.frame()));  // nothing was evaluated
-  b.set_physics(nullptr);
   EXPECT_TRUE(Character::evaluate_frames(ab, f2));
   EXPECT_EQ(b.frame(), 1.0);
 }

@@ -11,7 +11,6 @@
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/physics/bake.hpp"
 #include "mmdkit/physics/character_physics.hpp"
-#include "mmdkit/physics/character_stage.hpp"
 #include "physics/physics_test_util.hpp"
 #include "support/corpus.hpp"
 
@@ -24,26 +23,45 @@ using model::RigidBodyShape;
 /// Model-space matrices of every bone for frames 0..last.
 using Frames = std::vector<std::vector<anim::Mat4>>;
 
-Frames physics_run(const model::Model& m, const anim::Skeleton& sk, const vmd::Motion& motion, std::uint32_t last) {
+/// The physics run by hand, on the layers below Character (the reference CharacterPhysics and
+/// bake are held to): frames `from`..last of a run that starts at `from` (earlier entries empty).
+Frames physics_run(const model::Model& m, const anim::Skeleton& sk, const vmd::Motion& motion, std::uint32_t last,
+                   std::uint32_t from = 0) {
   const vmd::Motion* list[] = {&motion};
   auto sampler = anim::MotionSampler::create(sk, list);
   EXPECT_TRUE(sampler);
   World world;
   ModelPhysics& mp = world.add_model(m, sk);
-  Replay replay(world, mp, sk);
   anim::PoseWorkspace ws(sk);
   std::vector<anim::BonePose> local(sk.bone_count());
-  std::vector<std::uint8_t> ik(sk.ik_count(), 1);
-  const Replay::Sampler sample = [&](std::uint32_t f, std::span<std::uint8_t> off) {
+  std::vector<std::uint8_t> ik(sk.ik_count(), 1), off(sk.bone_count(), 0);
+  Frames out(from);
+  for (std::uint32_t f = from; f <= last; ++f) {
     sampler->sample(f, local, ik);
+    std::fill(off.begin(), off.end(), std::uint8_t{0});
     anim::sample_physics_off(sampler->bound(), f, off);
-  };
-  Frames out;
-  for (std::uint32_t f = 0; f <= last; ++f) {
-    EXPECT_TRUE(replay.evaluate(f, {local, {}, ik}, ws, sample));
+    const anim::PoseInput in{local, {}, ik};
+    EXPECT_TRUE(anim::evaluate_before_physics(sk, in, ws));
+    mp.set_targets(ws, off);
+    if (f == from)
+      world.reset();
+    else
+      world.step_frame();
+    mp.write_bones(ws);
+    EXPECT_TRUE(anim::evaluate_after_physics(sk, in, ws));
     out.emplace_back(ws.model_matrices().begin(), ws.model_matrices().end());
   }
   return out;
+}
+
+/// bake on a model and motions (CharacterData made here, as `mmdkit bake` does).
+Result<BakeResult> bake_model(const model::Model& m, std::span<const vmd::Motion* const> motions,
+                              const BakeOptions& options) {
+  anim::MotionInputs inputs;
+  inputs.motions.assign(motions.begin(), motions.end());
+  auto data = anim::CharacterData::create(std::make_shared<const model::Model>(m), inputs);
+  if (!data) return std::unexpected(data.error());
+  return bake(*data, motions, options);
 }
 
 Frames plain_run(const anim::Skeleton& sk, const vmd::Motion& motion, std::uint32_t last, std::vector<std::uint8_t>* off_at_1 = nullptr) {
@@ -142,7 +160,7 @@ TEST(Bake, GeneratedChainWithAnAppenderReplaysExactly) {
   BakeOptions options;
   options.last = last;
   const vmd::Motion* list[] = {&motion};
-  auto baked = bake(m, list, options);
+  auto baked = bake_model(m, list, options);
   ASSERT_TRUE(baked) << baked.error().to_string();
   EXPECT_EQ(baked->baked_bones, 3u);  // hair1, hair2 and the appender
   EXPECT_TRUE(baked->unkeyable.empty());
@@ -202,7 +220,7 @@ TEST(Bake, LocalAppendAndIkGoalUnderPhysicsReplayExactly) {
   BakeOptions options;
   options.last = last;
   const vmd::Motion* list[] = {&g.motion};
-  auto baked = bake(g.m, list, options);
+  auto baked = bake_model(g.m, list, options);
   ASSERT_TRUE(baked) << baked.error().to_string();
   // hair1, hair2, follow, local, knee, leg, knee_twin; the goal needs no key (IK is off).
   EXPECT_EQ(baked->baked_bones, 7u);
@@ -243,7 +261,7 @@ TEST(Bake, FixedAxisBonesAreExactOnTheirAxisAndReportedOffIt) {
     BakeOptions options;
     options.last = last;
     const vmd::Motion* list[] = {&g.motion};
-    auto baked = bake(g.m, list, options);
+    auto baked = bake_model(g.m, list, options);
     ASSERT_TRUE(baked) << baked.error().to_string();
     if (on_axis) {
       EXPECT_TRUE(baked->fixed_axis_loss.empty());
@@ -272,7 +290,7 @@ TEST(Bake, LongNamesCannotBeKeyedAndAreListed) {
   motion.bone_names.push_back({{'r', 'o', 'o', 't'}, "root"});
   motion.bone_keys = {key(0, 10, {0, 0, 0}, {0, 0, 0, 1})};
   const vmd::Motion* list[] = {&motion};
-  auto baked = bake(m, list, {});
+  auto baked = bake_model(m, list, {});
   ASSERT_TRUE(baked);
   EXPECT_EQ(baked->unkeyable, (std::vector<std::string>{"a_very_long_hair_bone"}));
   EXPECT_EQ(baked->baked_bones, 0u);
@@ -295,7 +313,7 @@ TEST(Bake, MikuWavefileReplaysExactly) {
   BakeOptions options;
   options.last = last;
   const vmd::Motion* list[] = {&motion->motion};
-  auto baked = bake(*m, list, options);
+  auto baked = bake_model(*m, list, options);
   ASSERT_TRUE(baked) << baked.error().to_string();
   std::printf("miku_v2: %zu bones baked, %zu IK solvers switched off, %zu unkeyable\n", baked->baked_bones,
               baked->switched_ik, baked->unkeyable.size());
@@ -311,26 +329,32 @@ Result<std::shared_ptr<const anim::CharacterData>> character_data(const Generate
   return anim::CharacterData::create(std::make_shared<const model::Model>(g.m), inputs);
 }
 
-// The Character's physics slot gives the bytes of the Replay driver, frame by frame.
-TEST(CharacterStage, EqualsReplayOnEveryFrame) {
+// CharacterPhysics gives the bytes of the hand-run physics, frame by frame, from frame 0 or from
+// the first frame it is given (export --physics starts there).
+TEST(CharacterPhysics, EqualsTheHandRunFromTheFirstFrame) {
   Generated g = generated();
   auto data = character_data(g);
   ASSERT_TRUE(data) << data.error().to_string();
-  anim::Character character(*data);
-  World world;
-  ModelPhysics& mp = world.add_model((*data)->model(), (*data)->skeleton());
-  CharacterStage stage(world, mp, &(*data)->bone_motion().bound(), (*data)->skeleton().bone_count());
-  character.set_physics(&stage);
-  const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60);
-  for (std::uint32_t f = 0; f <= 60; ++f) {
-    ASSERT_TRUE(character.evaluate(f));
-    const auto got = character.pose().model_matrices();
-    ASSERT_TRUE(std::equal(got.begin(), got.end(), expected[f].begin())) << "frame " << f;
+  for (std::uint32_t from : {0u, 17u}) {
+    anim::Character character(*data);
+    CharacterPhysics physics(character);
+    physics.set_first_frame(from);
+    const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60, from);
+    for (std::uint32_t f = from; f <= 60; ++f) {
+      ASSERT_TRUE(physics.evaluate(f));
+      const auto got = character.pose().model_matrices();
+      ASSERT_TRUE(std::equal(got.begin(), got.end(), expected[f].begin())) << "from " << from << " frame " << f;
+    }
+    if (from > 0) {
+      auto before = physics.evaluate(from - 1);
+      ASSERT_FALSE(before);
+      EXPECT_EQ(before.error().code, ErrorCode::invalid_argument);
+    }
   }
 }
 
 // CharacterPhysics: any frame asked, in any order (forward jumps, backward seeks, the same frame
-// twice), equals that frame of one run from 0 (the Replay driver's bytes).
+// twice), equals that frame of one run from 0 (the hand run's bytes).
 TEST(CharacterPhysics, AnyOrderOfFramesEqualsOneRunFromZero) {
   Generated g = generated();
   auto data = character_data(g);
@@ -339,7 +363,6 @@ TEST(CharacterPhysics, AnyOrderOfFramesEqualsOneRunFromZero) {
   const Frames expected = physics_run(g.m, (*data)->skeleton(), g.motion, 60);
   CharacterPhysics physics(character);
   EXPECT_GT(physics.body_count(), 0u);
-  EXPECT_EQ(character.physics() != nullptr, true);
   for (std::uint32_t f : {40u, 10u, 11u, 60u, 60u, 0u, 25u}) {
     ASSERT_TRUE(physics.evaluate(f));
     EXPECT_EQ(physics.last_frame(), static_cast<std::int64_t>(f));
@@ -355,21 +378,6 @@ TEST(CharacterPhysics, AnyOrderOfFramesEqualsOneRunFromZero) {
     EXPECT_EQ(done % 10, 0u);
   }, 10));
   EXPECT_EQ(calls, 5u);
-}
-
-// Destroying the physics detaches it from the character (no dangling slot).
-TEST(CharacterPhysics, DetachesOnDestruction) {
-  Generated g = generated();
-  auto model = std::make_shared<const model::Model>(g.m);
-  auto data = anim::CharacterData::create(model, {});
-  ASSERT_TRUE(data);
-  anim::Character character(*data);
-  {
-    CharacterPhysics physics(character);
-    EXPECT_NE(character.physics(), nullptr);
-  }
-  EXPECT_EQ(character.physics(), nullptr);
-  EXPECT_TRUE(character.evaluate(3));
 }
 
 }  // namespace

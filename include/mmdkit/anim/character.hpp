@@ -10,7 +10,7 @@
 //    bone / IK / morph tracks bound to the model, the camera / light / self-shadow tracks, an
 //    optional VPD pose, and the binding report (tracks that matched nothing).
 //  - Character: one instance's mutable state: sampling cursors, per-frame buffers, the pose,
-//    morph and skinning workspaces, the physics slot. All allocation happens in the constructor;
+//    morph and skinning workspaces. All allocation happens in the constructor;
 //    evaluate() and skin() never allocate. One Character is used by one thread at a time.
 //
 // One frame, evaluate(frame) (frames at 30 fps, fractional allowed):
@@ -21,8 +21,9 @@
 //      IK switched off everywhere when set_ik(false);
 //   3. morphs (anim/morph.hpp): vertex / UV offsets, bone morph offsets, material values;
 //   4. bones before physics (anim/pose.hpp: append, IK, with the bone morph offsets);
-//   5. the physics slot, when a PhysicsStage is attached (reset on the first frame after
-//      set_physics() or reset_physics(), simulate afterwards);
+//   5. (physics: between the two bone stages, run by the physics layer over
+//      evaluate_before_physics / evaluate_after_physics: physics/character_physics.hpp for one
+//      character, physics/scene_physics.hpp for a scene; evaluate() runs none);
 //   6. bones after physics, model and skinning matrices;
 //   7. camera, light and self-shadow at the frame (from the first motion that has keys of each).
 // skin() (optional, needs geometry) then gives posed vertex positions and normals.
@@ -170,25 +171,6 @@ class CharacterData {
   BindingReport report_;
 };
 
-/// The physics slot between the two bone stages (anim knows no physics engine: a physics layer
-/// implements this). Both calls run on the evaluating thread inside Character::evaluate, after
-/// the bones before physics (their model transforms are final in `pose`) and before the bones
-/// after physics; the stage writes the bones its rigid bodies drive with
-/// PoseWorkspace::set_model_transform (the after-physics bones and the skinning matrices then
-/// follow them). Rigid bodies and joints: Character::data().model().rigid_bodies / joints;
-/// impulses of impulse morphs this frame: Character::morphs().impulses().
-class PhysicsStage {
- public:
-  virtual ~PhysicsStage();
-  /// Puts the simulation in its rest state for the pose at `frame` (first frame, a seek, a
-  /// loop). Called instead of simulate() on the first evaluate after Character::set_physics or
-  /// Character::reset_physics.
-  virtual void reset(const Skeleton& skeleton, PoseWorkspace& pose, double frame) = 0;
-  /// Advances the simulation to `frame` (the stage keeps the previous frame itself; the step may
-  /// be fractional, zero or negative when the caller plays backwards) and writes the driven bones.
-  virtual void simulate(double frame, const Skeleton& skeleton, PoseWorkspace& pose) = 0;
-};
-
 /// One evaluated instance of a CharacterData (see the file comment).
 class Character {
  public:
@@ -198,12 +180,6 @@ class Character {
   const CharacterData& data() const noexcept { return *data_; }
   const std::shared_ptr<const CharacterData>& data_ptr() const noexcept { return data_; }
 
-  /// Attaches a physics stage (not owned; must outlive its use; null detaches). The next
-  /// evaluate() calls its reset().
-  void set_physics(PhysicsStage* stage) noexcept;
-  PhysicsStage* physics() const noexcept { return physics_; }
-  /// The next evaluate() resets the physics stage instead of simulating (after a seek).
-  void reset_physics() noexcept { physics_reset_ = true; }
   /// false: every IK solver off (the CLI's --no-ik), whatever the motions' property keys say.
   void set_ik(bool enabled) noexcept { ik_ = enabled; }
   /// false: evaluate() no longer computes the skinning matrices (PoseWorkspace::set_skinning_matrices;
@@ -223,7 +199,7 @@ class Character {
   /// Everything else is the same, bit for bit. For `mmdkit sample` without --camera. On by default.
   void set_scene(bool on) noexcept { scene_ = on; }
 
-  /// Evaluates one frame (steps 1–7 of the file comment). Errors: invalid_argument when `frame`
+  /// Evaluates one frame (steps 1–7 of the file comment; no physics). Errors: invalid_argument when `frame`
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.
   Result<void> evaluate(double frame);
 
@@ -236,17 +212,16 @@ class Character {
   /// one CharacterData sample with the first one's cursors; any order of frames gives the same
   /// results). Errors: invalid_argument
   /// when the spans differ in length, a character is null or given twice, the characters do not
-  /// share one skeleton (Skeleton::id), one has a physics stage attached (physics steps frames in
-  /// order: evaluate those one by one), or a frame is NaN or infinite; nothing is evaluated then.
+  /// share one skeleton (Skeleton::id), or a frame is NaN or infinite; nothing is evaluated then.
   /// Never allocates on success.
   static Result<void> evaluate_frames(std::span<Character* const> characters, std::span<const double> frames);
 
-  /// evaluate() in two halves, for a caller that runs the physics of several characters in one
-  /// world (physics/scene_physics.hpp: MMD simulates every model of a scene together): the first
-  /// runs steps 1–4 (the bones before physics are final in physics_pose()), the caller then reads
-  /// and writes physics_pose() (physics::ModelPhysics::set_targets / write_bones), the second runs
-  /// steps 6–7. The physics slot (set_physics) is not called by these two. evaluate(frame) gives
-  /// the same bytes as evaluate_before_physics(frame) + evaluate_after_physics() without a slot.
+  /// evaluate() in two halves, for the physics layer (physics/character_physics.hpp,
+  /// physics/scene_physics.hpp: one run for one character or every model of a scene, as MMD
+  /// simulates them together): the first runs steps 1–4 (the bones before physics are final in
+  /// physics_pose()), the caller then reads and writes physics_pose()
+  /// (physics::ModelPhysics::set_targets / write_bones), the second runs steps 6–7.
+  /// evaluate(frame) gives the same bytes as evaluate_before_physics(frame) + evaluate_after_physics().
   /// Errors: evaluate's; evaluate_after_physics: invalid_argument when evaluate_before_physics did
   /// not succeed just before it. Never allocate on success.
   Result<void> evaluate_before_physics(double frame);
@@ -300,8 +275,6 @@ class Character {
   CameraState camera_;
   LightState light_;
   SelfShadowState self_shadow_;
-  PhysicsStage* physics_ = nullptr;
-  bool physics_reset_ = true;
   bool ik_ = true;
   bool morphs_ = true, scene_ = true;
   double pending_frame_ = std::numeric_limits<double>::quiet_NaN();  // between the two halves

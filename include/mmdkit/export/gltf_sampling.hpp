@@ -1,6 +1,6 @@
 // mmdkit — the animation of a glTF export sampled from the evaluation pipeline (anim::Character):
 // exactly what mmdkit evaluates (Bezier keys, append, IK, bone morphs, physics when the
-// character has a physics stage), as per-sample node transforms for exporter::write_gltf.
+// caller evaluates through physics/character_physics.hpp: GltfSampling::evaluate), as per-sample node transforms for exporter::write_gltf.
 #pragma once
 
 #include <cstddef>
@@ -24,10 +24,14 @@ struct GltfSampling {
   bool camera = false;      ///< fill the camera arrays from the character's camera track
   /// Called after each sample with (samples done, sample count); empty = none (progress bars).
   std::function<void(std::size_t done, std::size_t total)> progress;
+  /// Evaluates the character at a frame; empty = Character::evaluate (no physics). With physics:
+  /// physics::CharacterPhysics::evaluate of a run whose first frame is first_frame (whole frames,
+  /// fps 30), so the simulation starts at the first sample.
+  std::function<Result<void>(double frame)> evaluate;
 };
 
-/// Evaluates `character` (Character::evaluate) at every sample, in increasing frame order (a
-/// physics stage attached to it is reset at the first sample and then stepped), and fills a
+/// Evaluates `character` (GltfSampling::evaluate, default Character::evaluate) at every sample, in
+/// increasing frame order, and fills a
 /// GltfAnimation: for each bone the transform relative to its parent's, computed from the final
 /// model-space transforms (PoseWorkspace::model_rotations / model_positions), so that a glTF
 /// reader composing them gets the pipeline's model transforms back (up to float rounding):

@@ -3,7 +3,10 @@
 // The result is the input motion plus, on every frame of [first, last], a key for every bone that
 // physics moves (local rotation and translation, linear curves), marked physics-off (interpolation
 // bytes 2-3 = 63 0F) so that MMD plays them back instead of simulating. Sampling the baked motion
-// WITHOUT physics gives the physics run of the input (tests/physics/bake_test.cpp). Unlike
+// WITHOUT physics gives the physics run of the input (tests/physics/bake_test.cpp). The run is the
+// one of every command: an anim::Character of the model and motions evaluated through
+// CharacterPhysics (character_physics.hpp) from frame 0, so the baked bones are those of
+// `mmdkit sample --physics`. Unlike
 // nanoem's bake (hkrn/nanoem#663) bones are not transformed twice:
 //  - a bone that appends (付与) from a baked bone is keyed too, its key compensating for the
 //    source's new key, so its result is the one of the physics run;
@@ -14,11 +17,13 @@
 //    switched back to the input's state after it); its links are keyed with IK's rotation.
 // A fixed-axis bone whose baked rotation leaves its axis cannot be keyed exactly (a VMD key is
 // projected onto the axis): it is keyed and listed in BakeResult::fixed_axis_loss, with a warning.
-// Bone morphs are not applied (as `mmdkit sample`). Bones whose name is longer than 15 bytes in
-// CP932 cannot be keyed in VMD: they are listed in BakeResult::unkeyable and left out.
+// Bones whose name is longer than 15 bytes in CP932 cannot be keyed in VMD: they are listed in
+// BakeResult::unkeyable and left out.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,10 +32,9 @@
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/physics/physics.hpp"
-#include "mmdkit/physics/replay.hpp"
 
-namespace mmdkit::model {
-struct Model;
+namespace mmdkit::anim {
+class CharacterData;
 }
 
 namespace mmdkit::physics {
@@ -59,9 +63,15 @@ struct BakeResult {
   std::size_t switched_ik = 0;            ///< IK solvers switched off over the range
 };
 
-/// Bakes `motions` (at least one, VMD) on `model`. Errors: invalid_argument (no motion, first >
-/// last), the skeleton's and binding's errors.
-Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* const> motions,
-                        const BakeOptions& options, const Replay::Progress& progress = {});
+/// Called every BakeOptions::progress_every frames simulated: (frames done, frames to simulate).
+using BakeProgress = std::function<void(std::uint32_t done, std::uint32_t total)>;
+
+/// Bakes `motions` (at least one, VMD) on the model of `character`, which must have been created
+/// from the model and exactly these motions (anim::CharacterData::create, no VPD pose): the
+/// simulation evaluates a Character of it, the result starts from the motions themselves.
+/// Errors: invalid_argument (no motion, a null character, first > last), Character::evaluate's.
+Result<BakeResult> bake(const std::shared_ptr<const anim::CharacterData>& character,
+                        std::span<const vmd::Motion* const> motions, const BakeOptions& options,
+                        const BakeProgress& progress = {});
 
 }  // namespace mmdkit::physics

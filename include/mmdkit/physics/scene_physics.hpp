@@ -3,7 +3,8 @@
 // masks, as within one model), and the stage's bodies collide with the dancers (docs/SCENE.md
 // "Physics", docs/PHYSICS.md).
 //
-// One frame F:
+// One frame F is the one physics run of src/physics/simulation.hpp (CharacterPhysics runs the same
+// with one character: a character is a one-character scene):
 //   for every character (models, then the stage): Character::evaluate_before_physics(F), its
 //     bones taken to the world by its placement, ModelPhysics::set_targets (physics-off keys of its
 //     motions at F);
@@ -14,22 +15,26 @@
 // evaluate(F) gives frame F of a run from frame 0 whatever was asked before (the rule of
 // CharacterPhysics): a later frame continues, an earlier one or the same one starts again from 0.
 // Whole 30 fps frames, or with evaluate_sample() a fixed number of samples per frame (the half
-// frames of 60 fps output), as CharacterPhysics::evaluate_sample. A placement other than identity sends the bones through the placement and
-// back (rotation and translation only: rounding of about 1e-6 MMD units); identity placements
-// leave them untouched, so a one-model scene gives the bytes of CharacterPhysics.
+// frames of 60 fps output), as CharacterPhysics::evaluate_sample. A placement other than identity
+// sends the bones through the placement and back (rotation and translation only: rounding of
+// about 1e-6 MMD units); identity placements leave them untouched, so a one-model scene gives the
+// bytes of CharacterPhysics.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
-#include <vector>
 
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/physics/physics.hpp"
 #include "mmdkit/scene/scene.hpp"
 
 namespace mmdkit::physics {
+
+namespace detail {
+class Simulation;
+}
 
 class ScenePhysics {
  public:
@@ -60,7 +65,7 @@ class ScenePhysics {
 
   /// The last sample evaluated (a whole frame after evaluate(); an index at the rate of the last
   /// evaluate_sample() call), −1 before the first.
-  std::int64_t last_frame() const noexcept { return last_; }
+  std::int64_t last_frame() const noexcept;
   /// Rigid bodies in the world (all characters).
   std::size_t body_count() const noexcept;
   /// The physics of character i of the scene; null when it has no rigid bodies.
@@ -70,13 +75,7 @@ class ScenePhysics {
 
  private:
   ScenePhysics() = default;
-  Result<void> step(double frame, bool reset, std::uint32_t substeps);
-  scene::Scene* scene_ = nullptr;
-  std::unique_ptr<World> world_;
-  std::vector<ModelPhysics*> models_;     // per character; null = no bodies
-  std::vector<std::vector<std::uint8_t>> off_;  // physics-off flags per character
-  std::int64_t last_ = -1;
-  std::uint32_t per_frame_ = 1;
+  std::unique_ptr<detail::Simulation> run_;
 };
 
 }  // namespace mmdkit::physics

@@ -105,26 +105,25 @@ int run_bake(const BakeValues& a, const Streams& s) {
   // Tracks naming no bone / morph of the model: the warning of sample / pose / export, from the
   // one binding report (anim::CharacterData; the PMD base morph rule included).
   // Motions keying nothing of the model (a camera motion): refused as by `sample` (every frame
-  // would be the rest pose; animation_input.hpp). (A model the pipeline refuses, e.g. NaN
-  // vertices, gets neither; the bake needs no geometry.)
-  if (auto bound = anim::CharacterData::create(mdl, anim::MotionInputs{list})) {
-    if (!a.quiet) err << binding_warning((*bound)->report(), a.motions);
-    if (!a.quiet && options.last) err << past_last_key_note("--frames", *options.last, (*bound)->last_frame());
-    const AnimationRequest judged{a.model, a.motions, false, a.quiet, "bake"};
-    if (int rc = refuse_motions_keying_nothing(judged, **bound, false,
-                                               "a camera motion: bake simulates the model under its bone motion", "",
-                                               err);
-        rc != kExitOk)
-      return rc;
-  }
+  // would be the rest pose; animation_input.hpp). The bake runs on this character.
+  auto bound = anim::CharacterData::create(mdl, anim::MotionInputs{list});
+  if (!bound) return report_error(err, bound.error(), a.model);
+  if (!a.quiet) err << binding_warning((*bound)->report(), a.motions);
+  if (!a.quiet && options.last) err << past_last_key_note("--frames", *options.last, (*bound)->last_frame());
+  const AnimationRequest judged{a.model, a.motions, false, a.quiet, "bake"};
+  if (int rc = refuse_motions_keying_nothing(judged, **bound, false,
+                                             "a camera motion: bake simulates the model under its bone motion", "",
+                                             err);
+      rc != kExitOk)
+    return rc;
   // Progress by cli/progress.hpp's rule (a bar on a terminal after 2 s, else a line every 5 s).
   std::optional<Progress> bar;
   options.progress_every = 10;
-  const physics::Replay::Progress progress = [&](std::uint32_t done, std::uint32_t total) {
+  const physics::BakeProgress progress = [&](std::uint32_t done, std::uint32_t total) {
     if (!bar) bar.emplace(err, total, progress_mode(err, a.quiet), "mmdkit bake", "frames");
     bar->update(done);
   };
-  auto baked = physics::bake(*mdl, list, options, progress);
+  auto baked = physics::bake(*bound, list, options, progress);
   if (bar) bar->clear();
   if (!baked) return report_error(err, baked.error(), a.model);
   if (!a.quiet) {
