@@ -70,13 +70,6 @@ std::string lower_ext(const std::string& p) {
   return e;
 }
 
-int fail(std::ostream& err, const Error& e, const std::string& file) {
-  Error x = e;
-  if (x.file.empty()) x.file = file;
-  err << "mmdkit: error: " << x.to_string() << "\n";
-  return kExitBadInput;
-}
-
 }  // namespace
 
 int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
@@ -124,8 +117,8 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.quiet) err << past_last_key_note("--frame", a.frame, ch.data().last_frame());
   ch.set_ik(!a.no_ik);
   FrameEvaluator frame_eval(ch, a.physics, err, a.quiet, a.model);
-  if (auto r = frame_eval.evaluate(a.frame); !r) return fail(err, r.error(), a.model);
-  if (auto r = ch.skin(); !r) return fail(err, r.error(), a.model);
+  if (auto r = frame_eval.evaluate(a.frame); !r) return report_error(err, r.error(), a.model);
+  if (auto r = ch.skin(); !r) return report_error(err, r.error(), a.model);
   const anim::MorphWorkspace& mws = ch.morphs();
   std::span<const anim::Vec3> positions = ch.positions(), normals = ch.normals();
   std::vector<std::array<float, 2>> uvs(mdl.vertices.size());
@@ -163,18 +156,18 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   std::vector<fs::path> outputs{out_path, mtl_path};
   for (const auto& c : copies) outputs.push_back(c.second);
   for (const fs::path& o : outputs)  // copied textures go into folders made when they are written
-    if (auto r = check_output(o, inputs, a.force, o != out_path && o != mtl_path); !r) return fail(err, r.error(), o.string());
+    if (auto r = check_output(o, inputs, a.force, o != out_path && o != mtl_path); !r) return report_error(err, r.error(), o.string());
   WriteOptions wo{inputs, true};
-  if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return fail(err, r.error(), a.output);
+  if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return report_error(err, r.error(), a.output);
   if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r)
-    return fail(err, r.error(), mtl_path.string());
+    return report_error(err, r.error(), mtl_path.string());
   for (const auto& [from, to] : copies) {
     auto bytes = read_file(from);
-    if (!bytes) return fail(err, bytes.error(), from.string());
+    if (!bytes) return report_error(err, bytes.error(), from.string());
     std::error_code ec;
     fs::create_directories(to.parent_path(), ec);
     if (auto r = write_file_atomic(to, ByteSpan(bytes->data(), bytes->size()), wo); !r)
-      return fail(err, r.error(), to.string());
+      return report_error(err, r.error(), to.string());
   }
   std::string text = "wrote " + a.output + " (" + std::to_string(positions.size()) + " vertices, " +
                      std::to_string(mdl.faces.size() / 3) + " triangles, " + std::to_string(mats.size()) +

@@ -14,6 +14,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <expected>
+#include <functional>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -25,6 +27,7 @@
 #include "cli/io.hpp"
 #include "cli/messages.hpp"
 #include "cli/progress.hpp"
+#include "cli/sample_json.hpp"
 #include "core/json.hpp"
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
@@ -136,17 +139,6 @@ bool parse_frame_list(const std::string& text, std::vector<double>& frames, std:
 
 namespace {
 
-void put_float(std::string& s, float v) { s += format_float_json(v); }
-
-void put_floats(std::string& s, const float* v, std::size_t n) {
-  s += '[';
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i) s += ',';
-    put_float(s, v[i]);
-  }
-  s += ']';
-}
-
 template <class T>
 void put_le(std::string& s, T v) {
   char b[sizeof(T)];
@@ -154,24 +146,8 @@ void put_le(std::string& s, T v) {
   s.append(b, sizeof(T));
 }
 
-int fail(std::ostream& err, const Error& e, const std::string& file) {
-  Error x = e;
-  if (x.file.empty()) x.file = file;
-  err << "mmdkit: error: " << x.to_string() << "\n";
-  return kExitBadInput;
-}
-
-}  // namespace
-
-std::string sample_options_json(const SampleArgs& a) {
-  const auto flag = [](bool v) { return v ? "true" : "false"; };
-  return fmt::format("{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}}", flag(!a.no_ik), flag(a.physics.on),
-                     flag(a.morphs), flag(a.camera));
-}
-
-int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
-  if (a.each) return run_sample_each(a, out, err);
-  if (a.scene.requested()) return run_scene_sample(a, out, err);
+// Usage problems found before anything is read (exit 2, printed); kExitOk when none.
+int check_sample_usage(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (a.model.empty()) return usage_error(err, "sample", "MODEL is required (or --scene FILE)");
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) {
     err << "mmdkit: error: " << p << "\nrun 'mmdkit sample --help' for usage\n";
@@ -186,18 +162,248 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
         << "run 'mmdkit sample --help' for usage\n";
     return kExitUsage;
   }
-  if (!a.output.empty() && !is_std_stream(a.output)) {  // before the (possibly long) load
-    std::vector<fs::path> inputs{fs::path(a.model)};
-    for (const auto& m : a.motions) inputs.emplace_back(m);
-    if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
+  return kExitOk;
+}
+
+// Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone); whole frames with
+// --physics. The error is printed and its exit code returned.
+std::expected<std::vector<double>, int> sample_frames(const SampleArgs& a, std::uint32_t last_frame,
+                                                      std::ostream& err) {
+  std::vector<double> frames;
+  if (a.frames.empty()) {
+    for (std::uint32_t f = 0; f <= last_frame; ++f) frames.push_back(f);
+  } else if (std::string why; !parse_frame_list(a.frames, frames, &why)) {
+    err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
+    return std::unexpected(kExitUsage);
   }
+  // Frames after the motions' last key hold its pose (as MMD plays a finished motion): say so once,
+  // a range past the end is usually a typo or the wrong motion.
+  if (!a.quiet && !a.frames.empty() && !frames.empty())
+    err << past_last_key_note("--frames", *std::max_element(frames.begin(), frames.end()), last_frame);
+  if (a.physics.on)
+    for (double f : frames)
+      if (f != std::floor(f)) {
+        err << "mmdkit: error: bad --frames '" << a.frames << "': frame " << f
+            << " is not whole; with --physics the simulation steps whole 30 fps frames\n";
+        return std::unexpected(kExitUsage);
+      }
+  return frames;
+}
+
+// The bones written: --bones in its order, else every bone in model order.
+std::expected<std::vector<std::uint32_t>, int> selected_bones(const SampleArgs& a, const anim::Skeleton& sk,
+                                                              std::ostream& err) {
+  std::vector<std::uint32_t> bones;
+  if (a.bones.empty()) {
+    for (std::size_t i = 0; i < sk.bone_count(); ++i) bones.push_back(static_cast<std::uint32_t>(i));
+    return bones;
+  }
+  std::string_view rest = a.bones;
+  while (!rest.empty()) {
+    const std::size_t c = rest.find(',');
+    const std::string_view name = rest.substr(0, c);
+    rest = c == std::string_view::npos ? std::string_view{} : rest.substr(c + 1);
+    const std::int32_t i = sk.find(name);
+    if (i < 0) {
+      err << "mmdkit: error: --bones: the model has no bone named '" << name << "'\n";
+      return std::unexpected(kExitUsage);
+    }
+    bones.push_back(static_cast<std::uint32_t>(i));
+  }
+  return bones;
+}
+
+// What one run writes: the bones, the morph count (0 without --morphs), the camera flag.
+struct SampleLayout {
+  std::vector<std::uint32_t> bones;
+  std::size_t morphs = 0;
+  bool camera = false;
+  bool binary = false;
+  bool all_bones = false;  ///< every bone in model order: a frame's matrices are one block
+  std::size_t frame_bytes = 0;  ///< one binary frame record
+};
+
+// The header (binary: magic, counts and names; JSON: the inputs, options and the frames' opening).
+void append_header(std::string& s, const SampleArgs& a, const anim::CharacterData& data, const SampleLayout& l,
+                   std::size_t frame_count) {
+  const anim::Skeleton& sk = data.skeleton();
+  if (l.binary) {
+    s.append("MMDKSMP1", 8);
+    put_le<std::uint32_t>(s, 1);
+    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(frame_count));
+    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(l.bones.size()));
+    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(l.morphs));
+    put_le<std::uint32_t>(s, l.camera ? 1u : 0u);
+    put_le<std::uint32_t>(s, 0);
+    for (std::uint32_t b : l.bones) {
+      put_le<std::uint32_t>(s, b);
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(sk.names()[b].size()));
+      s += sk.names()[b];
+    }
+    for (std::size_t m = 0; m < l.morphs; ++m) {
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(m));
+      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(data.morph_names()[m].size()));
+      s += data.morph_names()[m];
+    }
+    return;
+  }
+  s += "{\"lib\":\"mmdkit " MMDKIT_VERSION_STRING "\",\"model\":";
+  json::append_string(s, a.model);
+  s += ",\"motion\":";
+  if (a.motions.empty())
+    s += "null";
+  else
+    json::append_string(s, a.motions.front());
+  s += ",\"motions\":[";
+  for (std::size_t i = 0; i < a.motions.size(); ++i) {
+    if (i) s += ',';
+    json::append_string(s, a.motions[i]);
+  }
+  s += "],\"options\":" + sample_options_json(a) + ",";
+  s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
+  s += "\"frames\":[";
+}
+
+// One frame record, little-endian (x86/ARM hosts; mmdkit targets little-endian): the frame
+// (f64), each written bone's 16 floats, the morph weights, the camera. Copied in whole arrays:
+// appending float by float was a quarter of a binary run's instructions; the record is written
+// straight into the grown string (resize_and_overwrite: no zero fill first, which was a third of
+// the remaining work outside the evaluation).
+void append_frame_binary(std::string& s, const SampleLayout& l, double f, const anim::Character& c) {
+  const auto mats = c.pose().model_matrices();
+  const std::span<const float> weights = c.morph_weights();
+  const anim::CameraState& cam = c.camera();
+  const std::size_t at = s.size();
+  s.resize_and_overwrite(at + l.frame_bytes, [&](char* buf, std::size_t size) {
+    char* p = buf + at;
+    const auto put = [&p](const void* src, std::size_t n) {
+      std::memcpy(p, src, n);
+      p += n;
+    };
+    put(&f, sizeof f);
+    if (l.all_bones)
+      put(mats.data(), l.bones.size() * sizeof(Mat4));
+    else
+      for (std::uint32_t b : l.bones) put(mats[b].data(), sizeof(Mat4));
+    put(weights.data(), l.morphs * sizeof(float));
+    if (l.camera) {
+      put(cam.target.data(), sizeof(Vec3));
+      put(cam.rotation.data(), sizeof(Vec3));
+      put(&cam.distance, sizeof(float));
+      put(&cam.fov_degrees, sizeof(float));
+      put(cam.position.data(), sizeof(Vec3));
+    }
+    return size;
+  });
+}
+
+// One frame of the JSON output (after a comma when not the first).
+void append_frame_json(std::string& s, const SampleLayout& l, std::size_t fi, double f, const anim::Character& c) {
+  const anim::Skeleton& sk = c.data().skeleton();
+  const auto mats = c.pose().model_matrices();
+  const auto rots = c.pose().model_rotations();
+  if (fi) s += ',';
+  s += "\n{\"frame\":";
+  s += format_float_json(static_cast<float>(f));
+  s += ",\"bones\":[";
+  for (std::size_t k = 0; k < l.bones.size(); ++k) {
+    const std::uint32_t b = l.bones[k];
+    if (k) s += ',';
+    append_bone(s, sk.names()[b], b, mats[b], anim::quat_normalize(rots[b]));
+  }
+  s += ']';
+  if (l.morphs) append_morphs(s, c.data().morph_names(), c.morph_weights());
+  if (l.camera) append_camera(s, c.camera());
+  s += '}';
+}
+
+// The inputs and the frames, evaluated in order and written as they come (kFlushBytes at a time).
+// Without physics, kMaxFrameBatch frames at a time, each by its own character of the same data
+// (Character::evaluate_frames: the same bytes as one by one, less time: their IK chains are
+// solved together); with physics one by one, in order (FrameEvaluator).
+class SampleWriter {
+ public:
+  SampleWriter(const SampleArgs& a, OutputSink& sink, std::ostream& err) : a_(a), sink_(sink), err_(err) {
+    s_.reserve(kFlushBytes * 2);
+  }
+  std::string& text() noexcept { return s_; }
+  std::uint64_t written() const noexcept { return written_; }
+  bool flush() {
+    written_ += s_.size();
+    auto r = sink_.write(s_);
+    s_.clear();
+    if (!r) report_error(err_, r.error(), a_.output);
+    return r.has_value();
+  }
+  bool flush_if_full() { return s_.size() < kFlushBytes || flush(); }
+
+ private:
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 18;
+  const SampleArgs& a_;
+  OutputSink& sink_;
+  std::ostream& err_;
+  std::string s_;
+  std::uint64_t written_ = 0;
+};
+
+int write_frames(const SampleArgs& a, anim::Character& ch, const std::function<void(anim::Character&)>& configure,
+                 FrameEvaluator& frames_eval, std::span<const double> frames, const SampleLayout& l,
+                 SampleWriter& w, std::ostream& err) {
+  const std::size_t batch = a.physics.on ? 1 : anim::kMaxFrameBatch;
+  std::vector<std::unique_ptr<anim::Character>> more;
+  std::vector<anim::Character*> chars{&ch};
+  for (std::size_t k = 1; k < std::min(batch, frames.size()); ++k) {
+    more.push_back(std::make_unique<anim::Character>(ch.data_ptr()));
+    configure(*more.back());
+    chars.push_back(more.back().get());
+  }
+  Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
+  for (std::size_t fi = 0; fi < frames.size(); ++fi) {
+    progress.update(fi);
+    if (!w.flush_if_full()) return kExitBadInput;
+    const double f = frames[fi];
+    if (batch == 1) {
+      if (auto r = frames_eval.evaluate(f); !r) return report_error(err, r.error(), a.model);
+    } else if (fi % batch == 0) {
+      const std::size_t n = std::min(batch, frames.size() - fi);
+      if (auto r = anim::Character::evaluate_frames(std::span(chars.data(), n), frames.subspan(fi, n)); !r)
+        return report_error(err, r.error(), a.model);
+    }
+    const anim::Character& c = *chars[fi % batch];
+    if (l.binary)
+      append_frame_binary(w.text(), l, f, c);
+    else
+      append_frame_json(w.text(), l, fi, f, c);
+  }
+  if (!l.binary) w.text() += "]}\n";
+  progress.update(frames.size());
+  progress.clear();
+  return kExitOk;
+}
+
+}  // namespace
+
+std::string sample_options_json(const SampleArgs& a) {
+  const auto flag = [](bool v) { return v ? "true" : "false"; };
+  return fmt::format("{{\"ik\":{},\"physics\":{},\"morphs\":{},\"camera\":{}}}", flag(!a.no_ik), flag(a.physics.on),
+                     flag(a.morphs), flag(a.camera));
+}
+
+int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
+  if (a.each) return run_sample_each(a, out, err);
+  if (a.scene.requested()) return run_scene_sample(a, out, err);
+  if (int rc = check_sample_usage(a, out, err); rc != kExitOk) return rc;
+  std::vector<fs::path> inputs{fs::path(a.model)};
+  for (const auto& m : a.motions) inputs.emplace_back(m);
+  if (!a.output.empty() && !is_std_stream(a.output))  // before the (possibly long) load
+    if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
   AnimationRequest req{a.model, a.motions, false, a.quiet, "sample"};
   auto loaded = load_animation(req, err, a.model_view);
   if (!loaded) return loaded.error();
   anim::Character ch(*loaded);
   // Every character of the run alike: bone transforms only (nothing is skinned); morph weights
   // and the camera when asked for.
-  const auto configure = [&a](anim::Character& c) {
+  const std::function<void(anim::Character&)> configure = [&a](anim::Character& c) {
     c.set_ik(!a.no_ik);
     c.set_skinning_matrices(false);
     c.set_morphs(a.morphs);
@@ -206,7 +412,6 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   configure(ch);
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);
   const anim::CharacterData& data = ch.data();
-  const anim::Skeleton& sk = data.skeleton();
   // Motions keying nothing of the model: refused, or a warning when --camera samples their camera
   // (animation_input.hpp, the rule `pose` shares).
   if (int rc = refuse_motions_keying_nothing(
@@ -222,225 +427,39 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     err << diagnostic_line(Diagnostic::warning,
                            "--camera: no input has camera keys; every frame holds MMD's default camera "
                            "(docs/SCENE.md)");
-
-  // Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone).
-  std::vector<double> frames;
-  if (a.frames.empty()) {
-    for (std::uint32_t f = 0; f <= data.last_frame(); ++f) frames.push_back(f);
-  } else if (std::string why; !parse_frame_list(a.frames, frames, &why)) {
-    err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
-    return kExitUsage;
-  }
-  // Frames after the motions' last key hold its pose (as MMD plays a finished motion): say so once,
-  // a range past the end is usually a typo or the wrong motion.
-  if (!a.quiet && !a.frames.empty() && !frames.empty())
-    err << past_last_key_note("--frames", *std::max_element(frames.begin(), frames.end()), data.last_frame());
-  if (a.physics.on && !frames.empty())
-    frames_eval.set_run_length(static_cast<std::uint32_t>(std::clamp(*std::max_element(frames.begin(), frames.end()), 0.0, 4294967295.0)));
-  if (a.physics.on)
-    for (double f : frames)
-      if (f != std::floor(f)) {
-        err << "mmdkit: error: bad --frames '" << a.frames << "': frame " << f
-            << " is not whole; with --physics the simulation steps whole 30 fps frames\n";
-        return kExitUsage;
-      }
-
-  // Bone selection.
-  std::vector<std::uint32_t> bones;
-  if (a.bones.empty()) {
-    for (std::size_t i = 0; i < sk.bone_count(); ++i) bones.push_back(static_cast<std::uint32_t>(i));
-  } else {
-    std::string_view rest = a.bones;
-    while (!rest.empty()) {
-      const std::size_t c = rest.find(',');
-      const std::string_view name = rest.substr(0, c);
-      rest = c == std::string_view::npos ? std::string_view{} : rest.substr(c + 1);
-      const std::int32_t i = sk.find(name);
-      if (i < 0) {
-        err << "mmdkit: error: --bones: the model has no bone named '" << name << "'\n";
-        return kExitUsage;
-      }
-      bones.push_back(static_cast<std::uint32_t>(i));
-    }
-  }
-  const std::size_t nm = a.morphs ? data.morph_names().size() : 0;
+  auto frames = sample_frames(a, data.last_frame(), err);
+  if (!frames) return frames.error();
+  if (a.physics.on && !frames->empty())
+    frames_eval.set_run_length(static_cast<std::uint32_t>(std::clamp(*std::max_element(frames->begin(), frames->end()), 0.0, 4294967295.0)));
+  auto bones = selected_bones(a, data.skeleton(), err);
+  if (!bones) return bones.error();
+  SampleLayout l;
+  l.bones = std::move(*bones);
+  l.morphs = a.morphs ? data.morph_names().size() : 0;
+  l.camera = a.camera;
+  l.binary = a.format == "binary";
+  l.all_bones = l.bones.size() == data.skeleton().bone_count();
+  for (std::size_t k = 0; l.all_bones && k < l.bones.size(); ++k) l.all_bones = l.bones[k] == k;
+  l.frame_bytes = sizeof(double) + l.bones.size() * sizeof(Mat4) + l.morphs * sizeof(float) +
+                  (a.camera ? 3 * sizeof(Vec3) + 2 * sizeof(float) : 0);
 
   // The output is written as it is made: the header, then the frames in pieces of about
-  // kFlushBytes (one frame's text or binary record at least), never held whole.
-  std::vector<fs::path> inputs{fs::path(a.model)};
-  for (const auto& m : a.motions) inputs.emplace_back(m);
+  // 256 KiB (one frame's text or binary record at least), never held whole.
   auto sink = OutputSink::open(a.output.empty() ? std::string("-") : a.output, inputs, a.force, out);
-  if (!sink) return fail(err, sink.error(), a.output);
-  constexpr std::size_t kFlushBytes = std::size_t{1} << 18;
-  std::string s;
-  s.reserve(kFlushBytes * 2);
-  std::uint64_t written = 0;
-  auto flush = [&]() -> bool {
-    written += s.size();
-    auto r = sink->write(s);
-    s.clear();
-    if (!r) fail(err, r.error(), a.output);
-    return r.has_value();
-  };
-
-  const bool binary = a.format == "binary";
-  if (binary) {
-    s.append("MMDKSMP1", 8);
-    put_le<std::uint32_t>(s, 1);
-    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(frames.size()));
-    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(bones.size()));
-    put_le<std::uint32_t>(s, static_cast<std::uint32_t>(nm));
-    put_le<std::uint32_t>(s, a.camera ? 1u : 0u);
-    put_le<std::uint32_t>(s, 0);
-    for (std::uint32_t b : bones) {
-      put_le<std::uint32_t>(s, b);
-      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(sk.names()[b].size()));
-      s += sk.names()[b];
-    }
-    for (std::size_t m = 0; m < nm; ++m) {
-      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(m));
-      put_le<std::uint32_t>(s, static_cast<std::uint32_t>(data.morph_names()[m].size()));
-      s += data.morph_names()[m];
-    }
-  } else {
-    s += "{\"lib\":\"mmdkit " MMDKIT_VERSION_STRING "\",\"model\":";
-    json::append_string(s, a.model);
-    s += ",\"motion\":";
-    if (a.motions.empty())
-      s += "null";
-    else
-      json::append_string(s, a.motions.front());
-    s += ",\"motions\":[";
-    for (std::size_t i = 0; i < a.motions.size(); ++i) {
-      if (i) s += ',';
-      json::append_string(s, a.motions[i]);
-    }
-    s += "],\"options\":" + sample_options_json(a) + ",";
-    s += "\"coordinates\":\"MMD left-handed, Y up, MMD units\",\"matrixLayout\":\"column-major, translation at [12..14]\",";
-    s += "\"frames\":[";
-  }
-
-  // Every bone in model order (no --bones): a frame's matrices are one block of the workspace.
-  bool all_bones = bones.size() == sk.bone_count();
-  for (std::size_t k = 0; all_bones && k < bones.size(); ++k) all_bones = bones[k] == k;
-  const std::size_t frame_bytes = sizeof(double) + bones.size() * sizeof(Mat4) + nm * sizeof(float) +
-                                  (a.camera ? 3 * sizeof(Vec3) + 2 * sizeof(float) : 0);
-  // Without physics, kMaxFrameBatch frames at a time, each by its own character of the same data
-  // (Character::evaluate_frames: the same bytes as one by one, less time: their IK chains are
-  // solved together); with physics one by one, in order (FrameEvaluator).
-  const std::size_t batch = a.physics.on ? 1 : anim::kMaxFrameBatch;
-  std::vector<std::unique_ptr<anim::Character>> more;
-  std::vector<anim::Character*> chars{&ch};
-  for (std::size_t k = 1; k < std::min(batch, frames.size()); ++k) {
-    more.push_back(std::make_unique<anim::Character>(ch.data_ptr()));
-    configure(*more.back());
-    chars.push_back(more.back().get());
-  }
-  Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
-  for (std::size_t fi = 0; fi < frames.size(); ++fi) {
-    progress.update(fi);
-    if (s.size() >= kFlushBytes && !flush()) return kExitBadInput;
-    const double f = frames[fi];
-    if (batch == 1) {
-      if (auto r = frames_eval.evaluate(f); !r) return fail(err, r.error(), a.model);
-    } else if (fi % batch == 0) {
-      const std::size_t n = std::min(batch, frames.size() - fi);
-      if (auto r = anim::Character::evaluate_frames(std::span(chars.data(), n), std::span(frames.data() + fi, n)); !r)
-        return fail(err, r.error(), a.model);
-    }
-    const anim::Character& c = *chars[fi % batch];
-    const std::span<const float> weights = c.morph_weights();
-    const anim::CameraState& cam = c.camera();
-    const auto mats = c.pose().model_matrices();
-    const auto rots = c.pose().model_rotations();
-    if (binary) {
-      // One frame record, little-endian (x86/ARM hosts; mmdkit targets little-endian): the frame
-      // (f64), each written bone's 16 floats, the morph weights, the camera. Copied in whole
-      // arrays: appending float by float was a quarter of a binary run's instructions; the
-      // record is written straight into the grown string (resize_and_overwrite: no zero fill
-      // first, which was a third of the remaining work outside the evaluation).
-      const std::size_t at = s.size();
-      s.resize_and_overwrite(at + frame_bytes, [&](char* buf, std::size_t size) {
-        char* p = buf + at;
-        const auto put = [&p](const void* src, std::size_t n) {
-          std::memcpy(p, src, n);
-          p += n;
-        };
-        put(&f, sizeof f);
-        if (all_bones)
-          put(mats.data(), bones.size() * sizeof(Mat4));
-        else
-          for (std::uint32_t b : bones) put(mats[b].data(), sizeof(Mat4));
-        put(weights.data(), nm * sizeof(float));
-        if (a.camera) {
-          put(cam.target.data(), sizeof(Vec3));
-          put(cam.rotation.data(), sizeof(Vec3));
-          put(&cam.distance, sizeof(float));
-          put(&cam.fov_degrees, sizeof(float));
-          put(cam.position.data(), sizeof(Vec3));
-        }
-        return size;
-      });
-      continue;
-    }
-    if (fi) s += ',';
-    s += "\n{\"frame\":";
-    s += format_float_json(static_cast<float>(f));
-    s += ",\"bones\":[";
-    for (std::size_t k = 0; k < bones.size(); ++k) {
-      const std::uint32_t b = bones[k];
-      if (k) s += ',';
-      s += "\n {\"name\":";
-      json::append_string(s, sk.names()[b]);
-      s += fmt::format(",\"index\":{},\"position\":", b);
-      put_floats(s, &mats[b][12], 3);
-      s += ",\"quaternion\":";
-      const anim::Quat q = anim::quat_normalize(rots[b]);
-      put_floats(s, q.data(), 4);
-      s += ",\"matrix\":";
-      put_floats(s, mats[b].data(), 16);
-      s += '}';
-    }
-    s += ']';
-    if (nm) {
-      s += ",\"morphs\":[";
-      for (std::size_t m = 0; m < nm; ++m) {
-        if (m) s += ',';
-        s += "{\"name\":";
-        json::append_string(s, data.morph_names()[m]);
-        s += fmt::format(",\"index\":{},\"weight\":", m);
-        put_float(s, weights[m]);
-        s += '}';
-      }
-      s += ']';
-    }
-    if (a.camera) {
-      s += ",\"camera\":{\"target\":";
-      put_floats(s, cam.target.data(), 3);
-      s += ",\"rotation\":";
-      put_floats(s, cam.rotation.data(), 3);
-      s += ",\"distance\":";
-      put_float(s, cam.distance);
-      s += ",\"fov\":";
-      put_float(s, cam.fov_degrees);
-      s += fmt::format(",\"perspective\":{},\"position\":", cam.perspective ? "true" : "false");
-      put_floats(s, cam.position.data(), 3);
-      s += '}';
-    }
-    s += '}';
-  }
-  if (!binary) s += "]}\n";
-  progress.update(frames.size());
-  progress.clear();
-  if (!flush()) return kExitBadInput;
-  if (auto r = sink->commit(); !r) return fail(err, r.error(), a.output);
+  if (!sink) return report_error(err, sink.error(), a.output);
+  SampleWriter w(a, *sink, err);
+  append_header(w.text(), a, data, l, frames->size());
+  if (int rc = write_frames(a, ch, configure, frames_eval, *frames, l, w, err); rc != kExitOk) return rc;
+  if (!w.flush()) return kExitBadInput;
+  if (auto r = sink->commit(); !r) return report_error(err, r.error(), a.output);
   const bool to_stdout = a.output.empty() || is_std_stream(a.output);
+  const std::size_t nm = l.morphs;
   summary(err, a.quiet, "sample",
           "wrote " + (to_stdout ? std::string("the standard output") : a.output) + " (" +
-              std::to_string(frames.size()) + (frames.size() == 1 ? " frame" : " frames") + " x " +
-              std::to_string(bones.size()) + (bones.size() == 1 ? " bone" : " bones") +
+              std::to_string(frames->size()) + (frames->size() == 1 ? " frame" : " frames") + " x " +
+              std::to_string(l.bones.size()) + (l.bones.size() == 1 ? " bone" : " bones") +
               (nm ? ", " + std::to_string(nm) + (nm == 1 ? " morph" : " morphs") : std::string()) +
-              (a.camera ? ", camera" : "") + ", " + a.format + ", " + std::to_string(written) + " bytes)");
+              (a.camera ? ", camera" : "") + ", " + a.format + ", " + std::to_string(w.written()) + " bytes)");
   return kExitOk;
 }
 

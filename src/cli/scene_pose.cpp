@@ -26,13 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int fail(std::ostream& err, const Error& e, const std::string& file) {
-  Error x = e;
-  if (x.file.empty()) x.file = file;
-  err << "mmdkit: error: " << x.to_string() << "\n";
-  return kExitBadInput;
-}
-
 fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
 // The meshes of the whole scene, appended one after the other.
@@ -100,21 +93,21 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   // The MTL beside the OBJ, named after it with blanks as '_' (mtllib names have no spaces).
   const fs::path mtl_path = folder_of(out_path) / (obj_safe_file_name(out_path.stem().string()) + ".mtl");
   for (const fs::path& o : {out_path, mtl_path})
-    if (auto r = check_output(o, inputs, a.force); !r) return fail(err, r.error(), o.string());
+    if (auto r = check_output(o, inputs, a.force); !r) return report_error(err, r.error(), o.string());
   auto sc = load_scene(*desc, true, a.quiet, err, a.scene.scene.empty());
   if (!sc) return sc.error();
   scene::Scene& s = *sc;
   for (std::size_t i = 0; i < s.character_count(); ++i) s.character(i).set_ik(!a.no_ik);
   SceneEvaluator evaluator(s, err, a.quiet);
   if (auto r = evaluator.set_physics(a.physics); !r) return usage(r.error().message);
-  if (auto r = evaluator.evaluate(a.frame); !r) return fail(err, r.error(), a.scene.scene);
+  if (auto r = evaluator.evaluate(a.frame); !r) return report_error(err, r.error(), a.scene.scene);
 
   const scene::SceneDescription& d = s.description();
   const fs::path out_dir = folder_of(out_path);
   Mesh mesh;
   for (std::size_t i = 0; i < s.character_count(); ++i) {
     anim::Character& ch = s.character(i);
-    if (auto r = ch.skin(); !r) return fail(err, r.error(), "");
+    if (auto r = ch.skin(); !r) return report_error(err, r.error(), "");
     const bool stage = s.has_stage() && i == s.stage_index();
     const fs::path file = stage ? d.stage->file : d.models[i].file;
     append(mesh, ch.data().model(), ch.positions(), ch.normals(), ch.morphs().uv_offsets(), ch.morphs().materials(),
@@ -146,8 +139,8 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   const std::string obj = exporter::write_obj(mesh.positions, mesh.normals, mesh.uvs, mesh.faces, mesh.ranges, mesh.materials, oo);
   const std::string mtl = exporter::write_mtl(mesh.materials);
   WriteOptions wo{inputs, true};
-  if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return fail(err, r.error(), a.output);
-  if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r) return fail(err, r.error(), mtl_path.string());
+  if (auto r = write_file_atomic(out_path, std::string_view(obj), wo); !r) return report_error(err, r.error(), a.output);
+  if (auto r = write_file_atomic(mtl_path, std::string_view(mtl), wo); !r) return report_error(err, r.error(), mtl_path.string());
   summary(err, a.quiet, "pose",
           "wrote " + a.output + " (" + std::to_string(mesh.positions.size()) + " vertices, " +
               std::to_string(mesh.faces.size() / 3) + " triangles, " + std::to_string(mesh.materials.size()) +

@@ -12,6 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "cli/progress.hpp"
+#include "cli/sample_json.hpp"
 #include "cli/scene_commands.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
@@ -24,27 +25,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void put_floats(std::string& s, const float* v, std::size_t n) {
-  s += '[';
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i) s += ',';
-    s += format_float_json(v[i]);
-  }
-  s += ']';
-}
-
-int fail(std::ostream& err, const Error& e, const std::string& file) {
-  Error x = e;
-  if (x.file.empty()) x.file = file;
-  err << "mmdkit: error: " << x.to_string() << "\n";
-  return kExitBadInput;
-}
-
 void put_placement(std::string& s, const scene::Placement& p) {
   s += "{\"position\":";
-  put_floats(s, p.position.data(), 3);
+  append_floats(s, p.position.data(), 3);
   s += ",\"rotation\":";
-  put_floats(s, p.rotation.data(), 3);
+  append_floats(s, p.rotation.data(), 3);
   s += ",\"scale\":" + format_float_json(p.scale) + "}";
 }
 
@@ -59,7 +44,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   if (!desc) return desc.error();
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   if (!a.output.empty() && !is_std_stream(a.output))
-    if (auto r = check_output(a.output, inputs, a.force); !r) return fail(err, r.error(), a.output);
+    if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
   auto sc = load_scene(*desc, false, a.quiet, err, a.scene.scene.empty());
   if (!sc) return sc.error();
   scene::Scene& s = *sc;
@@ -80,7 +65,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
                      " is not whole; with --physics the simulation steps whole 30 fps frames");
 
   auto sink = OutputSink::open(a.output.empty() ? std::string("-") : a.output, inputs, a.force, out);
-  if (!sink) return fail(err, sink.error(), a.output);
+  if (!sink) return report_error(err, sink.error(), a.output);
   constexpr std::size_t kFlushBytes = std::size_t{1} << 18;
   std::string o;
   std::uint64_t written = 0;
@@ -88,7 +73,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
     written += o.size();
     auto r = sink->write(o);
     o.clear();
-    if (!r) fail(err, r.error(), a.output);
+    if (!r) report_error(err, r.error(), a.output);
     return r.has_value();
   };
 
@@ -137,7 +122,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
     if (o.size() >= kFlushBytes && !flush()) return kExitBadInput;
     const double f = frames[fi];
-    if (auto r = evaluator.evaluate(f); !r) return fail(err, r.error(), a.scene.scene);
+    if (auto r = evaluator.evaluate(f); !r) return report_error(err, r.error(), a.scene.scene);
     if (fi) o += ',';
     o += "\n{\"frame\":" + format_float_json(static_cast<float>(f)) + ",\"models\":[";
     for (std::size_t i = 0; i < s.character_count(); ++i) {
@@ -155,54 +140,26 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
         const Mat4 m = identity ? mats[b] : scene::multiply(P, mats[b]);
         const Quat q = anim::quat_normalize(identity ? rots[b] : quat_multiply(qp, rots[b]));
         if (b) o += ',';
-        o += "\n {\"name\":";
-        json::append_string(o, names[b]);
-        o += fmt::format(",\"index\":{},\"position\":", b);
-        put_floats(o, &m[12], 3);
-        o += ",\"quaternion\":";
-        put_floats(o, q.data(), 4);
-        o += ",\"matrix\":";
-        put_floats(o, m.data(), 16);
-        o += '}';
+        append_bone(o, names[b], b, m, q);
       }
       o += ']';
-      if (a.morphs) {
-        o += ",\"morphs\":[";
-        const auto mn = ch.data().morph_names();
-        for (std::size_t m = 0; m < mn.size(); ++m) {
-          if (m) o += ',';
-          o += "{\"name\":";
-          json::append_string(o, mn[m]);
-          o += fmt::format(",\"index\":{},\"weight\":", m) + format_float_json(ch.morph_weights()[m]) + '}';
-        }
-        o += ']';
-      }
+      if (a.morphs) append_morphs(o, ch.data().morph_names(), ch.morph_weights());
       o += '}';
     }
     o += "],\"accessories\":[";
     for (std::size_t k = 0; k < s.accessory_count(); ++k) {
       if (k) o += ',';
       o += fmt::format("{{\"index\":{},\"matrix\":", k);
-      put_floats(o, s.accessory_transform(k).data(), 16);
+      append_floats(o, s.accessory_transform(k).data(), 16);
       o += '}';
     }
     o += ']';
-    if (a.camera) {
-      const anim::CameraState& cam = s.camera();
-      o += ",\"camera\":{\"target\":";
-      put_floats(o, cam.target.data(), 3);
-      o += ",\"rotation\":";
-      put_floats(o, cam.rotation.data(), 3);
-      o += ",\"distance\":" + format_float_json(cam.distance) + ",\"fov\":" + format_float_json(cam.fov_degrees);
-      o += fmt::format(",\"perspective\":{},\"position\":", cam.perspective ? "true" : "false");
-      put_floats(o, cam.position.data(), 3);
-      o += '}';
-    }
+    if (a.camera) append_camera(o, s.camera());
     o += '}';
   }
   o += "]}\n";
   if (!flush()) return kExitBadInput;
-  if (auto r = sink->commit(); !r) return fail(err, r.error(), a.output);
+  if (auto r = sink->commit(); !r) return report_error(err, r.error(), a.output);
   // The summary line of `sample` (and of the scene forms of `pose` and `render`).
   const bool to_stdout = a.output.empty() || is_std_stream(a.output);
   summary(err, a.quiet, "sample",
