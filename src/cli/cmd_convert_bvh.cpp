@@ -13,6 +13,7 @@
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/model_view_input.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/core/file.hpp"
@@ -95,12 +96,9 @@ int bvh_to_vmd(const std::string& input, const std::string& output, bool force, 
   auto bvh = motion::read_bvh(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   if (!bvh) return report_error(s.err, bvh.error(), input_label(input));
   if (is_std_stream(a.model)) return usage_error(s.err, "convert", "--model must be a file, not the standard input");
-  std::vector<Warning> warnings;
-  auto model = anim::read_model_file(a.model, anim::InputOptions{.encoding = {}, .geometry = false}, warnings);
-  if (!a.quiet)
-    for (const Warning& w : warnings) s.err << "mmdkit: warning: " << w.to_string() << "\n";
-  if (!model) return report_error(s.err, model.error(), a.model);
-  auto shared = std::make_shared<const model::Model>(std::move(*model));
+  auto read = read_model_view(a.model, a.quiet, s.err);
+  if (!read) return read.error();
+  const std::shared_ptr<const model::Model>& shared = *read;
   motion::BvhBoneMap map;
   if (!a.map.empty()) {
     auto text = read_file(a.map);

@@ -8,6 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/io.hpp"
+#include "cli/model_view_input.hpp"
 #include "cli/progress.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vmd.hpp"
@@ -77,12 +78,9 @@ int run(const Args& a, const Streams& s) {
       e.message += "; name the array with --npz-member NAME";
     return report_error(s.err, e, a.input);
   }
-  std::vector<Warning> warnings;
-  auto model = anim::read_model_file(a.model, anim::InputOptions{.encoding = {}, .geometry = false}, warnings);
-  if (!a.quiet)
-    for (const Warning& w : warnings) s.err << "mmdkit: warning: " << w.to_string() << "\n";
-  if (!model) return report_error(s.err, model.error(), a.model);
-  auto shared = std::make_shared<const model::Model>(std::move(*model));
+  auto read = read_model_view(a.model, a.quiet, s.err);
+  if (!read) return read.error();
+  const std::shared_ptr<const model::Model>& shared = *read;
   motion::KeypointReport rep;
   auto vmd = motion::keypoints_to_vmd(*kp, shared, o, &rep);
   if (!vmd) {

@@ -605,14 +605,17 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
   };
 }
 
+// The options of the commands that take several input files (info, check).
+struct FileListArgs {
+  InputArgs input;
+  std::vector<std::string> paths;
+};
+
 }  // namespace
 
 const Command kInfoCommand{"info", "summary of a file: header, counts per section, frame range, encoding",
                            [](CLI::App& sub) -> Runner {
-                             struct V {
-                               InputArgs input;
-                               std::vector<std::string> paths;
-                             };
+                             using V = FileListArgs;
                              auto v = std::make_shared<V>();
                              add_input_options(sub, v->input, "FILE",
                                                "input files (.vmd .vpd .pmd .pmx, .x, .vac or mmdkit .json), - = stdin; "
@@ -738,10 +741,7 @@ const Command kGenerateCommand{
 
 const Command kCheckCommand{"check", "report structural problems with their location; exit 1 if any is an error",
                             [](CLI::App& sub) -> Runner {
-                              struct V {
-                                InputArgs input;
-                                std::vector<std::string> paths;
-                              };
+                              using V = FileListArgs;
                               auto v = std::make_shared<V>();
                               add_input_options(sub, v->input, "FILE",
                                                 "input files, - = stdin (models: textures are then not checked); "

@@ -14,6 +14,17 @@
 namespace mmdkit::cli {
 namespace {
 
+// `,\n  "skipped": {"TYPE": N, ...}\n}\n`: the objects the reader skipped, closing the JSON object.
+void append_skipped_json(std::string& o, const std::vector<std::pair<std::string, std::uint32_t>>& skipped) {
+  o += ",\n  \"skipped\": {";
+  bool first = true;
+  for (const auto& [type, n] : skipped) {
+    o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
+    first = false;
+  }
+  o += "}\n}\n";
+}
+
 std::string version_text(const x::Header& h) { return "0" + std::to_string(h.major) + "0" + std::to_string(h.minor); }
 
 std::uint64_t triangles(const x::Mesh& m) {
@@ -53,13 +64,8 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
                     std::to_string(colors) + ",\n  \"materials\": " + std::to_string(d->materials.size()) +
                     ",\n  \"textures\": [";
     for (std::size_t i = 0; i < textures.size(); ++i) o += (i ? ", " : "") + json::string(textures[i]);
-    o += "],\n  \"skipped\": {";
-    bool first = true;
-    for (const auto& [type, n] : d->skipped) {
-      o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
-      first = false;
-    }
-    o += "}\n}\n";
+    o += "]";
+    append_skipped_json(o, d->skipped);
     return o;
   }
   std::string out;
@@ -198,13 +204,7 @@ Result<std::string> to_json(ByteSpan bytes, const ReadFlags&, std::vector<Warnin
     }
     o += "}";
   });
-  o += ",\n  \"skipped\": {";
-  bool first = true;
-  for (const auto& [type, n] : d->skipped) {
-    o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
-    first = false;
-  }
-  o += "}\n}\n";
+  append_skipped_json(o, d->skipped);
   return o;
 }
 
