@@ -186,7 +186,10 @@ class FrameKeyer {
     for (std::uint32_t b : plan.bones) valued_[b] = 1;
   }
 
-  void key(std::uint32_t f, const anim::PoseWorkspace& ws, vmd::Motion& motion) {
+  /// `morph`: the bone morph offsets of the frame (per bone; the playback applies the same ones,
+  /// the motion's morph keys being kept).
+  void key(std::uint32_t f, const anim::PoseWorkspace& ws, std::span<const anim::BoneMorphOffset> morph,
+           vmd::Motion& motion) {
     static const auto interpolation = vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve,
                                                                      vmd::kLinearCurve, vmd::kLinearCurve, true);
     const auto offsets = sk_.bind_offsets();
@@ -234,6 +237,14 @@ class FrameKeyer {
           if (d.append_ratio != 1.0f) t = scaled(t, d.append_ratio);
           key_pos = sub(want_pos, t);
         }
+      }
+      // The playback puts the bone morph offset before the key (local = morph · key · append,
+      // translation key + morph + append): a bone a morph moves is keyed without it. (Skipped at
+      // the identity offset, which changes nothing but the sign of a zero.)
+      if (b < morph.size()) {
+        const anim::BoneMorphOffset& m = morph[b];
+        if (m.rotation != anim::kIdentityQuat) key_rot = anim::quat_multiply(anim::quat_conjugate(m.rotation), key_rot);
+        if (m.translation != Vec3{}) key_pos = sub(key_pos, m.translation);
       }
       // A fixed-axis bone's key is projected onto its axis when played back: what leaves the
       // axis cannot be keyed.
@@ -359,7 +370,7 @@ Result<BakeResult> bake(const std::shared_ptr<const anim::CharacterData>& data,
     if (auto r = physics.evaluate(f); !r) return std::unexpected(r.error());
     const std::uint32_t every = options.progress_every;
     if (progress && every && total > every && (f + 1) % every == 0) progress(f + 1, total);
-    if (f >= options.first) keyer.key(f, character.pose(), out.motion);
+    if (f >= options.first) keyer.key(f, character.pose(), character.morphs().bone_offsets(), out.motion);
   }
 
   if (!plan.ik_off.empty()) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 #include "mmdkit/anim/binding.hpp"
@@ -171,6 +172,54 @@ TEST(Bake, GeneratedChainWithAnAppenderReplaysExactly) {
   // The physics did something: hair2 is not where the plain motion puts it.
   const Frames plain = plain_run(rig.skeleton, motion, last);
   EXPECT_GT(std::abs(plain[45][2][13] - expected[45][2][13]), 0.5f);
+}
+
+/// Frames 0..last of `motion` on `model` through anim::Character (bone morphs applied), with
+/// physics (CharacterPhysics, from frame 0) or without.
+Frames character_run(const model::Model& model, const vmd::Motion& motion, std::uint32_t last, bool physics) {
+  anim::MotionInputs inputs;
+  inputs.motions = {&motion};
+  auto data = anim::CharacterData::create(std::make_shared<const model::Model>(model), inputs);
+  EXPECT_TRUE(data);
+  if (!data) return {};
+  anim::Character c(*data);
+  std::optional<CharacterPhysics> ph;
+  if (physics) ph.emplace(c);
+  Frames out;
+  for (std::uint32_t f = 0; f <= last; ++f) {
+    EXPECT_TRUE(ph ? ph->evaluate(f) : c.evaluate(f));
+    out.emplace_back(c.pose().model_matrices().begin(), c.pose().model_matrices().end());
+  }
+  return out;
+}
+
+// A bone morph on baked bones (hair1, driven by physics; the appender): the playback applies the
+// motion's morph keys again, so their keys leave the morph out and the playback equals the run.
+TEST(Bake, BoneMorphsOnBakedBonesAreNotAppliedTwice) {
+  Generated g = generated();
+  model::Morph bend;
+  bend.name = "bend";
+  bend.binding_key = {'b', 'e', 'n', 'd'};
+  bend.type = model::MorphType::bone;
+  const float s = std::sin(0.3f), c = std::cos(0.3f);
+  bend.bone_offsets = {{1, {0.5f, 0, 0}, {0, 0, s, c}}, {3, {0, 0.25f, 0}, {s, 0, 0, c}}};
+  g.m.morphs.push_back(bend);
+  g.motion.morph_names.push_back({{'b', 'e', 'n', 'd'}, "bend"});
+  g.motion.morph_keys = {{0, 0, 1.0f}, {0, 60, 0.25f}};
+  const std::uint32_t last = 90;
+  const Frames expected = character_run(g.m, g.motion, last, true);
+  BakeOptions options;
+  options.last = last;
+  const vmd::Motion* list[] = {&g.motion};
+  auto baked = bake_model(g.m, list, options);
+  ASSERT_TRUE(baked) << baked.error().to_string();
+  EXPECT_EQ(baked->baked_bones, 3u);
+  test::Rig rig(g.m);
+  expect_same(expected, character_run(g.m, baked->motion, last, false), rig.skeleton, 0);
+  // The morph moves the bones: the run with it differs from the one without.
+  const Frames unmorphed = physics_run(g.m, rig.skeleton, g.motion, last);
+  EXPECT_GT(std::abs(unmorphed[10][3][13] - expected[10][3][13]) + std::abs(unmorphed[10][1][12] - expected[10][1][12]),
+            0.1f);
 }
 
 /// generated() plus the bones the first bakes left out or got wrong:

@@ -6,7 +6,8 @@
 // WITHOUT physics gives the physics run of the input (tests/physics/bake_test.cpp). The run is the
 // one of every command: an anim::Character of the model and motions evaluated through
 // CharacterPhysics (character_physics.hpp) from frame 0, so the baked bones are those of
-// `mmdkit sample --physics`. Unlike
+// `mmdkit sample --physics` (bone morphs keyed by the motion included: a baked bone that a bone
+// morph moves is keyed without the morph's offset, which the playback adds back). Unlike
 // nanoem's bake (hkrn/nanoem#663) bones are not transformed twice:
 //  - a bone that appends (付与) from a baked bone is keyed too, its key compensating for the
 //    source's new key, so its result is the one of the physics run;
