@@ -1,5 +1,5 @@
 // The evaluation pipeline (anim/character.hpp): bone morphs move bones, VPD names match whole,
-// the binding report, workspace validation, the physics slot, shared data, and one PMD conversion
+// the binding report, workspace validation, the two physics halves, shared data, and one PMD conversion
 // (geometry-free view = full view, bit for bit, on every corpus model).
 #include <gtest/gtest.h>
 
