@@ -14,19 +14,8 @@
 # render entries are missing from both folders. Corpus: $MMDKIT_CORPUS (default
 # /work/shared/corpus). Keep OUT_DIR outside the repository. A few minutes on one core.
 set -eu
-bin=$1
-out=$2
-before=${3:-}
-corpus=${MMDKIT_CORPUS:-/work/shared/corpus}
-mkdir -p "$out"
-
-miku="$corpus/jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd"
-wave="$corpus/moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd"
+. "$(dirname "$0")/snapshot_common.sh"
 cam="$corpus/jomin398__jomin398.github.io/docs/assets/models/mmd/vmds/wavefile_camera.vmd"
-mei="$corpus/mmdagent__mmdagent-mirror/MMDAgent_Example/Model/mei/mei.pmd"
-greet="$corpus/mmdagent__mmdagent-mirror/MMDAgent_Example/Motion/mei_greeting/mei_greeting.vmd"
-pmx="$corpus/miu200521358__mmd_base/test/resources/サンプルモデル.pmx"
-pmx_motion="$corpus/miu200521358__mmd_base/tests/resources/サンプルモーション2.vmd"
 acc="$corpus/hkrn__nanoem/emapp/test/fixtures/test.x"
 pmm="$corpus/oigami__PMMEditor/UserFile/サンプル（きしめんAllStar).pmm"
 
