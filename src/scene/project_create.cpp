@@ -110,6 +110,18 @@ void split_track(const Track<Key>& track, Make make, auto& initial, auto& regula
   }
 }
 
+// One document-level track (camera, light, self-shadow) from a motion's keys: by frame, initial
+// key + regular keys chained with ids from 1.
+template <class VmdKey, class PmmKey, class Make>
+void add_track(const std::vector<VmdKey>& keys, Make make, PmmKey& initial, std::vector<PmmKey>& out) {
+  Track<VmdKey> t;
+  for (const VmdKey& k : keys) t[k.frame] = k;
+  std::vector<PmmKey> regular;
+  split_track(t, make, initial, regular);
+  std::int32_t id = 1;
+  chain(initial, 0, out, std::move(regular), id);
+}
+
 std::string stem_name(const fs::path& p) { return p.stem().string(); }
 
 struct ModelLists {
@@ -290,16 +302,23 @@ pmm::CameraKey camera_key(const vmd::CameraKey& k) {
   return c;
 }
 
+pmm::LightKey light_key(const vmd::LightKey& k) {
+  pmm::LightKey l;
+  l.color = k.color;
+  l.direction = k.direction;
+  return l;
+}
+
+pmm::SelfShadowKey self_shadow_key(const vmd::SelfShadowKey& k) {
+  pmm::SelfShadowKey ss;
+  ss.mode = k.mode;
+  ss.distance = k.distance;
+  return ss;
+}
+
 void fill_camera(pmm::Document& d, const CreateInput& in) {
   d.camera.initial_key.follow = kNoParent;
-  if (in.camera) {
-    Track<vmd::CameraKey> t;
-    for (const vmd::CameraKey& k : in.camera->camera_keys) t[k.frame] = k;
-    std::vector<pmm::CameraKey> regular;
-    split_track(t, camera_key, d.camera.initial_key, regular);
-    std::int32_t id = 1;
-    chain(d.camera.initial_key, 0, d.camera.keys, std::move(regular), id);
-  }
+  if (in.camera) add_track(in.camera->camera_keys, camera_key, d.camera.initial_key, d.camera.keys);
   // State as MMD 9.26's t.pmm: the look-at point, the eye at the key's distance along Z from it.
   d.camera.look_at = d.camera.initial_key.look_at;
   d.camera.position = {d.camera.initial_key.look_at[0], d.camera.initial_key.look_at[1],
@@ -312,33 +331,13 @@ void fill_camera(pmm::Document& d, const CreateInput& in) {
     d.light.initial_key.color = in.fixed_light->color;
     d.light.initial_key.direction = in.fixed_light->direction;
   } else if (light) {
-    Track<vmd::LightKey> t;
-    for (const vmd::LightKey& k : light->light_keys) t[k.frame] = k;
-    std::vector<pmm::LightKey> regular;
-    split_track(t, [](const vmd::LightKey& k) {
-      pmm::LightKey l;
-      l.color = k.color;
-      l.direction = k.direction;
-      return l;
-    }, d.light.initial_key, regular);
-    std::int32_t id = 1;
-    chain(d.light.initial_key, 0, d.light.keys, std::move(regular), id);
+    add_track(light->light_keys, light_key, d.light.initial_key, d.light.keys);
   }
   d.light.color = d.light.initial_key.color;
   d.light.direction = d.light.initial_key.direction;
 
   if (light) {
-    Track<vmd::SelfShadowKey> t;
-    for (const vmd::SelfShadowKey& k : light->self_shadow_keys) t[k.frame] = k;
-    std::vector<pmm::SelfShadowKey> regular;
-    split_track(t, [](const vmd::SelfShadowKey& k) {
-      pmm::SelfShadowKey s;
-      s.mode = k.mode;
-      s.distance = k.distance;
-      return s;
-    }, d.self_shadow.initial_key, regular);
-    std::int32_t id = 1;
-    chain(d.self_shadow.initial_key, 0, d.self_shadow.keys, std::move(regular), id);
+    add_track(light->self_shadow_keys, self_shadow_key, d.self_shadow.initial_key, d.self_shadow.keys);
   }
   d.self_shadow.distance = d.self_shadow.initial_key.distance;
 }

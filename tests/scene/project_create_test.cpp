@@ -13,12 +13,14 @@
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/scene/project.hpp"
 #include "mmdkit/scene/project_create.hpp"
+#include "anim/anim_test_util.hpp"
 #include "support/corpus.hpp"
 
 namespace mmdkit::scene {
 namespace {
 
 namespace fs = std::filesystem;
+using anim::test::bone_key;
 
 vmd::Motion motion_with_names(const std::vector<std::string>& bones, const std::vector<std::string>& morphs) {
   vmd::Motion m;
@@ -33,17 +35,6 @@ vmd::Motion motion_with_names(const std::vector<std::string>& bones, const std::
     m.morph_names.push_back(t);
   }
   return m;
-}
-
-vmd::BoneKey bone_key(std::uint32_t name, std::uint32_t frame, std::array<float, 3> pos, std::array<float, 4> rot,
-                      vmd::Curve x = vmd::kLinearCurve, bool physics_off = false) {
-  vmd::BoneKey k;
-  k.name = name;
-  k.frame = frame;
-  k.position = pos;
-  k.rotation = rot;
-  k.interpolation = vmd::encode_bone_interpolation(x, vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve, physics_off);
-  return k;
 }
 
 class ProjectCreate : public ::testing::Test {
@@ -72,7 +63,7 @@ TEST_F(ProjectCreate, ReadBackGivesTheSameKeysCameraAndAccessories) {
   // project's frame-0 key takes its value), then 20; a track no bone has; morph あ at 0 and 15.
   vmd::Motion m = motion_with_names({"センター", "上半身", "ないボーン"}, {"あ"});
   const vmd::Curve curve{10, 20, 90, 100};
-  m.bone_keys = {bone_key(0, 10, {1, 2, 3}, {0, 0.6f, 0, 0.8f}, curve, true), bone_key(0, 0, {0, 1, 0}, {0, 0, 0, 1}),
+  m.bone_keys = {bone_key(0, 10, {1, 2, 3}, {0, 0.6f, 0, 0.8f}, curve, vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve, true), bone_key(0, 0, {0, 1, 0}, {0, 0, 0, 1}),
                  bone_key(1, 5, {0, 0, 0}, {0.6f, 0, 0, 0.8f}), bone_key(1, 20, {0, 0, 0}, {0, 0, 0.6f, 0.8f}),
                  bone_key(2, 3, {9, 9, 9}, {0, 0, 0, 1})};
   m.morph_keys = {vmd::MorphKey{0, 0, 0.25f}, vmd::MorphKey{0, 15, 1.0f}};
