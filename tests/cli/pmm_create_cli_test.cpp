@@ -6,11 +6,13 @@
 #include <string>
 
 #include "mmdkit/formats/pmm.hpp"
+#include "mmdkit/version.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "support/cli_run.hpp"
+#include "support/corpus.hpp"
 
 namespace {
 
@@ -104,5 +106,30 @@ TEST_F(PmmCreateCli, SceneFormAndErrors) {
   EXPECT_NE(bad.err.find("none.pmx"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(dir / "n.pmm"));
 }
+
+#if MMDKIT_HAS_RENDER
+// MMD's sample project → pmm extract → pmm create --scene: the new project (its models by absolute
+// path, accessories as the extracted .vac files) renders frame 300 with the same bytes as the
+// original project.
+TEST_F(PmmCreateCli, CorpusSampleExtractedAndCreatedAgainRendersTheSamePicture) {
+  MMDKIT_REQUIRE_CORPUS();
+  const fs::path root = *mmdkit::test::corpus_dir();
+  const fs::path sample = root / "oigami__PMMEditor/UserFile/サンプル（きしめんAllStar).pmm";
+  const fs::path acc = root / "magicien__MMDSceneKit/Sample_swift/Common/art.scnassets/Accessory";
+  Outcome x = run("pmm extract -q " + quote(sample.string()) + " --search-dir " + quote(acc.string()) + " -o " +
+                  quote((dir / "x").string()));
+  ASSERT_EQ(x.code, 0) << x.err;
+  Outcome c = run("pmm create -q --scene " + quote((dir / "x/scene.json").string()) + " -o " +
+                  quote((dir / "x/again.pmm").string()));
+  ASSERT_EQ(c.code, 0) << c.err;
+  Outcome a = run("render -q " + quote(sample.string()) + " --search-dir " + quote(acc.string()) +
+                  " --frame 300 -o " + quote((dir / "a.png").string()));
+  ASSERT_EQ(a.code, 0) << a.err;
+  Outcome b = run("render -q " + quote((dir / "x/again.pmm").string()) + " --size 512x288 --frame 300 -o " +
+                  quote((dir / "b.png").string()));
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_TRUE(mmdkit::test::slurp(dir / "a.png") == mmdkit::test::slurp(dir / "b.png"));
+}
+#endif
 
 }  // namespace
