@@ -101,9 +101,17 @@ int run_create(const PmmArgs& a, const Streams& s) {
         in.models.push_back(scene::CreateModel{st, {}});
       }
     }
-    for (const std::string& x : a.accessories) {
+    for (const std::string& spec : a.accessories) {
+      // FILE or FILE@BONE (a bone of the dancer), as render's short form.
       scene::CreateAccessory acc;
-      acc.file = x;
+      const std::size_t at = spec.rfind('@');
+      if (at == 0 || at + 1 == spec.size())
+        return usage_error(s.err, "pmm create", "--accessory '" + spec + "': use FILE or FILE@BONE");
+      acc.file = spec.substr(0, at);
+      if (at != std::string::npos) {
+        acc.model = 0;
+        acc.bone = spec.substr(at + 1);
+      }
       in.accessories.push_back(std::move(acc));
     }
     if (!a.camera.empty()) {
@@ -187,7 +195,8 @@ const Command kPmmCommand{
       c->add_option("--camera", a->camera, "VMD with the camera (and light, self-shadow) keys");
       c->add_option("--stage", a->stages, "a stage: PMX / PMD (a model without motion) or .x (repeatable)");
       c->add_option("--accessory", a->accessories,
-                    ".x (in the world) or .vac (its placement; on the dancer's bone it names) (repeatable)");
+                    "FILE[@BONE]: .x at the world origin or on BONE of the dancer; .vac with its placement, on the "
+                    "dancer's bone it names (@BONE replaces it) (repeatable)");
       c->add_option("--audio", a->audio, "a .wav the project plays");
       c->add_option("--size", a->size, "output size WIDTHxHEIGHT (default 1280x720, as MMD 9.26's new project)");
       c->add_option("--play-range", a->range, "play range FIRST-LAST frames (default: off)");

@@ -105,6 +105,23 @@ TEST_F(PmmCreateCli, SceneFormAndErrors) {
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.err.find("none.pmx"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(dir / "n.pmm"));
+  // FILE@BONE: the accessory on the dancer's bone; an unknown bone is named.
+  Outcome on = run("pmm create " + quote(pmx.string()) + " --accessory " + quote((dir / "mic.x").string() + "@頭") +
+                   " -o " + quote((dir / "on.pmm").string()));
+  ASSERT_EQ(on.code, 0) << on.err;
+  auto doc = mmdkit::pmm::read_file(dir / "on.pmm");
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->document.accessories[0].initial_key.parent.model, 0);
+  EXPECT_EQ(doc->document.models[0].bone_names[static_cast<std::size_t>(doc->document.accessories[0].initial_key.parent.bone)].text,
+            "頭");
+  Outcome off = run("pmm create " + quote(pmx.string()) + " --accessory " + quote((dir / "mic.x").string() + "@しっぽ") +
+                    " -o " + quote((dir / "off.pmm").string()));
+  EXPECT_EQ(off.code, 1);
+  EXPECT_NE(off.err.find("has no bone 'しっぽ'"), std::string::npos) << off.err;
+  EXPECT_EQ(run("pmm create " + quote(pmx.string()) + " --accessory " + quote((dir / "mic.x@").string()) + " -o " +
+                quote((dir / "off.pmm").string()))
+                .code,
+            2);
 }
 
 #if MMDKIT_HAS_RENDER
