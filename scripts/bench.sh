@@ -56,7 +56,7 @@ esac
 log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 # --- build -------------------------------------------------------------------------------------
-targets="mmdkit bench_vmd bench_pmd bench_pmx bench_eval bench_skin"
+targets="mmdkit bench_vmd bench_pmd bench_pmx bench_pmm bench_eval bench_skin"
 if [ "$nobuild" = 0 ] && { [ "$only" != peers ] || [ ! -f "$out/gen_1m_keys.vmd" ] || [ ! -f "$out/gen_1m_vertices.pmx" ]; }; then
 if [ ! -f "$build/CMakeCache.txt" ]; then
   log "configuring $build"
@@ -110,7 +110,7 @@ done
 # --- mmdkit ------------------------------------------------------------------------------------
 gb="--benchmark_format=json --benchmark_repetitions=$repeat --benchmark_report_aggregates_only=false"
 [ "$quick" = 1 ] && gb="$gb --benchmark_min_time=0.05"
-[ "$only" = peers ] || for b in bench_vmd bench_pmd bench_pmx bench_eval bench_skin; do
+[ "$only" = peers ] || for b in bench_vmd bench_pmd bench_pmx bench_pmm bench_eval bench_skin; do
   log "mmdkit $b (x$repeat)"
   filter=.
   [ "$quick" = 1 ] && [ "$b" = bench_pmx ] && filter='BM_Parse/|BM_Memcpy|BM_Write'

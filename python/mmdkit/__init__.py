@@ -1,4 +1,4 @@
-"""mmdkit — MikuMikuDance data (VMD, VPD, PMD, PMX; .x and .vac read-only) for Python, with NumPy arrays.
+"""mmdkit — MikuMikuDance data (VMD, VPD, PMD, PMX, PMM projects; .x and .vac read-only) for Python, with NumPy arrays.
 
 Conventions (docs/CONVENTIONS.md): lengths in MMD units (about 8 cm), frames at 30 per second,
 MMD's left-handed Y-up space (model facing -Z), quaternions [x, y, z, w], angles in radians
@@ -14,6 +14,7 @@ byte-exact.
     s = mmdkit.Evaluator("miku.pmd", ["dance.vmd"]).sample(range(300))   # s.positions (F, B, 3)
     mmdkit.dataset.extract(["dance.vmd"], "miku.pmd", joints="smpl24", units="m")
     mmdkit.motion.mirror(mmdkit.motion.trim(motion, 0, 120))   # motion tools (mmdkit.motion)
+    project = mmdkit.pmm.read("project.pmm"); project.scene(folder=".")["models"][0]["motion"]
 
 Errors are mmdkit.Error subclasses carrying code, file, section, record and offset.
 """
@@ -28,21 +29,22 @@ from .errors import (ArgumentError, EncodingError, Error, FileError, FormatError
                      PendingError)
 from ._table import Table
 from ._text import Text
-from ._mmdkit import (Motion, ModelView, PmdModel, PmxModel, Pose, VacFile, XFile, sniff as _sniff,
+from ._mmdkit import (Motion, ModelView, PmdModel, PmxModel, Pose, Project, VacFile, XFile, sniff as _sniff,
                       check_file as _check_file)
 from .evaluator import Camera, Evaluator, Posed, Samples
 from . import joints
 from . import dataset
 from . import motion
+from . import pmm
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
-           "PmxModel", "XFile", "VacFile", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
+           "PmxModel", "Project", "pmm", "XFile", "VacFile", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
            "EncodingError", "ArgumentError", "PendingError", "errors"]
 
 __version__ = "0.1.0"
 
-Document = Union[Motion, Pose, PmdModel, PmxModel]
-_CLASSES = {"vmd": Motion, "vpd": Pose, "pmd": PmdModel, "pmx": PmxModel}
+Document = Union[Motion, Pose, PmdModel, PmxModel, Project]
+_CLASSES = {"vmd": Motion, "vpd": Pose, "pmd": PmdModel, "pmx": PmxModel, "pmm": Project}
 _READ_ONLY = (XFile, VacFile)  # .x and .vac: read and dumped, never written (docs/PYTHON.md)
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -52,8 +54,8 @@ def _class_of(fmt: str):
 
 
 def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False) -> Union[Document, XFile, VacFile]:
-    """Reads a VMD, VPD, PMD or PMX file, or mmdkit JSON of one, into its object (Motion, Pose,
-    PmdModel or PmxModel), the format sniffed from the bytes; a DirectX .x file (signature
+    """Reads a VMD, VPD, PMD, PMX or PMM file, or mmdkit JSON of one, into its object (Motion, Pose,
+    PmdModel, PmxModel or Project), the format sniffed from the bytes; a DirectX .x file (signature
     "xof ") into a read-only XFile and a .vac (by its extension: it has no signature) into a
     read-only VacFile. ``encoding`` forces 'cp932' or 'gbk' for legacy text; ``strict`` makes
     bytes after the last section an error (neither applies to .x / .vac).
@@ -68,14 +70,10 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
         raise FileError(f"cannot read the file: {e.strerror or e}", "io_error", path) from e
     fmt = _sniff(head)
     if fmt is None:
-        raise FormatError("not a VMD, VPD, PMD, PMX or .x file, nor mmdkit JSON", "bad_signature",
+        raise FormatError("not a VMD, VPD, PMD, PMX, PMM or .x file, nor mmdkit JSON", "bad_signature",
                           path, "header", None, 0)
     if fmt == "x":
         return XFile.read(path)
-    if fmt in ("pmm", "pmm-json"):
-        raise FormatError("an MMD project (.pmm): the mmdkit command and the C++ library read it (info, dump, "
-                          "convert, check; docs/formats/pmm.md); the Python module does not yet",
-                          "unsupported", path, "header", None, 0)
     if fmt in ("x-json", "vac-json"):
         raise FormatError(f"the JSON of a {fmt[:-5]} file is what `mmdkit dump` prints; it is not read back",
                           "unsupported", path, "header", None, 0)
@@ -116,7 +114,7 @@ def from_json(text: str) -> Document:
     """The object of mmdkit JSON text (its "format" member picks the class)."""
     fmt = _sniff(text.encode("utf-8")[:4096])
     if fmt is None or not fmt.endswith("-json") or fmt not in [f"{k}-json" for k in _CLASSES]:
-        raise JsonError('no "format" member naming vmd, vpd, pmd or pmx', "json_schema", None, "format")
+        raise JsonError('no "format" member naming vmd, vpd, pmd, pmx or pmm', "json_schema", None, "format")
     return _class_of(fmt[:-5]).from_json(text)
 
 
@@ -149,7 +147,7 @@ class Finding:
 def check(obj: Union[Document, PathLike]) -> List[Finding]:
     """The findings of ``mmdkit check``: for a path, the file's (textures resolved in its
     folder); for an object, those of its bytes (no texture lookup)."""
-    if isinstance(obj, (Motion, Pose, PmdModel, PmxModel) + _READ_ONLY):
+    if isinstance(obj, (Motion, Pose, PmdModel, PmxModel, Project) + _READ_ONLY):
         return [Finding._of(d) for d in obj._check()]
     path = _os.fspath(obj)
     if path.lower().endswith(".vac"):  # no signature: by the extension, as the CLI
@@ -163,7 +161,7 @@ def _check_method(self) -> List[Finding]:
     return check(self)
 
 
-for _cls in (Motion, Pose, PmdModel, PmxModel, XFile, VacFile):
+for _cls in (Motion, Pose, PmdModel, PmxModel, Project, XFile, VacFile):
     _cls.check = _check_method
 
 

@@ -44,6 +44,8 @@ inline constexpr std::string_view kPmdOutputs[] = {".pmd", ".json"};
 inline constexpr std::string_view kPmxOutputs[] = {".pmx", ".json"};
 inline constexpr OutputKind kPmdOutput{"a PMD model", kPmdOutputs};  ///< written as is (convert turns it into PMX)
 inline constexpr OutputKind kPmxOutput{"a PMX model", kPmxOutputs};
+inline constexpr std::string_view kPmmOutputs[] = {".pmm", ".json"};
+inline constexpr OutputKind kPmmOutput{"an MMD project", kPmmOutputs};
 
 /// The message that refuses writing `kind` to `output`, in convert's words ("a VMD motion converts
 /// only to .vmd or .json, not .pmx"); empty when `output` is "-" (stdout), has no extension (a

@@ -147,9 +147,6 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
   return pmm::write(*d);
 }
 
-inline constexpr std::string_view kPmmOutputs[] = {".pmm", ".json"};
-inline constexpr OutputKind kPmmOutput{"an MMD project", kPmmOutputs};
-
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
                                           std::vector<Warning>& warnings) {
   if (target != "pmm") return make_error(ErrorCode::unsupported, converts_only_to(kPmmOutput, target));

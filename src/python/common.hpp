@@ -220,6 +220,7 @@ void bind_model(py::module_& m);
 void bind_io(py::module_& m);
 void bind_evaluator(py::module_& m);
 void bind_motion(py::module_& m);
+void bind_pmm(py::module_& m);  ///< Project (.pmm)
 void bind_x(py::module_& m);  ///< XFile (.x) and VacFile (.vac), read-only
 
 }  // namespace mmdkit::python

@@ -56,7 +56,7 @@ void def_document(py::class_<Document<T>>& cls) {
   using D = Document<T>;
   using F = FormatFns<T>;
   cls.def_property_readonly_static("format", [](const py::object&) { return F::name; },
-                                   "The format name (\"vmd\", \"vpd\", \"pmd\" or \"pmx\").")
+                                   "The format name (\"vmd\", \"vpd\", \"pmd\", \"pmx\" or \"pmm\").")
       .def_property_readonly("warnings", [](const D& d) { return error_dicts(d.warnings); },
                              "Warnings of the read that made this object (dicts: code, message, file, section, "
                              "record, offset, text).")
@@ -95,6 +95,7 @@ void def_document(py::class_<Document<T>>& cls) {
             const cli::OutputKind& kind = n == "vmd"   ? cli::kVmdOutput
                                           : n == "vpd" ? cli::kVpdOutput
                                           : n == "pmd" ? cli::kPmdOutput
+                                          : n == "pmm" ? cli::kPmmOutput
                                                        : cli::kPmxOutput;
             if (std::string p = cli::output_extension_problem(path, kind); !p.empty()) raise_argument(p);
             if (cli::lower_extension(path) == ".json") {

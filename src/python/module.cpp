@@ -12,4 +12,5 @@ PYBIND11_MODULE(_mmdkit, m) {
   mmdkit::python::bind_evaluator(m);
   mmdkit::python::bind_motion(m);
   mmdkit::python::bind_x(m);
+  mmdkit::python::bind_pmm(m);
 }

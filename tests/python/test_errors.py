@@ -96,9 +96,9 @@ def test_errors_pickle():
     assert (back.code, back.file, back.section, back.record, back.offset) == ("truncated", "f.vmd", "bone keyframes", 3, 99)
 
 
-def test_a_project_is_refused_as_unsupported_and_checked(tmp_path):
-    """MMD projects (.pmm) are the command's and the C++ library's (docs/formats/pmm.md); the
-    module refuses to read one with a clear error, and check_file gives the command's findings."""
+def test_a_cut_project_is_refused_with_its_offset_and_checked(tmp_path):
+    """MMD projects (.pmm, mmdkit.Project; docs/formats/pmm.md): a file cut after its header is
+    refused with the reader's error and offset, and check_file gives the command's findings."""
     import mmdkit._mmdkit as native
     head = b"Polygon Movie maker 0002".ljust(30, b"\0")
     p = tmp_path / "p.pmm"
@@ -106,7 +106,7 @@ def test_a_project_is_refused_as_unsupported_and_checked(tmp_path):
     assert native.sniff(head) == "pmm"
     with pytest.raises(mmdkit.FormatError) as e:
         mmdkit.read(p)
-    assert e.value.code == "unsupported" and e.value.file == str(p)
+    assert e.value.code == "truncated" and e.value.file == str(p) and e.value.offset == 30
     with pytest.raises(mmdkit.Error) as e:
         native.check_file(str(p))  # cut after the header: the reader's error, with its offset
     assert e.value.code == "truncated" and e.value.offset == 30

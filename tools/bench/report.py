@@ -131,7 +131,8 @@ def main():
     ap.add_argument("--doc")
     a = ap.parse_args()
     out = a.out
-    vmd, pmd, pmx, ev, sk = (gbench(out, p) for p in ("bench_vmd", "bench_pmd", "bench_pmx", "bench_eval", "bench_skin"))
+    vmd, pmd, pmx, ev, sk, pm = (gbench(out, p) for p in ("bench_vmd", "bench_pmd", "bench_pmx", "bench_eval", "bench_skin",
+                                                          "bench_pmm"))
     pp = peers_parse(out)
     bigpmx = os.path.basename(a.bigpmx)
 
@@ -189,6 +190,13 @@ def main():
     rj = bjs / eik if bjs and eik else None
     rsaba = SABA_MS / eik if eik else None
     ratio_lines.append(f"| evaluate one frame, miku_v2.pmd + wavefile_v2.vmd (bones, append, IK) | three.js {fmt_ratio(r3)}{ok(r3, T_THREE)} | babylon-mmd WASM {fmt_ratio(rw)}{ok(rw, T_WASM)} (JS {fmt_ratio(rj)}); saba {fmt_ratio(rsaba)}{ok(rsaba, T_SABA)} ({saba_note}) | ≥ 10× three.js, ≥ 10× babylon-mmd WASM, ≥ 4× saba (≤ 25 µs) |")
+    # MMD projects: no peer reads .pmm; for scale, the write and memcpy of the same 1,710,207 bytes.
+    pr, pw, pc = g(pm, "BM_Read"), g(pm, "BM_Write"), g(pm, "BM_Memcpy")
+    if pr:
+        mbps = 1710207 / 1e6 / (pr / 1000)
+        abs_lines.append(f"| read PMM サンプル（きしめんAllStar).pmm (MMD's sample project; no peer reads .pmm) | 1.7 MB | "
+                         f"{fmt_ms(pr)} ({mbps:,.0f} MB/s; {pr / pc:,.0f}× memcpy of the bytes); write {fmt_ms(pw)} | | |"
+                         if pc and pw else f"| read PMM サンプル（きしめんAllStar).pmm | 1.7 MB | {fmt_ms(pr)} | | |")
     abs_lines.append(f"| evaluate one frame (per frame, frames {a.frames}) | | {fmt_ms(eik)} | WASM {fmt_ms(wasm)}, JS {fmt_ms(bjs)} | three.js {fmt_ms(three)} |")
     # The same frames, four per pass (anim::evaluate_frames, as `sample` and the Python module run
     # a motion without physics): the time of one frame; same peers' loops.

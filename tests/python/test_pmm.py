@@ -1,0 +1,79 @@
+"""MMD projects (.pmm) in Python: mmdkit.read / mmdkit.pmm.read give a Project whose bytes are the
+file's, whose JSON round-trips, whose counts equal tools/pmm_counts.py's (an independent reader),
+and whose scene() holds every key; mmdkit.pmm.create writes a project the counter reads with the
+keys of the motion given."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mmdkit
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(os.environ.get("MMDKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
+SAMPLE = CORPUS / "oigami__PMMEditor" / "UserFile" / "サンプル（きしめんAllStar).pmm"
+
+
+def counts(path):
+    row = subprocess.run([sys.executable, str(ROOT / "tools" / "pmm_counts.py"), str(path)], check=True,
+                         capture_output=True, text=True).stdout.rstrip("\n").split("\t")
+    return dict(zip(["path", "status", "version", "models", "model_keys", "accessories", "accessory_keys",
+                     "camera_keys", "light_keys", "gravity_keys", "self_shadow_keys", "trailing_bytes"], row))
+
+
+needs_corpus = pytest.mark.skipif(not SAMPLE.exists(), reason=f"real-file corpus not found ({SAMPLE})")
+
+
+@needs_corpus
+def test_sample_reads_byte_exact_with_the_independent_counts():
+    p = mmdkit.read(SAMPLE)
+    assert isinstance(p, mmdkit.Project) and p.format == "pmm" and p.version == 2
+    assert p.to_bytes() == SAMPLE.read_bytes()
+    assert mmdkit.Project.from_json(p.to_json()).to_bytes() == p.to_bytes()
+    c = counts(SAMPLE)
+    assert c["status"] == "ok"
+    assert p.counts["models"] == int(c["models"]) and p.counts["accessories"] == int(c["accessories"])
+    assert p.counts["camera_keys"] == int(c["camera_keys"]) and p.counts["light_keys"] == int(c["light_keys"])
+    per_model = [f"{len(m['bone_names'])}+{m['bone_keys'] - len(m['bone_names'])}/"
+                 f"{len(m['morph_names'])}+{m['morph_keys'] - len(m['morph_names'])}/{m['model_keys'] - 1}"
+                 for m in p.models]
+    assert ";".join(per_model) == c["model_keys"]
+    assert p.output_size == (512, 288)
+    assert [f.severity for f in p.check()].count("error") == 0
+
+
+@needs_corpus
+def test_sample_as_a_scene_holds_every_key():
+    p = mmdkit.pmm.read(SAMPLE)
+    s = p.scene(folder=str(SAMPLE.parent))
+    assert len(s["models"]) == 11 and s["size"] == (512, 288)
+    for m, summary in zip(s["models"], p.models):
+        assert m["file"]["found"] is not None
+        assert len(m["motion"].bone_keys) == summary["bone_keys"]  # initial + regular, all reached
+    assert len(s["camera"].camera_keys) == p.counts["camera_keys"] + 1
+
+
+@needs_corpus
+def test_create_from_a_model_and_a_motion(tmp_path):
+    model = SAMPLE.parent / "Model" / "初音ミク.pmd"
+    # A motion of two keys on センター and one on あ, written with the module.
+    m = mmdkit.from_json('{"format": "vmd", "version": 2, "model_name": "初音ミク", "bone_keys": ['
+                         '{"name": "センター", "frame": 0, "position": [0, 1, 0], "rotation": [0, 0, 0, 1]},'
+                         '{"name": "センター", "frame": 30, "position": [0, 2, 0], "rotation": [0, 0, 0, 1]}],'
+                         '"morph_keys": [{"name": "あ", "frame": 10, "weight": 1}]}')
+    vmd = tmp_path / "dance.vmd"
+    mmdkit.write(m, vmd)
+    p = mmdkit.pmm.create([model], [[vmd]], size=(640, 360), folder=tmp_path)
+    assert p.warnings == []
+    out = tmp_path / "p.pmm"
+    p.write(str(out))
+    c = counts(out)
+    assert c["status"] == "ok" and c["models"] == "1"
+    assert c["model_keys"] == "122+1/16+1/0"  # one regular bone key (frame 30), one morph key (frame 10)
+    back = mmdkit.read(out)
+    assert back.output_size == (640, 360)
+    keys = back.scene(folder=str(SAMPLE.parent))["models"][0]["motion"].bone_keys
+    assert sorted(int(f) for f in keys.frames[keys.frames > 0]) == [30]
+    assert mmdkit.check(out) == []  # the model found again by its stored absolute path
