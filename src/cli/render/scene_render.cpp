@@ -22,6 +22,7 @@
 #include "mmdkit/render/context.hpp"
 #include "mmdkit/render/image.hpp"
 #include "mmdkit/render/renderer.hpp"
+#include "mmdkit/render/scene_renderer.hpp"
 #include "mmdkit/render/video.hpp"
 #include "mmdkit/scene/placement.hpp"
 #include "mmdkit/version.hpp"
@@ -37,24 +38,6 @@ int fail(std::ostream& err, Error e, const std::string& file) {
   err << "mmdkit: error: " << e.to_string() << "\n";
   return kExitBadInput;
 }
-
-fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
-
-anim::Vec3 unit(anim::Vec3 v) {
-  const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return l > 0 ? anim::Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
-}
-
-// Vertices of one drawn item in world space (reused every frame).
-struct WorldVertices {
-  std::vector<anim::Vec3> positions, normals;
-  void place(const Mat4& m, std::span<const anim::Vec3> p, std::span<const anim::Vec3> n) {
-    positions.resize(p.size());
-    normals.resize(n.size());
-    for (std::size_t v = 0; v < p.size(); ++v) positions[v] = scene::transform_point(m, p[v]);
-    for (std::size_t v = 0; v < n.size(); ++v) normals[v] = unit(scene::transform_direction(m, n[v]));
-  }
-};
 
 }  // namespace
 
@@ -105,7 +88,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     return fail(err, r.error(), a.scene.scene);
   }
 
-  // GL: one renderer per character and visible accessory; the first owns the picture.
+  // GL: one renderer per character and visible accessory, the first owning the picture
+  // (render/scene_renderer.hpp, shared with the Python module's mmdkit.Renderer).
   auto ctx = render::Context::create();
   if (!ctx) return fail(err, ctx.error(), "");
   render::RenderSettings rs;
@@ -116,41 +100,12 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   rs.edges = !a.no_edge;
   rs.ground_shadow = rs.self_shadow = !a.no_shadow;
   rs.toon_dir = a.toon_dir;
-  std::vector<render::Renderer> renderers;
-  std::vector<std::size_t> accessory_of;  // per renderer after the characters: the accessory index
-  auto add = [&](const model::Model& m, const fs::path& file) -> int {
-    std::vector<Warning> warnings;
-    render::RenderSettings r = rs;
-    r.framebuffer = renderers.empty();
-    auto rr = render::Renderer::create(*ctx, m, folder_of(file), r, warnings);
-    if (!a.quiet)
-      for (const Warning& w : warnings) err << "mmdkit: warning: " << file.string() << ": " << w.message << "\n";
-    if (!rr) return fail(err, rr.error(), file.string());
-    renderers.push_back(std::move(*rr));
-    return kExitOk;
-  };
-  for (std::size_t i = 0; i < s.character_count(); ++i) {
-    const bool stage = s.has_stage() && i == s.stage_index();
-    if (int rc = add(s.character(i).data().model(), stage ? d.stage->file : d.models[i].file); rc != kExitOk) return rc;
-  }
-  for (std::size_t k = 0; k < s.accessory_count(); ++k) {
-    if (!d.accessories[k].visible) continue;
-    if (int rc = add(*s.accessory(k).model, d.accessories[k].file); rc != kExitOk) return rc;
-    accessory_of.push_back(k);
-  }
-  std::vector<render::Renderer*> drawn;
-  for (render::Renderer& r : renderers) drawn.push_back(&r);
-  std::vector<render::ModelFrame> frames(renderers.size());
-  std::vector<WorldVertices> world(renderers.size());
-  // Accessories' stored vertices (drawn rigidly).
-  std::vector<std::vector<anim::Vec3>> acc_pos(accessory_of.size()), acc_nrm(accessory_of.size());
-  for (std::size_t j = 0; j < accessory_of.size(); ++j) {
-    const model::Model& m = *s.accessory(accessory_of[j]).model;
-    for (const model::Vertex& v : m.vertices) {
-      acc_pos[j].push_back(v.position);
-      acc_nrm[j].push_back(v.normal);
-    }
-  }
+  std::vector<Warning> render_warnings;
+  auto session = render::SceneRenderer::create(*ctx, s, rs, render_warnings);
+  if (!a.quiet)
+    for (const Warning& w : render_warnings) err << "mmdkit: warning: " << w.file << ": " << w.message << "\n";
+  if (!session) return fail(err, session.error(), "");
+  const std::size_t accessories_drawn = session->item_count() - s.character_count();
 
   // Stop signals: the temporary output is in core/interrupt.hpp's registry (removed, then the
   // process ends by the signal); a PNG's temporary file too (write_file_atomic).
@@ -173,7 +128,6 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
 
   render::Image image;
   std::string first_written, last_written;  // the files a pattern gave, for the summary
-  render::SceneFrame sf;
   Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   using clock = std::chrono::steady_clock;
   double t_eval = 0, t_draw = 0, t_out = 0;
@@ -184,36 +138,9 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     const double frame = first + double(i) * step;
     const auto t0 = clock::now();
     if (auto r = evaluator.evaluate(frame); !r) return fail(err, r.error(), input_name);
-    for (std::size_t c = 0; c < nc; ++c) {
-      anim::Character& ch = s.character(c);
-      if (auto r = ch.skin(&pool); !r) return fail(err, r.error(), input_name);
-      render::ModelFrame& mf = frames[c];
-      if (s.character_placement_values(c).is_identity()) {
-        mf.positions = ch.positions();
-        mf.normals = ch.normals();
-      } else {
-        world[c].place(s.character_placement(c), ch.positions(), ch.normals());
-        mf.positions = world[c].positions;
-        mf.normals = world[c].normals;
-      }
-      const anim::MorphWorkspace& morphs = ch.morphs();
-      mf.materials = morphs.materials();
-      const bool uv_morph = !morphs.touched_uv_vertices().empty();
-      mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
-      mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
-    }
-    for (std::size_t j = 0; j < accessory_of.size(); ++j) {
-      WorldVertices& wv = world[nc + j];
-      wv.place(s.accessory_transform(accessory_of[j]), acc_pos[j], acc_nrm[j]);
-      frames[nc + j].positions = wv.positions;
-      frames[nc + j].normals = wv.normals;
-    }
-    sf.camera = s.camera();
-    sf.light = s.light();
-    sf.self_shadow = s.self_shadow();
     const auto t1 = clock::now();
-    if (auto r = render::Renderer::draw_scene(drawn, frames, sf); !r) return fail(err, r.error(), input_name);
-    renderers.front().read(image);
+    if (auto r = session->draw(s, &pool); !r) return fail(err, r.error(), input_name);
+    session->read(image);
     const auto t2 = clock::now();
     if (writer) {
       if (auto r = writer->write(image); !r) return fail(err, r.error(), a.output);
@@ -245,10 +172,10 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   const double total = progress.elapsed();
   const double sum = std::max(1e-9, t_eval + t_draw + t_out);
   std::string what;
-  if (!a.scene.scene.empty() || nc > 1 || !accessory_of.empty()) {
+  if (!a.scene.scene.empty() || nc > 1 || accessories_drawn != 0) {
     char head[96];
     std::snprintf(head, sizeof head, "scene of %zu model%s and %zu accessor%s, ", nc, nc == 1 ? "" : "s",
-                  accessory_of.size(), accessory_of.size() == 1 ? "y" : "ies");
+                  accessories_drawn, accessories_drawn == 1 ? "y" : "ies");
     what = head;
   }
   char counts[400];
