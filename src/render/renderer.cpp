@@ -481,6 +481,24 @@ static Result<std::span<const anim::MaterialValues>> upload_frame(Renderer::Impl
   return mats;
 }
 
+// upload_frame of every renderer's frame (the spans' sizes checked by the caller); errors name
+// the renderer (Error::record = its index).
+Result<std::vector<std::span<const anim::MaterialValues>>> Renderer::upload_frames(
+    std::span<Renderer* const> renderers, std::span<const ModelFrame> frames, const char* who) {
+  std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
+  for (std::size_t k = 0; k < renderers.size(); ++k) {
+    if (!renderers[k]) return make_error(ErrorCode::invalid_argument, std::string(who) + ": renderer " + std::to_string(k) + " is null");
+    auto m = upload_frame(*renderers[k]->impl_, frames[k]);
+    if (!m) {
+      Error e = m.error();
+      e.record = static_cast<std::int64_t>(k);
+      return std::unexpected(e);
+    }
+    mats[k] = *m;
+  }
+  return mats;
+}
+
 static bool material_visible(const Renderer::Impl& r, std::span<const anim::MaterialValues> mats, std::size_t i) {
   return mats[i].diffuse[3] > 0.0f && r.materials[i].count > 0;
 }
@@ -614,17 +632,9 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   Impl& t = *renderers[0]->impl_;  // the target: its framebuffer, shadow map and settings
   if (!t.settings.framebuffer)
     return make_error(ErrorCode::invalid_argument, "the first renderer was created without a framebuffer");
-  std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
-  for (std::size_t k = 0; k < renderers.size(); ++k) {
-    if (!renderers[k]) return make_error(ErrorCode::invalid_argument, "draw_scene: renderer " + std::to_string(k) + " is null");
-    auto m = upload_frame(*renderers[k]->impl_, frames[k]);
-    if (!m) {
-      Error e = m.error();
-      e.record = static_cast<std::int64_t>(k);
-      return std::unexpected(e);
-    }
-    mats[k] = *m;
-  }
+  auto uploaded = upload_frames(renderers, frames, "draw_scene");
+  if (!uploaded) return std::unexpected(uploaded.error());
+  const std::vector<std::span<const anim::MaterialValues>>& mats = *uploaded;
 
   const RenderSettings& s = t.settings;
   const float aspect = float(s.width) / float(s.height);
@@ -724,17 +734,9 @@ Result<void> Renderer::draw_ids(std::span<Renderer* const> renderers, std::span<
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (!complete) return make_error(ErrorCode::unsupported, "the driver refuses the id (mask / depth) framebuffer");
   }
-  std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
-  for (std::size_t k = 0; k < renderers.size(); ++k) {
-    if (!renderers[k]) return make_error(ErrorCode::invalid_argument, "draw_ids: renderer " + std::to_string(k) + " is null");
-    auto m = upload_frame(*renderers[k]->impl_, frames[k]);
-    if (!m) {
-      Error e = m.error();
-      e.record = static_cast<std::int64_t>(k);
-      return std::unexpected(e);
-    }
-    mats[k] = *m;
-  }
+  auto uploaded = upload_frames(renderers, frames, "draw_ids");
+  if (!uploaded) return std::unexpected(uploaded.error());
+  const std::vector<std::span<const anim::MaterialValues>>& mats = *uploaded;
   const anim::Mat4 proj = projection_matrix(scene.camera, float(s.width) / float(s.height));
   const anim::Mat4 vp = gl::mul(proj, scene.camera.view);
   glBindFramebuffer(GL_FRAMEBUFFER, ib.fbo);

@@ -44,7 +44,8 @@ struct SceneRenderer::Impl {
   std::vector<WorldVertices> world;
   std::vector<std::vector<anim::Vec3>> acc_pos, acc_nrm;  // accessories' stored vertices
   SceneFrame scene_frame;
-  bool has_frame = false;
+  bool prepared = false;   // prepare() filled frames and scene_frame
+  bool has_frame = false;  // they were drawn (read_depth / read_mask may redraw them)
 };
 
 SceneRenderer::SceneRenderer(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
@@ -106,7 +107,13 @@ Result<SceneRenderer> SceneRenderer::create(Context& context, const scene::Scene
 }
 
 Result<void> SceneRenderer::draw(scene::Scene& s, ThreadPool* pool) {
+  if (auto e = prepare(s, pool); !e) return e;
+  return draw_prepared();
+}
+
+Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
   Impl& r = *impl_;
+  r.prepared = r.has_frame = false;
   const std::size_t nc = r.characters;
   for (std::size_t c = 0; c < nc; ++c) {
     anim::Character& ch = s.character(c);
@@ -135,6 +142,13 @@ Result<void> SceneRenderer::draw(scene::Scene& s, ThreadPool* pool) {
   r.scene_frame.camera = s.camera();
   r.scene_frame.light = s.light();
   r.scene_frame.self_shadow = s.self_shadow();
+  r.prepared = true;
+  return {};
+}
+
+Result<void> SceneRenderer::draw_prepared() {
+  Impl& r = *impl_;
+  if (!r.prepared) return make_error(ErrorCode::invalid_argument, "draw_prepared: no frame prepared");
   r.has_frame = false;
   if (auto e = Renderer::draw_scene(r.drawn, r.frames, r.scene_frame); !e) return e;
   r.has_frame = true;

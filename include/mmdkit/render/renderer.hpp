@@ -139,6 +139,9 @@ class Renderer {
 
  private:
   explicit Renderer(std::unique_ptr<Impl> impl) noexcept;
+  /// Uploads every renderer's frame (draw_scene, draw_ids); the material values to draw with.
+  static Result<std::vector<std::span<const anim::MaterialValues>>> upload_frames(
+      std::span<Renderer* const> renderers, std::span<const ModelFrame> frames, const char* who);
   std::unique_ptr<Impl> impl_;
 };
 

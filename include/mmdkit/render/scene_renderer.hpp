@@ -51,6 +51,11 @@ class SceneRenderer {
   /// Draws the frame the scene was last evaluated at (file comment). `pool` (optional) skins in
   /// parallel. Errors: Character::skin's and Renderer::draw_scene's.
   Result<void> draw(scene::Scene& scene, ThreadPool* pool = nullptr);
+  /// draw() in two steps, for callers that time them apart (`render`'s summary counts skinning
+  /// as evaluation): prepare() skins and places (errors: Character::skin's), draw_prepared()
+  /// draws what prepare() gave (errors: Renderer::draw_scene's).
+  Result<void> prepare(scene::Scene& scene, ThreadPool* pool = nullptr);
+  Result<void> draw_prepared();
 
   /// The last picture drawn (Renderer::read: RGBA8, top row first).
   void read(Image& out);

@@ -138,8 +138,9 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     const double frame = first + double(i) * step;
     const auto t0 = clock::now();
     if (auto r = evaluator.evaluate(frame); !r) return fail(err, r.error(), input_name);
+    if (auto r = session->prepare(s, &pool); !r) return fail(err, r.error(), input_name);  // skinning
     const auto t1 = clock::now();
-    if (auto r = session->draw(s, &pool); !r) return fail(err, r.error(), input_name);
+    if (auto r = session->draw_prepared(); !r) return fail(err, r.error(), input_name);
     session->read(image);
     const auto t2 = clock::now();
     if (writer) {
