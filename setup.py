@@ -5,7 +5,7 @@ Environment (all optional):
   MMDKIT_BUILD_DIR   a CMake build tree to build in (configured here when it has no
                      CMakeCache.txt; an existing tree, e.g. build/default, is reused as it is
                      configured: only the module's target is built, seconds when it is up to date);
-                     default: a Release tree under setuptools' build_temp;
+                     default: a Release tree under setuptools' build_temp (configured each time);
   MMDKIT_CMAKE_ARGS  extra arguments for that configure (space separated);
   CMAKE_BUILD_PARALLEL_LEVEL  build jobs (CMake's own variable).
 ccache is used when it is installed (CMAKE_<LANG>_COMPILER_LAUNCHER)."""
@@ -28,9 +28,11 @@ class CMakeExtension(Extension):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        build_dir = os.environ.get("MMDKIT_BUILD_DIR") or os.path.join(os.path.abspath(self.build_temp), "cmake")
-        build_dir = os.path.abspath(build_dir)
-        if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
+        given = os.environ.get("MMDKIT_BUILD_DIR")
+        build_dir = os.path.abspath(given or os.path.join(os.path.abspath(self.build_temp), "cmake"))
+        # setup.py's own tree is configured every time (cheap when nothing changed), so that it
+        # follows the interpreter of this pip; a tree given by MMDKIT_BUILD_DIR only when new.
+        if not given or not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
             args = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DMMDKIT_BUILD_TESTS=OFF",
                     "-DMMDKIT_BUILD_BENCH=OFF", "-DMMDKIT_WITH_PYTHON=ON", f"-DMMDKIT_PYTHON={sys.executable}"]
             if shutil.which("ninja"):
