@@ -209,4 +209,5 @@ class Evaluator:
         """The posed mesh at ``frame``: vertex positions and normals (V,3) float32, model space,
         MMD units (morphs, bones, IK, skinning; as ``mmdkit pose``)."""
         p, n = self._native.pose(float(frame))
+        self._current_frame = float(frame)  # what a notebook's picture of it shows (render.py)
         return Posed(float(frame), p, n)

@@ -263,13 +263,14 @@ def _repr_png_document(self) -> Optional[bytes]:
 
 
 def _repr_png_evaluator(self) -> Optional[bytes]:
-    """The model posed at frame 0 of its motions (their camera, else MMD's default), REPR_SIZE."""
+    """The model posed at the current frame (the last pose() call's, else 0) of its motions (their
+    camera, else MMD's default), REPR_SIZE, without physics."""
     src = getattr(self, "_render_source", None)
     if src is None:
         return None
     model, motions = src
     try:
-        return Renderer(model, motions, size=REPR_SIZE, physics=False).png(0)
+        return Renderer(model, motions, size=REPR_SIZE, physics=False).png(getattr(self, "_current_frame", 0.0))
     except Error:
         return None
 

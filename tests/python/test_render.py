@@ -120,6 +120,8 @@ def test_documents_and_evaluators_show_pictures(gl, tmp_path):
     assert png == cli_png(tmp_path, model, "--size", "640x360", "--no-physics")
     ev = mmdkit.Evaluator(model, [motion])
     assert ev._repr_png_() == cli_png(tmp_path, model, motion, "--size", "640x360", "--no-physics")
+    ev.pose(45)  # the current frame: the last one posed
+    assert ev._repr_png_() == cli_png(tmp_path, model, motion, "--frame", "45", "--size", "640x360", "--no-physics")
     # A changed document is drawn from its own bytes (a temporary copy).
     doc.vertices.positions[:, 1] += 5.0
     moved = doc._repr_png_()
