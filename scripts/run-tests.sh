@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is missing, builds everything and runs the whole test suite, then the safety net:
 #   1. default preset (g++ RelWithDebInfo): build everything, ctest, then the Python module's
-#      pytest suite (tests/python) against the build tree; then scripts/test-package.sh: install +
+#      pytest suite (tests/python) against the build tree (the example notebook executed among
+#      them), `pip install` into a fresh venv (scripts/test-pip.sh); then scripts/test-package.sh: install +
 #      consumer project, the Debian packages, a plain Release configure (no preset: no -Werror, the
 #      core layer at -O3; the whole plain Release build is `test-package.sh --release-full`);
 #   2. sanitize preset, the one sanitizer build (clang 16, ASan + UBSan, coverage for libFuzzer):
@@ -36,6 +37,11 @@ if grep -q '^MMDKIT_WITH_PYTHON:BOOL=ON' build/default/CMakeCache.txt; then
     /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python || rc=$?
   if [ "$rc" = 5 ]; then echo "run-tests: pytest collected no test in tests/python" >&2; exit 1; fi
   [ "$rc" = 0 ] || exit "$rc"
+fi
+
+if grep -q '^MMDKIT_WITH_PYTHON:BOOL=ON' build/default/CMakeCache.txt; then
+  stage "python: pip install --no-build-isolation . in a fresh venv"
+  sh scripts/test-pip.sh build/default   # reuses the default tree: about 20 s
 fi
 
 stage "packaging: install + consumer, Debian packages, plain Release configure"

@@ -36,10 +36,12 @@ from . import joints
 from . import dataset
 from . import motion
 from . import pmm
+from .render import Renderer, RenderError, Animation, show
+from . import render as _render
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
            "PmxModel", "Project", "pmm", "XFile", "VacFile", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
-           "EncodingError", "ArgumentError", "PendingError", "errors"]
+           "EncodingError", "ArgumentError", "PendingError", "errors", "Renderer", "RenderError", "Animation", "show"]
 
 __version__ = "0.1.0"
 
@@ -85,7 +87,9 @@ def read(path: PathLike, *, encoding: Optional[str] = None, strict: bool = False
         except Error as e:
             e.file = path
             raise
-    return _class_of(fmt).read(path, encoding=encoding, strict=strict)
+    obj = _class_of(fmt).read(path, encoding=encoding, strict=strict)
+    _render._remember_source(obj, path)  # a model's picture finds its textures (render.py)
+    return obj
 
 
 def write(obj: Document, path: PathLike, *, force: bool = False) -> None:
@@ -190,6 +194,11 @@ def _repr_model(self) -> str:
     return (f"<mmdkit.{kind} {self.name!r}: {len(self.vertices)} vertices, {len(self.materials)} materials, "
             f"{len(self.bone_names)} bones, {len(self.morph_names)} morphs>")
 
+
+# Notebooks show models and evaluators as pictures (render.py): at rest / at frame 0.
+PmdModel._repr_png_ = _render._repr_png_document
+PmxModel._repr_png_ = _render._repr_png_document
+Evaluator._repr_png_ = _render._repr_png_evaluator
 
 Motion.__repr__ = _repr_motion
 Pose.__repr__ = _repr_pose

@@ -87,6 +87,8 @@ class Evaluator:
         args = [_arg(m) for m in motions]
         self._native = _mmdkit._Evaluator(_arg(model), args, geometry, ik, int(physics_fps) if physics else 0)
         self._labels = [m if isinstance(m, str) else f"<{type(m).__name__}>" for m in args]
+        # What a notebook's picture of it draws (render.py): paths only.
+        self._render_source = (_arg(model), args) if isinstance(_arg(model), str) and all(isinstance(a, str) for a in args) else None
         self.bone_names: List[str] = self._native.bone_names
         self.morph_names: List[str] = self._native.morph_names
 
@@ -207,4 +209,5 @@ class Evaluator:
         """The posed mesh at ``frame``: vertex positions and normals (V,3) float32, model space,
         MMD units (morphs, bones, IK, skinning; as ``mmdkit pose``)."""
         p, n = self._native.pose(float(frame))
+        self._current_frame = float(frame)  # what a notebook's picture of it shows (render.py)
         return Posed(float(frame), p, n)

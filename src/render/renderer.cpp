@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -53,6 +54,22 @@ GLuint upload_texture(const Image& img, bool repeat) {
   return t;
 }
 
+// The id buffer of draw_ids (mask and depth), made on first use: RGBA8 colour (id in red) and a
+// 32-bit float depth buffer, single-sampled, with the flat program (shadow-map vertex shader).
+struct IdBuffer {
+  GLuint fbo = 0, rb_color = 0, rb_depth = 0, prog = 0;
+  GLint vp = -1, color = -1;
+  IdBuffer() = default;
+  IdBuffer(const IdBuffer&) = delete;
+  IdBuffer& operator=(const IdBuffer&) = delete;
+  ~IdBuffer() {
+    if (fbo) glDeleteFramebuffers(1, &fbo);
+    GLuint rbs[] = {rb_color, rb_depth};
+    if (rb_color || rb_depth) glDeleteRenderbuffers(2, rbs);
+    if (prog) glDeleteProgram(prog);
+  }
+};
+
 }  // namespace
 
 struct Renderer::Impl {
@@ -76,6 +93,7 @@ struct Renderer::Impl {
   GLuint fbo_msaa = 0, rb_color = 0, rb_depth = 0, fbo_resolve = 0, rb_resolve = 0;
   GLuint fbo_shadow = 0, tex_shadow = 0;
   int samples = 1;
+  IdBuffer ids;  ///< draw_ids (renderers[0] only)
 
   ~Impl() {
     if (!textures.empty()) glDeleteTextures(static_cast<GLsizei>(textures.size()), textures.data());
@@ -463,6 +481,24 @@ static Result<std::span<const anim::MaterialValues>> upload_frame(Renderer::Impl
   return mats;
 }
 
+// upload_frame of every renderer's frame (the spans' sizes checked by the caller); errors name
+// the renderer (Error::record = its index).
+Result<std::vector<std::span<const anim::MaterialValues>>> Renderer::upload_frames(
+    std::span<Renderer* const> renderers, std::span<const ModelFrame> frames, const char* who) {
+  std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
+  for (std::size_t k = 0; k < renderers.size(); ++k) {
+    if (!renderers[k]) return make_error(ErrorCode::invalid_argument, std::string(who) + ": renderer " + std::to_string(k) + " is null");
+    auto m = upload_frame(*renderers[k]->impl_, frames[k]);
+    if (!m) {
+      Error e = m.error();
+      e.record = static_cast<std::int64_t>(k);
+      return std::unexpected(e);
+    }
+    mats[k] = *m;
+  }
+  return mats;
+}
+
 static bool material_visible(const Renderer::Impl& r, std::span<const anim::MaterialValues> mats, std::size_t i) {
   return mats[i].diffuse[3] > 0.0f && r.materials[i].count > 0;
 }
@@ -596,17 +632,9 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   Impl& t = *renderers[0]->impl_;  // the target: its framebuffer, shadow map and settings
   if (!t.settings.framebuffer)
     return make_error(ErrorCode::invalid_argument, "the first renderer was created without a framebuffer");
-  std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
-  for (std::size_t k = 0; k < renderers.size(); ++k) {
-    if (!renderers[k]) return make_error(ErrorCode::invalid_argument, "draw_scene: renderer " + std::to_string(k) + " is null");
-    auto m = upload_frame(*renderers[k]->impl_, frames[k]);
-    if (!m) {
-      Error e = m.error();
-      e.record = static_cast<std::int64_t>(k);
-      return std::unexpected(e);
-    }
-    mats[k] = *m;
-  }
+  auto uploaded = upload_frames(renderers, frames, "draw_scene");
+  if (!uploaded) return std::unexpected(uploaded.error());
+  const std::vector<std::span<const anim::MaterialValues>>& mats = *uploaded;
 
   const RenderSettings& s = t.settings;
   const float aspect = float(s.width) / float(s.height);
@@ -672,6 +700,107 @@ void Renderer::read(Image& out) {
     std::swap_ranges(px.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * row),
                      px.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y + 1) * row),
                      px.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(h - 1 - y) * row));
+}
+
+// Mask and depth (renderer.hpp draw_ids): the shadow map's vertex shader with the camera's
+// view-projection and the edges' flat fragment shader, so no shader of its own.
+Result<void> Renderer::draw_ids(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
+                                const SceneFrame& scene, std::vector<std::uint8_t>* mask, std::vector<float>* depth) {
+  if (renderers.empty() || renderers.size() != frames.size() || !renderers[0])
+    return make_error(ErrorCode::invalid_argument, "draw_ids needs one frame per renderer and at least one renderer");
+  if (renderers.size() > 255) return make_error(ErrorCode::invalid_argument, "draw_ids: more than 255 models");
+  Impl& t = *renderers[0]->impl_;
+  if (!t.settings.framebuffer)
+    return make_error(ErrorCode::invalid_argument, "the first renderer was created without a framebuffer");
+  const RenderSettings& s = t.settings;
+  IdBuffer& ib = t.ids;
+  if (!ib.fbo) {
+    auto p = gl::make_program(shaders::kDepthVs, shaders::kFlatFs, "id");
+    if (!p) return std::unexpected(p.error());
+    ib.prog = *p;
+    ib.vp = glGetUniformLocation(ib.prog, "u_light_vp");
+    ib.color = glGetUniformLocation(ib.prog, "u_color");
+    glGenFramebuffers(1, &ib.fbo);
+    glGenRenderbuffers(1, &ib.rb_color);
+    glGenRenderbuffers(1, &ib.rb_depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, ib.fbo);
+    glBindRenderbuffer(GL_RENDERBUFFER, ib.rb_color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, s.width, s.height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, ib.rb_color);
+    glBindRenderbuffer(GL_RENDERBUFFER, ib.rb_depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, s.width, s.height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, ib.rb_depth);
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!complete) return make_error(ErrorCode::unsupported, "the driver refuses the id (mask / depth) framebuffer");
+  }
+  auto uploaded = upload_frames(renderers, frames, "draw_ids");
+  if (!uploaded) return std::unexpected(uploaded.error());
+  const std::vector<std::span<const anim::MaterialValues>>& mats = *uploaded;
+  const anim::Mat4 proj = projection_matrix(scene.camera, float(s.width) / float(s.height));
+  const anim::Mat4 vp = gl::mul(proj, scene.camera.view);
+  glBindFramebuffer(GL_FRAMEBUFFER, ib.fbo);
+  glViewport(0, 0, s.width, s.height);
+  glFrontFace(GL_CW);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glDisable(GL_BLEND);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
+  glDepthMask(GL_TRUE);
+  glClearColor(0, 0, 0, 0);
+  glClearDepth(1.0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glUseProgram(ib.prog);
+  glUniformMatrix4fv(ib.vp, 1, GL_FALSE, vp.data());
+  for (std::size_t k = 0; k < renderers.size(); ++k) {
+    Impl& r = *renderers[k]->impl_;
+    glUniform4f(ib.color, float(k + 1) / 255.0f, 0, 0, 1);
+    glBindVertexArray(r.vao);
+    for (std::size_t i = 0; i < r.materials.size(); ++i) {
+      if (!material_visible(r, mats[k], i)) continue;
+      if (r.materials[i].flags & model::kDoubleSided) glDisable(GL_CULL_FACE);
+      else {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+      }
+      draw_range(r.materials[i]);
+    }
+    glBindVertexArray(0);
+  }
+  const int w = s.width, h = s.height;
+  const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  // Rows come bottom first: row y of the result is GL row h − 1 − y.
+  if (mask) {
+    std::vector<std::uint8_t> rgba(n * 4);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    mask->resize(n);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        (*mask)[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)] =
+            rgba[(static_cast<std::size_t>(h - 1 - y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)) * 4];
+  }
+  if (depth) {
+    std::vector<float> d(n);
+    glReadPixels(0, 0, w, h, GL_DEPTH_COMPONENT, GL_FLOAT, d.data());
+    depth->resize(n);
+    // Window depth d → NDC z = 2d − 1 → view z, inverting projection_matrix: perspective
+    // z = 2fn / ((f + n) − z_ndc (f − n)); orthographic z = (z_ndc (f − n) + (f + n)) / 2.
+    const double f = kFar, nr = kNear;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const float dv = d[static_cast<std::size_t>(h - 1 - y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)];
+        float z = std::numeric_limits<float>::infinity();
+        if (dv < 1.0f) {
+          const double ndc = 2.0 * double(dv) - 1.0;
+          z = scene.camera.perspective ? float(2 * f * nr / ((f + nr) - ndc * (f - nr))) : float((ndc * (f - nr) + (f + nr)) / 2);
+        }
+        (*depth)[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)] = z;
+      }
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return {};
 }
 
 }  // namespace mmdkit::render

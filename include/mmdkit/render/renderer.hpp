@@ -115,6 +115,17 @@ class Renderer {
   static Result<void> draw_scene(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
                                  const SceneFrame& scene);
 
+  /// The geometry of the last draw_scene drawn once more, without MSAA, into an id buffer of
+  /// renderers[0] (created on first use): the faces of every drawn material of renderers[k] as
+  /// id k + 1, depth-tested; no edges, no ground shadow, no blending. `mask` (optional) receives
+  /// per pixel the id of the nearest face (0 = none), `depth` (optional) its view-space depth in
+  /// MMD units (distance along the camera's viewing axis; +infinity = none); both top row first,
+  /// width × height. `frames` and `scene` must be those of the last draw_scene. Errors: as
+  /// draw_scene's; invalid_argument for more than 255 renderers; unsupported when the driver
+  /// refuses the id framebuffer.
+  static Result<void> draw_ids(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
+                               const SceneFrame& scene, std::vector<std::uint8_t>* mask, std::vector<float>* depth);
+
   /// Reads the last frame drawn (MSAA resolved) into `out`, top row first; `out` is resized on
   /// first use and then reused (no allocation per frame). A renderer without a framebuffer leaves
   /// `out` as it is.
@@ -128,6 +139,9 @@ class Renderer {
 
  private:
   explicit Renderer(std::unique_ptr<Impl> impl) noexcept;
+  /// Uploads every renderer's frame (draw_scene, draw_ids); the material values to draw with.
+  static Result<std::vector<std::span<const anim::MaterialValues>>> upload_frames(
+      std::span<Renderer* const> renderers, std::span<const ModelFrame> frames, const char* who);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -22,6 +22,7 @@
 #include "mmdkit/render/context.hpp"
 #include "mmdkit/render/image.hpp"
 #include "mmdkit/render/renderer.hpp"
+#include "mmdkit/render/scene_renderer.hpp"
 #include "mmdkit/render/video.hpp"
 #include "mmdkit/scene/placement.hpp"
 #include "mmdkit/version.hpp"
@@ -31,24 +32,6 @@ namespace mmdkit::cli {
 namespace {
 
 int usage(std::ostream& err, const std::string& msg) { return usage_error(err, "render", msg); }
-
-fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
-
-anim::Vec3 unit(anim::Vec3 v) {
-  const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return l > 0 ? anim::Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
-}
-
-// Vertices of one drawn item in world space (reused every frame).
-struct WorldVertices {
-  std::vector<anim::Vec3> positions, normals;
-  void place(const Mat4& m, std::span<const anim::Vec3> p, std::span<const anim::Vec3> n) {
-    positions.resize(p.size());
-    normals.resize(n.size());
-    for (std::size_t v = 0; v < p.size(); ++v) positions[v] = scene::transform_point(m, p[v]);
-    for (std::size_t v = 0; v < n.size(); ++v) normals[v] = unit(scene::transform_direction(m, n[v]));
-  }
-};
 
 // Physics: on by default when a model (or the stage) has rigid bodies (MMD simulates them unless
 // switched off), --physics / --no-physics decide otherwise. Every character in one world
@@ -73,94 +56,6 @@ int setup_physics(const RenderArgs& a, scene::Scene& s, double first, SceneEvalu
   }
   return kExitOk;
 }
-
-// What is drawn: one renderer per character and visible accessory (the first owns the picture),
-// and each one's vertices of the frame.
-struct SceneDrawing {
-  std::vector<render::Renderer> renderers;
-  std::vector<std::size_t> accessory_of;  // per renderer after the characters: the accessory index
-  std::vector<render::Renderer*> drawn;
-  std::vector<render::ModelFrame> frames;
-  std::vector<WorldVertices> world;
-  // Accessories' stored vertices (drawn rigidly).
-  std::vector<std::vector<anim::Vec3>> acc_pos, acc_nrm;
-
-  // Creates the renderers; returns kExitOk or the exit code (the problem printed).
-  int create(const RenderArgs& a, const RenderPlan& pl, render::Context& ctx, const scene::Scene& s, std::ostream& err) {
-    const scene::SceneDescription& d = s.description();
-    render::RenderSettings rs;
-    rs.width = pl.width;
-    rs.height = pl.height;
-    rs.msaa = a.msaa;
-    rs.background = pl.background;
-    rs.edges = !a.no_edge;
-    rs.ground_shadow = rs.self_shadow = !a.no_shadow;
-    rs.toon_dir = a.toon_dir;
-    auto add = [&](const model::Model& m, const fs::path& file) -> int {
-      std::vector<Warning> warnings;
-      render::RenderSettings r = rs;
-      r.framebuffer = renderers.empty();
-      auto rr = render::Renderer::create(ctx, m, folder_of(file), r, warnings);
-      if (!a.quiet)
-        for (const Warning& w : warnings) err << "mmdkit: warning: " << file.string() << ": " << w.message << "\n";
-      if (!rr) return report_error(err, rr.error(), file.string());
-      renderers.push_back(std::move(*rr));
-      return kExitOk;
-    };
-    for (std::size_t i = 0; i < s.character_count(); ++i) {
-      const bool stage = s.has_stage() && i == s.stage_index();
-      if (int rc = add(s.character(i).data().model(), stage ? d.stage->file : d.models[i].file); rc != kExitOk) return rc;
-    }
-    for (std::size_t k = 0; k < s.accessory_count(); ++k) {
-      if (!d.accessories[k].visible) continue;
-      if (int rc = add(*s.accessory(k).model, d.accessories[k].file); rc != kExitOk) return rc;
-      accessory_of.push_back(k);
-    }
-    for (render::Renderer& r : renderers) drawn.push_back(&r);
-    frames.resize(renderers.size());
-    world.resize(renderers.size());
-    acc_pos.resize(accessory_of.size());
-    acc_nrm.resize(accessory_of.size());
-    for (std::size_t j = 0; j < accessory_of.size(); ++j) {
-      const model::Model& m = *s.accessory(accessory_of[j]).model;
-      for (const model::Vertex& v : m.vertices) {
-        acc_pos[j].push_back(v.position);
-        acc_nrm[j].push_back(v.normal);
-      }
-    }
-    return kExitOk;
-  }
-
-  // The evaluated frame's vertices (skinned characters, placed; rigid accessories) and materials.
-  Result<void> prepare(scene::Scene& s, ThreadPool& pool) {
-    const std::size_t nc = s.character_count();
-    for (std::size_t c = 0; c < nc; ++c) {
-      anim::Character& ch = s.character(c);
-      if (auto r = ch.skin(&pool); !r) return r;
-      render::ModelFrame& mf = frames[c];
-      if (s.character_placement_values(c).is_identity()) {
-        mf.positions = ch.positions();
-        mf.normals = ch.normals();
-      } else {
-        world[c].place(s.character_placement(c), ch.positions(), ch.normals());
-        mf.positions = world[c].positions;
-        mf.normals = world[c].normals;
-      }
-      const anim::MorphWorkspace& morphs = ch.morphs();
-      mf.materials = morphs.materials();
-      const bool uv_morph = !morphs.touched_uv_vertices().empty();
-      mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
-      mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
-    }
-    for (std::size_t j = 0; j < accessory_of.size(); ++j) {
-      WorldVertices& wv = world[nc + j];
-      wv.place(s.accessory_transform(accessory_of[j]), acc_pos[j], acc_nrm[j]);
-      frames[nc + j].positions = wv.positions;
-      frames[nc + j].normals = wv.normals;
-    }
-    return {};
-  }
-};
 
 // The video writer of a video output (into `temp`), or none for PNGs.
 Result<std::optional<render::VideoWriter>> open_video(const RenderArgs& a, const RenderPlan& pl, const std::string& audio,
@@ -241,10 +136,24 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   SceneEvaluator evaluator(s, err, a.quiet);
   if (int rc = setup_physics(a, s, first, evaluator, err); rc != kExitOk) return rc;
 
+  // GL: one renderer per character and visible accessory, the first owning the picture
+  // (render/scene_renderer.hpp, shared with the Python module's mmdkit.Renderer).
   auto ctx = render::Context::create();
   if (!ctx) return report_error(err, ctx.error(), "");
-  SceneDrawing drawing;
-  if (int rc = drawing.create(a, pl, *ctx, s, err); rc != kExitOk) return rc;
+  render::RenderSettings rs;
+  rs.width = pl.width;
+  rs.height = pl.height;
+  rs.msaa = a.msaa;
+  rs.background = pl.background;
+  rs.edges = !a.no_edge;
+  rs.ground_shadow = rs.self_shadow = !a.no_shadow;
+  rs.toon_dir = a.toon_dir;
+  std::vector<Warning> render_warnings;
+  auto session = render::SceneRenderer::create(*ctx, s, rs, render_warnings);
+  if (!a.quiet)
+    for (const Warning& w : render_warnings) err << "mmdkit: warning: " << w.file << ": " << w.message << "\n";
+  if (!session) return report_error(err, session.error(), "");
+  const std::size_t accessories_drawn = session->item_count() - s.character_count();
 
   // Stop signals: the temporary output is in core/interrupt.hpp's registry (removed, then the
   // process ends by the signal); a PNG's temporary file too (write_file_atomic).
@@ -256,7 +165,6 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
 
   render::Image image;
   std::string first_written, last_written;  // the files a pattern gave, for the summary
-  render::SceneFrame sf;
   Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   using clock = std::chrono::steady_clock;
   RenderTimes times;
@@ -266,13 +174,10 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     const double frame = first + double(i) * step;
     const auto t0 = clock::now();
     if (auto r = evaluator.evaluate(frame); !r) return report_error(err, r.error(), input_name);
-    if (auto r = drawing.prepare(s, pool); !r) return report_error(err, r.error(), input_name);
-    sf.camera = s.camera();
-    sf.light = s.light();
-    sf.self_shadow = s.self_shadow();
+    if (auto r = session->prepare(s, &pool); !r) return report_error(err, r.error(), input_name);  // skinning
     const auto t1 = clock::now();
-    if (auto r = render::Renderer::draw_scene(drawing.drawn, drawing.frames, sf); !r) return report_error(err, r.error(), input_name);
-    drawing.renderers.front().read(image);
+    if (auto r = session->draw_prepared(); !r) return report_error(err, r.error(), input_name);
+    session->read(image);
     const auto t2 = clock::now();
     if (writer) {
       if (auto r = writer->write(image); !r) return report_error(err, r.error(), a.output);
@@ -299,7 +204,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     if (auto r = temp->commit(); !r) return report_error(err, r.error(), a.output);
     times.out += std::chrono::duration<double>(clock::now() - t0).count();
   }
-  render_summary(a, pl, s.character_count(), drawing.accessory_of.size(), count, progress.elapsed(), times,
+  render_summary(a, pl, s.character_count(), accessories_drawn, count, progress.elapsed(), times,
                  evaluator.physics(), first_written, last_written, err);
   return kExitOk;
 }

@@ -1,0 +1,281 @@
+"""Drawing from Python: mmdkit.Renderer, mmdkit.show and the pictures notebooks show
+(docs/PYTHON.md "Rendering").
+
+The Renderer is `mmdkit render` as an object: the same scene loading, physics, render settings and
+drawing (the C++ render session, mmdkit/render/scene_renderer.hpp), so the same inputs give the
+same pixels (PNG bytes equal to the CLI's). Frames come back as NumPy arrays; the GIL is released
+while a frame is evaluated, drawn and read back."""
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import tempfile
+import weakref
+from typing import Iterable, Iterator, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _mmdkit
+from .errors import ArgumentError, Error
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The size of the pictures notebooks show (_repr_png_) and of mmdkit.show's default.
+REPR_SIZE = (640, 360)
+
+
+class RenderError(Error, RuntimeError):
+    """No OpenGL to draw with: libEGL, Mesa's EGL driver or its GL driver is missing, or the GL
+    version is below 3.3. The message names the Debian package to install (libegl1,
+    libegl-mesa0, libgl1-mesa-dri)."""
+
+
+# Where documents were read from (mmdkit.read records it), so that a model's picture finds its
+# textures; weak, so the documents are not kept alive.
+_sources: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _remember_source(obj, path: str) -> None:
+    try:
+        _sources[obj] = os.path.abspath(path)
+    except TypeError:  # an object without weak references: no picture textures
+        pass
+
+
+def _background(value) -> Tuple[float, float, float]:
+    if isinstance(value, str):
+        h = value[1:] if value.startswith("#") else value
+        if len(h) != 6 or any(c not in "0123456789abcdefABCDEF" for c in h):
+            raise ArgumentError("background must be 'RRGGBB' in hexadecimal (e.g. 'ffffff') or three numbers 0..1")
+        return tuple(int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+    t = tuple(float(x) for x in value)
+    if len(t) != 3:
+        raise ArgumentError("background must be 'RRGGBB' or three numbers 0..1")
+    return t  # type: ignore[return-value]
+
+
+def _write_bytes(path: str, data: bytes, force: bool) -> None:
+    """Atomic write (temporary file beside it, then rename), refusing an existing file unless force."""
+    if not force and os.path.exists(path):
+        raise Error("output exists; pass force=True to replace it", "io_error", path)
+    d = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class Renderer:
+    """A model posed by its motions (or a whole scene) drawn as ``mmdkit render`` draws it.
+
+    model_or_scene: a model file (.pmx / .pmd / their mmdkit JSON / .x), a scene file (.json,
+    docs/SCENE.md; then no motions or camera), or a PmxModel / PmdModel object (drawn from a
+    temporary copy of its bytes; textures are found when mmdkit.read read it from a file and it is
+    unchanged). motions: VMD paths (merged) and/or one VPD pose. camera: a VMD whose camera keys
+    are used (``--camera``). size: (width, height) in pixels. msaa, background ('RRGGBB' or RGB
+    0..1), edges, shadows (ground shadow and self-shadow), toon_dir: as ``render``'s options.
+    physics: None = on when the model has rigid bodies (as ``render``), True / False forces it;
+    with physics, frames are whole frames (halves at fps=60). fps: 30, or 60 (physics advances by
+    half frames; frames may then be halves).
+    Errors: the readers' (FileError, FormatError with the file), ArgumentError, RenderError when
+    there is no OpenGL (EGL / Mesa missing)."""
+
+    def __init__(self, model_or_scene, motions: Union[PathLike, Sequence[PathLike]] = (), camera: Optional[PathLike] = None,
+                 size: Tuple[int, int] = (1280, 720), *, msaa: int = 4, background="ffffff", edges: bool = True,
+                 shadows: bool = True, physics: Optional[bool] = None, toon_dir: Optional[PathLike] = None,
+                 fps: int = 30):
+        if isinstance(motions, (str, os.PathLike)):
+            motions = [motions]
+        self._tmp = None
+        source = model_or_scene
+        if not isinstance(source, (str, os.PathLike)):
+            source = self._document_path(source)
+        try:
+            w, h = (int(size[0]), int(size[1]))
+        except (TypeError, ValueError, IndexError):
+            raise ArgumentError("size must be (width, height)") from None
+        self.fps = int(fps)
+        self._native = _mmdkit._Renderer(
+            os.fspath(source), [os.fspath(m) for m in motions], os.fspath(camera) if camera else "", w, h,
+            int(msaa), _background(background), bool(edges), bool(shadows),
+            -1 if physics is None else int(bool(physics)), os.fspath(toon_dir) if toon_dir else "", self.fps)
+
+    def _document_path(self, doc) -> str:
+        fmt = getattr(type(doc), "format", None)
+        if fmt not in ("pmx", "pmd"):
+            raise ArgumentError(f"a Renderer draws a model or scene file, a PmxModel or a PmdModel, not {type(doc).__name__}")
+        data = doc.to_bytes()
+        src = _sources.get(doc)
+        if src:
+            try:
+                with open(src, "rb") as f:
+                    if f.read() == data:
+                        return src
+            except OSError:
+                pass
+        self._tmp = tempfile.mkdtemp(prefix="mmdkit-render-")
+        path = os.path.join(self._tmp, "model." + fmt)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def __del__(self):
+        tmp = getattr(self, "_tmp", None)
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    @property
+    def size(self) -> Tuple[int, int]:
+        """(width, height) in pixels."""
+        return (self._native.width, self._native.height)
+
+    @property
+    def last_frame(self) -> int:
+        """The last key frame over every input (a video's default end)."""
+        return self._native.last_frame
+
+    @property
+    def physics(self) -> bool:
+        """Whether the rigid bodies are simulated."""
+        return self._native.physics
+
+    @property
+    def warnings(self):
+        """The readers' and the renderer's warnings (dicts: code, message, file, ...)."""
+        return self._native.warnings
+
+    @property
+    def items(self):
+        """The file of each drawn item, in mask order: mask value k is items[k - 1]."""
+        return self._native.items
+
+    def frame(self, frame: float = 0) -> np.ndarray:
+        """The picture of `frame` (30 fps): an (H, W, 4) uint8 RGBA array, top row first."""
+        return self._native.frame(float(frame))
+
+    def frames(self, frames: Optional[Iterable[float]] = None) -> Iterator[np.ndarray]:
+        """The pictures of `frames` (default: 0 to last_frame), one array at a time."""
+        for f in (range(self.last_frame + 1) if frames is None else frames):
+            yield self.frame(f)
+
+    def png(self, frame: float = 0) -> bytes:
+        """The PNG file of `frame`: the bytes ``mmdkit render -o x.png --frame F`` writes."""
+        return self._native.png(float(frame))
+
+    def depth(self, frame: float = 0) -> np.ndarray:
+        """View-space depth of `frame`: (H, W) float32, MMD units along the camera's viewing axis
+        from the eye (not the Euclidean distance; orthographic cameras: from the eye plane);
+        +inf where no face is. Faces of every drawn material count (translucent ones too), edges
+        and the ground shadow do not; no anti-aliasing. Precision about depth² × 1.2e-7."""
+        return self._native.depth(float(frame))
+
+    def mask(self, frame: float = 0) -> np.ndarray:
+        """Which item each pixel of `frame` shows: (H, W) uint8, 0 = background, k = items[k - 1]
+        (models in order, the stage, then the visible accessories). Same faces as depth()."""
+        return self._native.mask(float(frame))
+
+    def write(self, path: PathLike, frame: Optional[float] = None, frames: Optional[Tuple[float, float]] = None, *,
+              audio: Optional[PathLike] = None, force: bool = False) -> None:
+        """Writes as ``mmdkit render -o PATH``: "x.png" one frame (default 0); a pattern such as
+        "dir/%05d.png" one PNG per frame, numbered from 0; "x.mp4" (H.264) or "x.webm" (VP9)
+        frames (first, last) inclusive (default 0 to last_frame), at the renderer's fps, with
+        `audio` (or the scene file's) muxed in. Files are replaced only with force=True."""
+        path = os.fspath(path)
+        ext = os.path.splitext(path)[1].lower()
+        if frame is not None and frames is not None:
+            raise ArgumentError("frame and frames exclude each other")
+        if ext in (".mp4", ".webm"):
+            first, last = frames if frames is not None else ((frame, frame) if frame is not None else (0, self.last_frame))
+            self._native.write_video(path, ext[1:], float(first), float(last), self.fps,
+                                     os.fspath(audio) if audio else self._native.audio, bool(force))
+            return
+        if ext != ".png":
+            raise ArgumentError("the output must end in .png, .mp4 or .webm, or be a PNG pattern with %d")
+        if audio:
+            raise ArgumentError("audio needs a video output (.mp4 or .webm)")
+        if "%" in path:
+            first, last = frames if frames is not None else ((frame, frame) if frame is not None else (0, self.last_frame))
+            step = 0.5 if self.fps == 60 else 1.0
+            count = int((last - first) / step + 1e-9) + 1
+            for i in range(count):
+                _write_bytes(path % i, self.png(first + i * step), force)
+            return
+        if frames is not None and frames[1] > frames[0]:
+            raise ArgumentError("a .png output is one frame: use frame=, or a pattern such as frames/%05d.png")
+        _write_bytes(path, self.png(frame if frame is not None else (frames[0] if frames else 0)), force)
+
+    def _repr_png_(self) -> bytes:
+        return self.png(0)
+
+
+class Animation:
+    """A short rendered video that notebooks show inline (an HTML5 <video>): ``data`` holds the
+    file's bytes, ``mimetype`` its type."""
+
+    def __init__(self, data: bytes, mimetype: str):
+        self.data = data
+        self.mimetype = mimetype
+
+    def _repr_html_(self) -> str:
+        b64 = base64.b64encode(self.data).decode("ascii")
+        return (f'<video controls loop autoplay muted playsinline>'
+                f'<source src="data:{self.mimetype};base64,{b64}" type="{self.mimetype}"></video>')
+
+    def save(self, path: PathLike) -> None:
+        """Writes the video's bytes to `path`."""
+        with open(path, "wb") as f:
+            f.write(self.data)
+
+
+def show(source, motions: Union[PathLike, Sequence[PathLike]] = (), frames: Optional[Tuple[float, float]] = None,
+         size: Tuple[int, int] = REPR_SIZE, *, format: str = "mp4", **options) -> Animation:
+    """A short inline animation: `source` (a Renderer, or what Renderer takes, with `motions` and
+    the Renderer's keyword options) drawn over `frames` (first, last) inclusive (default 0 to
+    min(last_frame, 90): three seconds at most) into an MP4 (H.264) or WebM (VP9) shown by
+    notebooks as a <video>. Returns an Animation (its bytes in .data)."""
+    r = source if isinstance(source, Renderer) else Renderer(source, motions, size=size, **options)
+    if frames is None:
+        frames = (0, min(r.last_frame, 90))
+    if format not in ("mp4", "webm"):
+        raise ArgumentError("format must be 'mp4' or 'webm'")
+    d = tempfile.mkdtemp(prefix="mmdkit-show-")
+    try:
+        path = os.path.join(d, "show." + format)
+        r.write(path, frames=frames)
+        with open(path, "rb") as f:
+            return Animation(f.read(), "video/" + format)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def _repr_png_document(self) -> Optional[bytes]:
+    """The model at rest under MMD's default camera (REPR_SIZE, no physics)."""
+    try:
+        return Renderer(self, size=REPR_SIZE, physics=False).png(0)
+    except Error:
+        return None  # no OpenGL, or nothing to draw: the text repr stands
+
+
+def _repr_png_evaluator(self) -> Optional[bytes]:
+    """The model posed at the current frame (the last pose() call's, else 0) of its motions (their
+    camera, else MMD's default), REPR_SIZE, without physics."""
+    src = getattr(self, "_render_source", None)
+    if src is None:
+        return None
+    model, motions = src
+    try:
+        return Renderer(model, motions, size=REPR_SIZE, physics=False).png(getattr(self, "_current_frame", 0.0))
+    except Error:
+        return None
+
+
+def context_info() -> dict:
+    """What draws: {"platform", "vendor", "renderer", "version", "software"} of the EGL / OpenGL
+    context mmdkit makes (docs/RENDER.md "Context"). Raises RenderError without OpenGL."""
+    return _mmdkit._Renderer.context_info()

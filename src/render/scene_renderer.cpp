@@ -1,0 +1,176 @@
+// mmdkit — a render session of a scene (scene_renderer.hpp).
+#include "mmdkit/render/scene_renderer.hpp"
+
+#include <cmath>
+
+#include "mmdkit/core/thread_pool.hpp"
+#include "mmdkit/model/model.hpp"
+#include "mmdkit/scene/placement.hpp"
+#include "mmdkit/scene/scene.hpp"
+
+namespace mmdkit::render {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
+
+anim::Vec3 unit(anim::Vec3 v) {
+  const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  return l > 0 ? anim::Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
+}
+
+// Vertices of one drawn item in world space (reused every frame).
+struct WorldVertices {
+  std::vector<anim::Vec3> positions, normals;
+  void place(const scene::Mat4& m, std::span<const anim::Vec3> p, std::span<const anim::Vec3> n) {
+    positions.resize(p.size());
+    normals.resize(n.size());
+    for (std::size_t v = 0; v < p.size(); ++v) positions[v] = scene::transform_point(m, p[v]);
+    for (std::size_t v = 0; v < n.size(); ++v) normals[v] = unit(scene::transform_direction(m, n[v]));
+  }
+};
+
+}  // namespace
+
+struct SceneRenderer::Impl {
+  std::vector<Renderer> renderers;
+  std::vector<Renderer*> drawn;
+  std::vector<fs::path> files;
+  std::vector<std::size_t> accessory_of;  // per renderer after the characters: the accessory index
+  std::size_t characters = 0;
+  std::vector<ModelFrame> frames;
+  std::vector<WorldVertices> world;
+  std::vector<std::vector<anim::Vec3>> acc_pos, acc_nrm;  // accessories' stored vertices
+  SceneFrame scene_frame;
+  bool prepared = false;   // prepare() filled frames and scene_frame
+  bool has_frame = false;  // they were drawn (read_depth / read_mask may redraw them)
+};
+
+SceneRenderer::SceneRenderer(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
+SceneRenderer::SceneRenderer(SceneRenderer&&) noexcept = default;
+SceneRenderer& SceneRenderer::operator=(SceneRenderer&&) noexcept = default;
+SceneRenderer::~SceneRenderer() = default;
+
+Result<SceneRenderer> SceneRenderer::create(Context& context, const scene::Scene& s, const RenderSettings& settings,
+                                            std::vector<Warning>& warnings) {
+  auto impl = std::make_unique<Impl>();
+  Impl& r = *impl;
+  const scene::SceneDescription& d = s.description();
+  std::size_t visible = 0;
+  for (std::size_t k = 0; k < s.accessory_count(); ++k) visible += d.accessories[k].visible ? 1 : 0;
+  const std::size_t items = s.character_count() + visible;
+  if (items == 0) return make_error(ErrorCode::invalid_argument, "the scene has no model and no visible accessory to draw");
+  if (items > 255)
+    return make_error(ErrorCode::invalid_argument,
+                      "the scene has " + std::to_string(items) + " models and accessories; at most 255 are drawn");
+  auto add = [&](const model::Model& m, const fs::path& file) -> Result<void> {
+    std::vector<Warning> w;
+    RenderSettings rs = settings;
+    rs.framebuffer = r.renderers.empty();
+    auto rr = Renderer::create(context, m, folder_of(file), rs, w);
+    for (Warning& x : w) {
+      x.file = file.string();
+      warnings.push_back(std::move(x));
+    }
+    if (!rr) {
+      Error e = rr.error();
+      if (e.file.empty()) e.file = file.string();
+      return std::unexpected(e);
+    }
+    r.renderers.push_back(std::move(*rr));
+    r.files.push_back(file);
+    return {};
+  };
+  for (std::size_t i = 0; i < s.character_count(); ++i) {
+    const bool stage = s.has_stage() && i == s.stage_index();
+    if (auto e = add(s.character(i).data().model(), stage ? d.stage->file : d.models[i].file); !e) return std::unexpected(e.error());
+  }
+  r.characters = s.character_count();
+  for (std::size_t k = 0; k < s.accessory_count(); ++k) {
+    if (!d.accessories[k].visible) continue;
+    if (auto e = add(*s.accessory(k).model, d.accessories[k].file); !e) return std::unexpected(e.error());
+    r.accessory_of.push_back(k);
+    const model::Model& m = *s.accessory(k).model;
+    auto& pos = r.acc_pos.emplace_back();
+    auto& nrm = r.acc_nrm.emplace_back();
+    for (const model::Vertex& v : m.vertices) {
+      pos.push_back(v.position);
+      nrm.push_back(v.normal);
+    }
+  }
+  for (Renderer& x : r.renderers) r.drawn.push_back(&x);
+  r.frames.resize(r.renderers.size());
+  r.world.resize(r.renderers.size());
+  return SceneRenderer(std::move(impl));
+}
+
+Result<void> SceneRenderer::draw(scene::Scene& s, ThreadPool* pool) {
+  if (auto e = prepare(s, pool); !e) return e;
+  return draw_prepared();
+}
+
+Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
+  Impl& r = *impl_;
+  r.prepared = r.has_frame = false;
+  const std::size_t nc = r.characters;
+  for (std::size_t c = 0; c < nc; ++c) {
+    anim::Character& ch = s.character(c);
+    if (auto e = ch.skin(pool); !e) return e;
+    ModelFrame& mf = r.frames[c];
+    if (s.character_placement_values(c).is_identity()) {
+      mf.positions = ch.positions();
+      mf.normals = ch.normals();
+    } else {
+      r.world[c].place(s.character_placement(c), ch.positions(), ch.normals());
+      mf.positions = r.world[c].positions;
+      mf.normals = r.world[c].normals;
+    }
+    const anim::MorphWorkspace& morphs = ch.morphs();
+    mf.materials = morphs.materials();
+    const bool uv_morph = !morphs.touched_uv_vertices().empty();
+    mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
+    mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
+  }
+  for (std::size_t j = 0; j < r.accessory_of.size(); ++j) {
+    WorldVertices& wv = r.world[nc + j];
+    wv.place(s.accessory_transform(r.accessory_of[j]), r.acc_pos[j], r.acc_nrm[j]);
+    r.frames[nc + j].positions = wv.positions;
+    r.frames[nc + j].normals = wv.normals;
+  }
+  r.scene_frame.camera = s.camera();
+  r.scene_frame.light = s.light();
+  r.scene_frame.self_shadow = s.self_shadow();
+  r.prepared = true;
+  return {};
+}
+
+Result<void> SceneRenderer::draw_prepared() {
+  Impl& r = *impl_;
+  if (!r.prepared) return make_error(ErrorCode::invalid_argument, "draw_prepared: no frame prepared");
+  r.has_frame = false;
+  if (auto e = Renderer::draw_scene(r.drawn, r.frames, r.scene_frame); !e) return e;
+  r.has_frame = true;
+  return {};
+}
+
+void SceneRenderer::read(Image& out) { impl_->renderers.front().read(out); }
+
+Result<void> SceneRenderer::read_depth(std::vector<float>& out) {
+  Impl& r = *impl_;
+  if (!r.has_frame) return make_error(ErrorCode::invalid_argument, "read_depth: no frame drawn yet");
+  return Renderer::draw_ids(r.drawn, r.frames, r.scene_frame, nullptr, &out);
+}
+
+Result<void> SceneRenderer::read_mask(std::vector<std::uint8_t>& out) {
+  Impl& r = *impl_;
+  if (!r.has_frame) return make_error(ErrorCode::invalid_argument, "read_mask: no frame drawn yet");
+  return Renderer::draw_ids(r.drawn, r.frames, r.scene_frame, &out, nullptr);
+}
+
+std::size_t SceneRenderer::item_count() const noexcept { return impl_->renderers.size(); }
+const fs::path& SceneRenderer::item_file(std::size_t k) const noexcept { return impl_->files[k]; }
+const RenderSettings& SceneRenderer::settings() const noexcept { return impl_->renderers.front().settings(); }
+
+}  // namespace mmdkit::render
