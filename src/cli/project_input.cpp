@@ -243,13 +243,31 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     j += first ? "\n    " : ",\n    ";
     first = false;
     j += "{\"file\": " + json::string(absolute_string(a.file));
-    if (a.model) j += ", \"model\": " + std::to_string(*a.model) + ", \"bone\": " + json::string(a.bone);
-    j += ", \"position\": ";
-    append_vec3(j, a.placement.position);
-    j += ", \"rotation\": ";
-    append_vec3(j, a.placement.rotation);
-    j += ", \"scale\": " + format_float(a.placement.scale);
-    if (!a.visible) j += ", \"visible\": false";
+    if (a.add_blend) j += ", \"add_blend\": true";
+    // The placement, parent, visibility and opacity: the entry's, or per key (an accessory that moves).
+    auto place = [&](const std::optional<std::size_t>& model, const std::string& bone, const scene::Placement& pl,
+                     bool visible, float opacity) {
+      if (model) j += ", \"model\": " + std::to_string(*model) + ", \"bone\": " + json::string(bone);
+      j += ", \"position\": ";
+      append_vec3(j, pl.position);
+      j += ", \"rotation\": ";
+      append_vec3(j, pl.rotation);
+      j += ", \"scale\": " + format_float(pl.scale);
+      if (!visible) j += ", \"visible\": false";
+      if (opacity != 1.0f) j += ", \"opacity\": " + format_float(opacity);
+    };
+    if (a.keys.empty()) {
+      place(a.model, a.bone, a.placement, a.visible, a.opacity);
+    } else {
+      j += ", \"keys\": [";
+      for (std::size_t k = 0; k < a.keys.size(); ++k) {
+        const scene::AccessoryKey& key = a.keys[k];
+        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame);
+        place(key.model, key.bone, key.placement, key.visible, key.opacity);
+        j += "}";
+      }
+      j += "]";
+    }
     j += "}";
   }
   j += "\n  ],\n  \"camera\": \"camera.vmd\"";

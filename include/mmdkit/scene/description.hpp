@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -36,6 +37,17 @@ struct StageEntry {
   Placement placement;
 };
 
+/// One key of an accessory that moves (AccessoryEntry::keys; docs/SCENE.md "Accessory keys"): where
+/// the accessory is from `frame` on, as MMD's accessory keys say it.
+struct AccessoryKey {
+  std::uint32_t frame = 0;           ///< 30 fps; keys strictly increasing
+  Placement placement;               ///< scale >= 0 here (0: collapsed to a point, as nanoem clamps)
+  float opacity = 1.0f;              ///< 0..1, multiplies the materials' alpha
+  bool visible = true;
+  std::optional<std::size_t> model;  ///< parent model (index into SceneDescription::models); nullopt: world
+  std::string bone;                  ///< parent bone name (UTF-8), required with `model`
+};
+
 /// An accessory: attached to a bone of a model (`model` set, `bone` its name) or placed in the
 /// world. World transform (scene.hpp): attached = model placement · bone model matrix ·
 /// placement · S(unit scale); in the world = placement · S(unit scale).
@@ -49,6 +61,16 @@ struct AccessoryEntry {
   /// the .vac's .x and took the placement and bone from it.
   std::filesystem::path vac;
   bool stage = false;  ///< the scene's .x stage (resolve_accessory_files), placed in the world
+  float opacity = 1.0f;    ///< 0..1: multiplies every material's alpha (MMD's accessory 不透明度)
+  bool add_blend = false;  ///< drawn additively (MMD's accessory 加算: colour added to the picture)
+  /// Keys over time (empty: the fields above hold at every frame). When given they replace
+  /// `model`, `bone`, `placement`, `visible` and `opacity` (those stay at their defaults): before the
+  /// first key the first holds, after the last the last; between keys a and b at frame f, with
+  /// t = (f − a.frame) / (b.frame − a.frame): position, scale and opacity a + t·(b − a), rotation
+  /// the slerp of the two keys' rotations (placement_rotation), visibility and parent those of a
+  /// (MMD's accessory keys are linear: nanoem Accessory::synchronizeMotion, hkrn/nanoem
+  /// emapp/src/Accessory.cc).
+  std::vector<AccessoryKey> keys{};
 };
 
 /// A whole scene.

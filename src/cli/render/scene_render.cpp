@@ -134,7 +134,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     if (int rc = add(s.character(i).data().model(), stage ? d.stage->file : d.models[i].file); rc != kExitOk) return rc;
   }
   for (std::size_t k = 0; k < s.accessory_count(); ++k) {
-    if (!d.accessories[k].visible) continue;
+    if (!s.accessory_ever_visible(k)) continue;
     if (int rc = add(*s.accessory(k).model, d.accessories[k].file); rc != kExitOk) return rc;
     accessory_of.push_back(k);
   }
@@ -207,6 +207,9 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
       wv.place(s.accessory_transform(accessory_of[j]), acc_pos[j], acc_nrm[j]);
       frames[nc + j].positions = wv.positions;
       frames[nc + j].normals = wv.normals;
+      frames[nc + j].visible = s.accessory_visible(accessory_of[j]);
+      frames[nc + j].opacity = s.accessory_opacity(accessory_of[j]);
+      frames[nc + j].add_blend = d.accessories[accessory_of[j]].add_blend;
     }
     sf.camera = s.camera();
     sf.light = s.light();
