@@ -271,6 +271,16 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     j += "}";
   }
   j += "\n  ],\n  \"camera\": \"camera.vmd\"";
+  if (!p.scene.camera_parents.empty()) {
+    j += ",\n  \"camera_parents\": [";
+    for (std::size_t k = 0; k < p.scene.camera_parents.size(); ++k) {
+      const scene::CameraParentKey& c = p.scene.camera_parents[k];
+      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(c.frame);
+      if (c.model) j += ", \"model\": " + std::to_string(*c.model) + ", \"bone\": " + json::string(c.bone);
+      j += "}";
+    }
+    j += "]";
+  }
   if (!p.scene.audio.empty()) j += ",\n  \"audio\": " + json::string(absolute_string(p.scene.audio));
   j += "\n}\n";
   out.scene = dir / "scene.json";

@@ -372,6 +372,35 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     p.models.push_back(std::move(pm));
   }
   p.camera = camera_motion(d, warnings);
+  // The bones the camera follows (v2 camera keys' parent): one scene key where the parent changes.
+  if (d.version == pmm::Version::v2) {
+    const auto ids = ids_of(d.camera.keys);
+    std::vector<char> used(d.camera.keys.size(), 0);
+    std::vector<Warning> again;  // the chain's warnings were given by camera_motion
+    std::optional<std::pair<std::int32_t, std::int32_t>> last;
+    for (std::ptrdiff_t pos : track_order(d.camera.initial_key, d.camera.keys, ids, "camera", again, used)) {
+      const pmm::CameraKey& k = key_at(d.camera.initial_key, d.camera.keys, pos);
+      const std::pair<std::int32_t, std::int32_t> parent{k.follow.model < 0 ? -1 : k.follow.model,
+                                                        k.follow.model < 0 ? -1 : k.follow.bone};
+      if (last ? *last == parent : parent.first < 0) continue;
+      last = parent;
+      CameraParentKey c;
+      c.frame = pos < 0 ? 0u : frame_of(k.frame);
+      if (parent.first >= 0) {
+        const auto mi = static_cast<std::size_t>(parent.first);
+        if (mi < p.models.size() && p.models[mi].scene_model && parent.second >= 0 &&
+            static_cast<std::size_t>(parent.second) < d.models[mi].bone_names.size()) {
+          c.model = p.models[mi].scene_model;
+          c.bone = d.models[mi].bone_names[static_cast<std::size_t>(parent.second)].text;
+        } else {
+          warnings.push_back(warning("camera: the bone it follows from frame " + std::to_string(c.frame) + " (model " +
+                                     std::to_string(parent.first) + ", bone " + std::to_string(parent.second) +
+                                     ") is not in the scene; the camera does not follow it"));
+        }
+      }
+      p.scene.camera_parents.push_back(std::move(c));
+    }
+  }
 
   for (std::size_t i = 0; i < d.accessories.size(); ++i) {
     const pmm::Accessory& a = d.accessories[i];

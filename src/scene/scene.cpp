@@ -22,6 +22,7 @@ struct Scene::Impl {
   std::vector<Mat4> accessory_world;
   std::vector<float> accessory_unit_scale;
   std::vector<std::vector<std::int32_t>> accessory_key_bones;  // per accessory with keys: each key's bone (-1: world)
+  std::vector<std::int32_t> camera_parent_bones;  // per CameraParentKey: its bone (-1: none)
   std::vector<char> accessory_visible;
   std::vector<float> accessory_opacity;
   std::vector<anim::CameraTrackKey> camera_track;
@@ -63,6 +64,25 @@ Result<vmd::Motion> read_vmd(const fs::path& path, const std::string& field, con
     return std::unexpected(e);
   }
   return std::move(*m->motion);
+}
+
+// The parent bone named by an accessory, one of its keys or a camera parent key (-1: none, the
+// world); `at` is the field for messages.
+Result<std::int32_t> find_parent_bone(const Scene::Impl& s, const std::optional<std::size_t>& model,
+                                      const std::string& name, const std::string& at) {
+  if (!model) return -1;
+  const SceneDescription& d = s.description;
+  if (*model >= d.models.size())
+    return make_error(ErrorCode::json_schema, at + ".model: model " + std::to_string(*model) + " does not exist", "scene");
+  const std::int32_t b = s.characters[*model]->data().skeleton().find(name);
+  if (b < 0) {
+    // invalid_value, not json_schema: the short form (--accessory FILE@BONE) names bones too.
+    Error e = make_error(ErrorCode::invalid_value,
+                         at + ".bone: model " + std::to_string(*model) + " has no bone '" + name + "'", "scene").error();
+    e.file = d.models[*model].file.string();
+    return std::unexpected(e);
+  }
+  return b;
 }
 
 }  // namespace
@@ -126,21 +146,8 @@ Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions
       e.file = a.file.string();
       return std::unexpected(e);
     }
-    // The parent bone of the entry or of one key (-1: the world).
-    auto parent_bone = [&](const std::optional<std::size_t>& model, const std::string& name,
-                           const std::string& at) -> Result<std::int32_t> {
-      if (!model) return -1;
-      if (*model >= d.models.size())
-        return make_error(ErrorCode::json_schema, at + ".model: model " + std::to_string(*model) + " does not exist", "scene");
-      const std::int32_t b = s.characters[*model]->data().skeleton().find(name);
-      if (b < 0) {
-        // invalid_value, not json_schema: the short form (--accessory FILE@BONE) names bones too.
-        Error e = make_error(ErrorCode::invalid_value,
-                             at + ".bone: model " + std::to_string(*model) + " has no bone '" + name + "'", "scene").error();
-        e.file = d.models[*model].file.string();
-        return std::unexpected(e);
-      }
-      return b;
+    auto parent_bone = [&](const std::optional<std::size_t>& model, const std::string& name, const std::string& at) {
+      return find_parent_bone(s, model, name, at);
     };
     auto bone = parent_bone(a.model, a.bone, field);
     if (!bone) return std::unexpected(bone.error());
@@ -159,6 +166,14 @@ Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions
     s.accessory_visible.push_back(a.keys.empty() ? a.visible : a.keys.front().visible);
     s.accessory_opacity.push_back(a.keys.empty() ? a.opacity : a.keys.front().opacity);
     s.accessories.push_back(std::move(*acc));
+  }
+
+  // The bones the camera follows.
+  for (std::size_t k = 0; k < d.camera_parents.size(); ++k) {
+    const CameraParentKey& c = d.camera_parents[k];
+    auto b = find_parent_bone(s, c.model, c.bone, "camera_parents[" + std::to_string(k) + "]");
+    if (!b) return std::unexpected(b.error());
+    s.camera_parent_bones.push_back(*b);
   }
 
   // Camera, light, self-shadow.
@@ -284,6 +299,23 @@ void update_keyed_accessory(Scene::Impl& s, std::size_t i, double frame) noexcep
   s.accessory_world[i] = multiply(multiply(s.placements[m], bone_model), local);
 }
 
+// The camera following a bone at `frame` (description.hpp CameraParentKey): look-at + the bone's
+// world origin, then the view again.
+void follow_camera_parent(Scene::Impl& s, double frame) noexcept {
+  const std::vector<CameraParentKey>& keys = s.description.camera_parents;
+  auto next = std::upper_bound(keys.begin(), keys.end(), frame,
+                               [](double f, const CameraParentKey& k) { return f < double(k.frame); });
+  if (next == keys.begin()) return;
+  const std::size_t k = static_cast<std::size_t>(next - keys.begin()) - 1;
+  const std::int32_t bone = s.camera_parent_bones[k];
+  if (bone < 0) return;
+  const std::size_t m = *keys[k].model;
+  const Mat4& bm = s.characters[m]->pose().model_matrices()[static_cast<std::size_t>(bone)];
+  const Vec3 origin = transform_point(s.placements[m], {bm[12], bm[13], bm[14]});
+  for (std::size_t i = 0; i < 3; ++i) s.camera.target[i] += origin[i];
+  anim::update_camera_view(s.camera);
+}
+
 }  // namespace
 
 void Scene::update_attachments(double frame) noexcept {
@@ -307,6 +339,7 @@ void Scene::update_attachments(double frame) noexcept {
     s.camera = s.characters[static_cast<std::size_t>(s.camera_from)]->camera();
   else
     s.camera = anim::sample_camera(s.camera_track, frame, s.camera_cursor);
+  follow_camera_parent(s, frame);
   if (s.light_from >= 0)
     s.light = s.characters[static_cast<std::size_t>(s.light_from)]->light();
   else if (!s.fixed_light)

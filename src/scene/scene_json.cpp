@@ -199,15 +199,25 @@ Result<void> parent_of(const Value& obj, const std::string& field, std::size_t m
   return {};
 }
 
-Result<AccessoryKey> accessory_key(const Value& v, const std::string& field, std::size_t model_count) {
+// A key's `frame`: required, a whole number, after the previous key's (when there is one).
+Result<std::uint32_t> key_frame(const Value& obj, const std::string& field, std::optional<std::uint32_t> previous) {
+  auto f = obj.FindMember("frame");
+  if (f == obj.MemberEnd()) return schema(join(field, "frame"), "required");
+  if (!f->value.IsUint()) return schema(join(field, "frame"), "must be a frame number (a whole number >= 0)");
+  const std::uint32_t frame = f->value.GetUint();
+  if (previous && frame <= *previous)
+    return schema(join(field, "frame"), "must be after the previous key's frame " + std::to_string(*previous));
+  return frame;
+}
+
+Result<AccessoryKey> accessory_key(const Value& v, const std::string& field, std::size_t model_count,
+                                   std::optional<std::uint32_t> previous) {
   SCENE_TRY(obj, object_at(v, field));
   if (auto r = known_members(*obj, field, {"frame", "position", "rotation", "scale", "opacity", "visible", "model", "bone"}); !r)
     return std::unexpected(r.error());
   AccessoryKey k;
-  auto f = obj->FindMember("frame");
-  if (f == obj->MemberEnd()) return schema(join(field, "frame"), "required");
-  if (!f->value.IsUint()) return schema(join(field, "frame"), "must be a frame number (a whole number >= 0)");
-  k.frame = f->value.GetUint();
+  SCENE_TRY(frame, key_frame(*obj, field, previous));
+  k.frame = frame;
   // Scale 0 is allowed in a key (MMD's projects hold it; nanoem clamps the scale to >= 0).
   Placement p;
   if (auto s = obj->FindMember("scale"); s != obj->MemberEnd()) {
@@ -273,10 +283,8 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
       if (obj->HasMember(m)) return schema(join(field, m), "the keys give it (no field beside 'keys' but file and add_blend)");
     if (keys->Empty()) return schema(join(field, "keys"), "must hold at least one key");
     for (rapidjson::SizeType k = 0; k < keys->Size(); ++k) {
-      SCENE_TRY(key, accessory_key((*keys)[k], join(field, "keys") + "[" + std::to_string(k) + "]", model_count));
-      if (!a.keys.empty() && key.frame <= a.keys.back().frame)
-        return schema(join(field, "keys") + "[" + std::to_string(k) + "].frame",
-                      "must be after the previous key's frame " + std::to_string(a.keys.back().frame));
+      SCENE_TRY(key, accessory_key((*keys)[k], join(field, "keys") + "[" + std::to_string(k) + "]", model_count,
+                                   a.keys.empty() ? std::nullopt : std::optional<std::uint32_t>(a.keys.back().frame)));
       a.keys.push_back(std::move(key));
     }
   }
@@ -291,7 +299,9 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
   if (doc.HasParseError())
     return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "scene");
   if (!doc.IsObject()) return schema("(top level)", std::string("must be an object, not ") + type_name(doc));
-  if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "light", "audio"}); !r)
+  if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "camera_parents",
+                                      "light", "audio"});
+      !r)
     return std::unexpected(r.error());
   if (auto it = doc.FindMember("format"); it != doc.MemberEnd())
     if (!it->value.IsString() || std::string_view(it->value.GetString(), it->value.GetStringLength()) != "mmdkit-scene")
@@ -332,6 +342,20 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     SCENE_TRY(p, path_value(it->value, "camera", folder));
     s.camera = p;
   }
+  SCENE_TRY(parents, array_member(doc, "camera_parents", "camera_parents"));
+  if (parents)
+    for (rapidjson::SizeType k = 0; k < parents->Size(); ++k) {
+      const std::string field = "camera_parents[" + std::to_string(k) + "]";
+      SCENE_TRY(obj, object_at((*parents)[k], field));
+      if (auto r = known_members(*obj, field, {"frame", "model", "bone"}); !r) return std::unexpected(r.error());
+      CameraParentKey key;
+      SCENE_TRY(frame, key_frame(*obj, field,
+                                 s.camera_parents.empty() ? std::nullopt
+                                                          : std::optional<std::uint32_t>(s.camera_parents.back().frame)));
+      key.frame = frame;
+      if (auto r = parent_of(*obj, field, s.models.size(), key.model, key.bone, false); !r) return std::unexpected(r.error());
+      s.camera_parents.push_back(std::move(key));
+    }
   if (auto it = doc.FindMember("light"); it != doc.MemberEnd()) {
     if (it->value.IsObject()) {
       const Value& l = it->value;

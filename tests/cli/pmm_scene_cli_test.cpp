@@ -230,6 +230,7 @@ TEST_F(PmmSceneCli, MovingAccessoryRendersTheSameFromTheProjectAndTheExtractedSc
   a.keys.at(0).rotation = {0, 0, 1.0f};
   a.keys.at(0).scale = 2;
   a.add_blend = 0;
+  d.camera.keys.at(0).follow = {0, 2};  // from frame 15 to 45 the camera follows the model's 頭
   auto bytes = mmdkit::pmm::write(d);
   ASSERT_TRUE(bytes.has_value());
   mmdkit::scene::test::write_bytes(project, *bytes);
@@ -252,9 +253,11 @@ Mesh Quad {
   EXPECT_NE(scene.find("\"keys\": ["), std::string::npos) << scene;
   EXPECT_NE(scene.find("{\"frame\": 12, \"position\": [8, 14, 0]"), std::string::npos) << scene;
   EXPECT_NE(scene.find("\"opacity\": 0.", scene.find("\"frame\": 12")), std::string::npos) << scene;
+  EXPECT_NE(scene.find("\"camera_parents\": [{\"frame\": 15, \"model\": 0, \"bone\": \"頭\"}, {\"frame\": 45}]"), std::string::npos)
+      << scene;
 #if MMDKIT_HAS_RENDER
   const std::string look = " --size 96x64 --msaa 1 --no-physics";
-  for (const char* frame : {"0", "6"}) {
+  for (const char* frame : {"0", "6", "20"}) {
     SCOPED_TRACE(frame);
     const std::string f = std::string(" --frame ") + frame;
     Outcome r1 = run("render --scene " + quote((dir / "out" / "scene.json").string()) + " -o " +

@@ -480,6 +480,55 @@ TEST_F(ProjectBuilt, AccessoryKeysBecomeTheScenesKeys) {
   EXPECT_TRUE(p->scene.accessories[*p->accessories[0].scene_accessory].keys.empty());
 }
 
+// Camera keys that follow a bone become the scene's camera_parents: one key where the parent
+// changes, the bone by name; a parent not in the scene is warned about and not followed.
+TEST_F(ProjectBuilt, CameraKeysFollowingABoneBecomeCameraParents) {
+  pmm::Document d = built_project();
+  d.camera.keys[0].follow = {0, 1};  // frame 12: 右足ＩＫ of the model
+  pmm::CameraKey k30 = d.camera.keys[0];
+  k30.index = 3;
+  k30.frame = 30;
+  k30.previous = 1;
+  k30.follow = {0, 1};  // the same parent: no new scene key
+  pmm::CameraKey k50 = k30;
+  k50.index = 4;
+  k50.frame = 50;
+  k50.previous = 3;
+  k50.follow = {-1, 0};  // ends it
+  pmm::CameraKey k60 = k50;
+  k60.index = 5;
+  k60.frame = 60;
+  k60.previous = 4;
+  k60.follow = {3, 0};  // no model 3
+  d.camera.keys[0].next = 3;
+  k30.next = 4;
+  k50.next = 5;
+  d.camera.keys.push_back(k30);
+  d.camera.keys.push_back(k50);
+  d.camera.keys.push_back(k60);
+  ProjectOptions o;
+  o.project_folder = dir;
+  o.search_folders = {dir / "acc"};
+  std::vector<Warning> w;
+  auto p = convert_project(round_trip(d), o, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const auto& c = p->scene.camera_parents;
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].frame, 12u);
+  ASSERT_TRUE(c[0].model.has_value());
+  EXPECT_EQ(*c[0].model, 0u);
+  EXPECT_EQ(c[0].bone, "右足ＩＫ");
+  EXPECT_EQ(c[1].frame, 50u);
+  EXPECT_FALSE(c[1].model.has_value());
+  EXPECT_EQ(c[2].frame, 60u);
+  EXPECT_FALSE(c[2].model.has_value());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].message.find("camera: the bone it follows from frame 60 (model 3, bone 0) is not in the scene"),
+            std::string::npos)
+      << w[0].message;
+  EXPECT_EQ(p->camera.camera_keys.size(), 5u);
+}
+
 TEST(ProjectPath, StoredWindowsPathBelowEachFolderInOrder) {
   const fs::path a = test::temp_dir("project_path_a"), b = test::temp_dir("project_path_b");
   touch(b / "Model" / "M.pmd");

@@ -93,6 +93,25 @@ TEST(SceneJson, AccessoryKeysOpacityAndAdditiveBlending) {
   EXPECT_TRUE(a.keys[1].placement.is_identity());
 }
 
+TEST(SceneJson, CameraParents) {
+  auto s = parse_scene(R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx"}],
+    "camera_parents": [{"frame": 0, "model": 1, "bone": "頭"}, {"frame": 90}]})", "/x");
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  ASSERT_EQ(s->camera_parents.size(), 2u);
+  EXPECT_EQ(s->camera_parents[0].frame, 0u);
+  ASSERT_TRUE(s->camera_parents[0].model.has_value());
+  EXPECT_EQ(*s->camera_parents[0].model, 1u);
+  EXPECT_EQ(s->camera_parents[0].bone, "頭");
+  EXPECT_EQ(s->camera_parents[1].frame, 90u);
+  EXPECT_FALSE(s->camera_parents[1].model.has_value());
+  auto late = parse_scene(R"({"models": [{"file": "a.pmx"}], "camera_parents": [{"frame": 9}, {"frame": 3}]})", "/x");
+  ASSERT_FALSE(late.has_value());
+  EXPECT_EQ(late.error().message, "camera_parents[1].frame: must be after the previous key's frame 9");
+  auto none = parse_scene(R"({"models": [{"file": "a.pmx"}], "camera_parents": [{"frame": 0, "model": 3, "bone": "x"}]})", "/x");
+  ASSERT_FALSE(none.has_value());
+  EXPECT_EQ(none.error().message, "camera_parents[0].model: model 3 does not exist (the scene has 1 model)");
+}
+
 TEST(SceneJson, ErrorsNameTheField) {
   const Bad cases[] = {
       {R"([])", "(top level): must be an object, not an array"},
@@ -100,7 +119,8 @@ TEST(SceneJson, ErrorsNameTheField) {
       {R"({"models": []})", "models: required: at least one model"},
       {R"({"models": {}})", "models: must be an array, not an object"},
       {R"({"models": [{"file": "a.pmx"}], "modles": 1})",
-       "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, light, audio)"},
+       "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, camera_parents, "
+       "light, audio)"},
       {R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "motions": ["x.vmd", 3]}]})",
        "models[1].motions[1]: must be a path (a string), not a number"},
       {R"({"models": [{"file": "a.pmx"}, {"motions": []}]})", "models[1].file: required"},

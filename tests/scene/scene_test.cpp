@@ -204,6 +204,45 @@ TEST_F(SceneFiles, AccessoryKeysMoveItLinearlyAndSwitchParentAndVisibility) {
       << bad.error().message;
 }
 
+// The camera following a bone (camera_parents): look-at and eye moved by the bone's world origin
+// (model placement · bone origin) while a key names it, back to the camera's own after a key
+// without a model.
+TEST_F(SceneFiles, CameraFollowsABonesOriginWhileAParentKeyNamesIt) {
+  SceneDescription d;
+  d.models.push_back({dancer, {dance}, Placement{{5, 0, -3}, {0, 30, 0}, 1.0f}});
+  CameraParentKey on, off;
+  on.frame = 10;
+  on.model = 0;
+  on.bone = "頭";
+  off.frame = 30;
+  d.camera_parents = {on, off};
+  std::vector<Warning> w;
+  auto s = Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  std::uint32_t cursor = 0;
+  const anim::CameraState mmd = anim::sample_camera({}, 0.0, cursor);
+  const auto head = static_cast<std::size_t>(s->character(0).data().skeleton().find("頭"));
+  for (double f : {0.0, 5.0, 10.0, 17.5, 29.0, 30.0, 35.0}) {
+    ASSERT_TRUE(s->evaluate(f).has_value());
+    const bool follows = f >= 10 && f < 30;
+    Vec3 origin{};
+    if (follows) {
+      const Vec3 p = s->character(0).pose().model_positions()[head];
+      const M4 want = mul(trs({5, 0, -3}, {0, 30, 0}, 1), rigid(kIdentityQuat, p));
+      origin = {float(want.m[0][3]), float(want.m[1][3]), float(want.m[2][3])};
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_NEAR(s->camera().target[i], mmd.target[i] + origin[i], 1e-4) << "frame " << f << " axis " << i;
+      EXPECT_NEAR(s->camera().position[i], mmd.position[i] + origin[i], 1e-4) << "frame " << f << " axis " << i;
+    }
+  }
+  d.camera_parents[0].bone = "nothing";
+  auto bad = Scene::load(d, {}, w);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("camera_parents[0].bone: model 0 has no bone 'nothing'"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST_F(SceneFiles, SameModelAndMotionsShareTheirData) {
   SceneDescription d;
   d.models.push_back({dancer, {dance}, {}});

@@ -73,6 +73,16 @@ struct AccessoryEntry {
   std::vector<AccessoryKey> keys{};
 };
 
+/// From `frame` on, the camera follows a bone (MMD's camera 外部親, a camera key's parent model and
+/// bone): the camera's look-at point is taken relative to the bone's world position (look-at +
+/// the bone's origin, as nanoem's PerspectiveCamera::boundLookAt; the bone's rotation is not
+/// applied). A key without `model` ends the following.
+struct CameraParentKey {
+  std::uint32_t frame = 0;           ///< 30 fps; keys strictly increasing
+  std::optional<std::size_t> model;  ///< index into SceneDescription::models; nullopt: no parent
+  std::string bone;                  ///< bone name (UTF-8), required with `model`
+};
+
 /// A whole scene.
 struct SceneDescription {
   std::vector<ModelEntry> models;
@@ -85,6 +95,8 @@ struct SceneDescription {
   /// motions, MMD's default light, in that order.
   std::filesystem::path light_motion;
   std::optional<anim::LightState> fixed_light;  ///< a constant light (scene file "light": {...})
+  /// The bones the camera follows over time (empty: none); before the first key: none.
+  std::vector<CameraParentKey> camera_parents{};
   std::filesystem::path audio;                  ///< muxed into a rendered video; empty = none
   /// Folder of the scene file (relative paths were resolved against it); empty for a scene built
   /// from the command line.

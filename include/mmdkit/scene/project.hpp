@@ -127,7 +127,8 @@ struct Project {
   vmd::Motion camera;
   /// The scene: the models found (file = the model file, motions empty: the caller names where it
   /// keeps Project::models[i].motion), the accessories found (their .x, placement at frame 0,
-  /// parent model and bone), camera / light_motion empty (the caller names camera's file), the audio
+  /// parent model and bone; keys when they move), camera_parents (the bones the camera keys
+  /// follow), camera / light_motion empty (the caller names camera's file), the audio
   /// when audio is on and found. `folder` empty.
   SceneDescription scene;
   std::optional<ProjectPath> audio;  ///< the audio file when audio_enabled
