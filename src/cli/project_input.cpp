@@ -235,7 +235,10 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     j += first ? "\n    " : ",\n    ";
     first = false;
     j += "{\"file\": " + json::string(absolute_string(*p.models[i].file.found)) +
-         ", \"motions\": [" + json::string(motion_names[i]) + "]}";
+         ", \"motions\": [" + json::string(motion_names[i]) + "]";
+    const float edge = p.scene.models[*p.models[i].scene_model].edge_width;
+    if (edge != 1.0f) j += ", \"edge_width\": " + format_float(edge);
+    j += "}";
   }
   j += "\n  ],\n  \"accessories\": [";
   first = true;

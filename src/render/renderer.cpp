@@ -584,8 +584,9 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
     glCullFace(GL_FRONT);
     for (std::size_t i = 0; i < r.materials.size(); ++i) {
       const anim::MaterialValues& v = mats[i];
-      if (!visible(i) || !(r.materials[i].flags & model::kDrawEdge) || v.edge_size <= 0) continue;
-      glUniform1f(r.edge_size, v.edge_size);
+      const float edge_size = v.edge_size * frame.edge_scale;  // × 1 exactly: as stored
+      if (!visible(i) || !(r.materials[i].flags & model::kDrawEdge) || !(edge_size > 0)) continue;
+      glUniform1f(r.edge_size, edge_size);
       glUniform4fv(r.edge_color, 1, v.edge_color.data());
       draw_range(r.materials[i]);
     }

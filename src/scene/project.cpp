@@ -365,6 +365,8 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
       pm.scene_model = p.scene.models.size();
       ModelEntry e;
       e.file = *pm.file.found;
+      // MMD's edge width per model (version 2; version 1 stores none): a multiplier >= 0.
+      e.edge_width = std::isfinite(m.edge_width) ? std::max(0.0f, m.edge_width) : 1.0f;
       p.scene.models.push_back(std::move(e));
     } else if (auto r = missing(field, pm.file); !r) {
       return std::unexpected(r.error());

@@ -152,7 +152,7 @@ Result<fs::path> required_file(const Value& obj, const std::string& field, const
 
 Result<ModelEntry> model_entry(const Value& v, const std::string& field, const fs::path& folder) {
   SCENE_TRY(obj, object_at(v, field));
-  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale"}); !r)
+  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale", "edge_width"}); !r)
     return std::unexpected(r.error());
   ModelEntry m;
   SCENE_TRY(file, required_file(*obj, field, folder));
@@ -164,6 +164,11 @@ Result<ModelEntry> model_entry(const Value& v, const std::string& field, const f
       m.motions.push_back(p);
     }
   if (auto r = placement(*obj, field, m.placement); !r) return std::unexpected(r.error());
+  if (auto it = obj->FindMember("edge_width"); it != obj->MemberEnd()) {
+    SCENE_TRY(e, number(it->value, join(field, "edge_width")));
+    if (!(e >= 0.0f)) return schema(join(field, "edge_width"), "must be >= 0");
+    m.edge_width = e;
+  }
   return m;
 }
 

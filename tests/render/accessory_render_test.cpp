@@ -122,29 +122,11 @@ TEST(AccessoryShading, DiffersFromTheModelShaderOnTheSameMaterials) {
 // The accessory drawn with ModelFrame's opacity, add_blend and visible (an accessory's keys and
 // settings in a scene, docs/SCENE.md).
 Image render_look(const model::Model& m, const RenderSettings& settings, float opacity, bool add_blend, bool visible) {
-  Image img;
-  Context* ctx = context();
-  if (!ctx) return img;
-  std::vector<Warning> w;
-  auto r = Renderer::create(*ctx, m, {}, settings, w);
-  if (!r) {
-    ADD_FAILURE() << r.error().to_string();
-    return img;
-  }
-  std::vector<anim::Vec3> pos, nrm;
-  for (const auto& v : m.vertices) {
-    pos.push_back(v.position);
-    nrm.push_back(v.normal);
-  }
-  ModelFrame f;
-  f.positions = pos;
-  f.normals = nrm;
-  f.opacity = opacity;
-  f.add_blend = add_blend;
-  f.visible = visible;
-  if (auto d = r->draw(f, default_scene()); !d) ADD_FAILURE() << d.error().to_string();
-  r->read(img);
-  return img;
+  ModelFrame look;
+  look.opacity = opacity;
+  look.add_blend = add_blend;
+  look.visible = visible;
+  return render(m, settings, default_scene(), {}, nullptr, look);
 }
 
 // Opacity multiplies the material alpha (over white: 0.5·C + 0.5); additive blending adds the

@@ -440,6 +440,7 @@ TEST_F(ProjectBuilt, AccessoryKeysBecomeTheScenesKeys) {
   k20.rotation = {3.14159265f, 0, -3.14159265f / 2};
   k20.scale = 1.5f;
   a.keys = {k40, k20};
+  d.models[0].edge_width = 0.5f;  // MMD's edge width of the model
   ProjectOptions o;
   o.project_folder = dir;
   o.search_folders = {dir / "acc"};
@@ -476,6 +477,7 @@ TEST_F(ProjectBuilt, AccessoryKeysBecomeTheScenesKeys) {
   EXPECT_FALSE(e.model.has_value());
   EXPECT_TRUE(e.placement.is_identity());
   EXPECT_TRUE(e.visible);
+  EXPECT_EQ(p->scene.models[0].edge_width, 0.5f);
   // The accessory without regular keys keeps the one placement (no keys).
   EXPECT_TRUE(p->scene.accessories[*p->accessories[0].scene_accessory].keys.empty());
 }

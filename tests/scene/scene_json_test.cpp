@@ -94,9 +94,11 @@ TEST(SceneJson, AccessoryKeysOpacityAndAdditiveBlending) {
 }
 
 TEST(SceneJson, CameraParents) {
-  auto s = parse_scene(R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx"}],
+  auto s = parse_scene(R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "edge_width": 0.5}],
     "camera_parents": [{"frame": 0, "model": 1, "bone": "頭"}, {"frame": 90}]})", "/x");
   ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  EXPECT_EQ(s->models[0].edge_width, 1.0f);
+  EXPECT_EQ(s->models[1].edge_width, 0.5f);
   ASSERT_EQ(s->camera_parents.size(), 2u);
   EXPECT_EQ(s->camera_parents[0].frame, 0u);
   ASSERT_TRUE(s->camera_parents[0].model.has_value());
@@ -125,7 +127,8 @@ TEST(SceneJson, ErrorsNameTheField) {
        "models[1].motions[1]: must be a path (a string), not a number"},
       {R"({"models": [{"file": "a.pmx"}, {"motions": []}]})", "models[1].file: required"},
       {R"({"models": [{"file": "a.pmx", "motion": "x.vmd"}]})",
-       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale)"},
+       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale, edge_width)"},
+      {R"({"models": [{"file": "a.pmx", "edge_width": -1}]})", "models[0].edge_width: must be >= 0"},
       {R"({"models": [{"file": "a.pmx", "position": [1, 2]}]})",
        "models[0].position: must be an array of 3 numbers, not an array of 2"},
       {R"({"models": [{"file": "a.pmx", "rotation": [1, "2", 3]}]})",

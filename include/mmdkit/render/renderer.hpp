@@ -85,6 +85,9 @@ struct ModelFrame {
   /// Materials blended additively (source × alpha added to the picture: MMD's accessory 加算
   /// setting) instead of over; ground shadow and edges as usual.
   bool add_blend = false;
+  /// Multiplies every material's edge size (MMD's edge width per model, a project's setting); 0:
+  /// no edges. 1 draws exactly as before.
+  float edge_scale = 1.0f;
 };
 
 /// The scene around the model at one frame.

@@ -26,6 +26,8 @@ struct ModelEntry {
   std::filesystem::path file;
   std::vector<std::filesystem::path> motions;
   Placement placement;  ///< model space → world
+  /// Multiplies the model's edge sizes when drawn (MMD's edge width per model; >= 0, 0 = no edges).
+  float edge_width = 1.0f;
 };
 
 /// The stage: a PMX / PMD model drawn at rest, without motion (its rigid bodies take part in the

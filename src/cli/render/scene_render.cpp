@@ -196,6 +196,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
         mf.positions = world[c].positions;
         mf.normals = world[c].normals;
       }
+      mf.edge_scale = c < s.model_count() ? d.models[c].edge_width : 1.0f;
       const anim::MorphWorkspace& morphs = ch.morphs();
       mf.materials = morphs.materials();
       const bool uv_morph = !morphs.touched_uv_vertices().empty();
