@@ -159,11 +159,15 @@ struct ProjectBuilt : ::testing::Test {
     touch(dir / "acc" / "lamp.x");
   }
   Result<Project> convert(std::vector<Warning>& w, bool strict = false, bool search = true) {
+    return convert(built_project(), w, strict, search);
+  }
+  // `d` written and read back, converted with the project's folder (and dir/acc searched).
+  Result<Project> convert(const pmm::Document& d, std::vector<Warning>& w, bool strict = false, bool search = true) {
     ProjectOptions o;
     o.project_folder = dir;
     if (search) o.search_folders = {dir / "acc"};
     o.strict = strict;
-    return convert_project(round_trip(built_project()), o, w);
+    return convert_project(round_trip(d), o, w);
   }
 };
 
@@ -441,11 +445,8 @@ TEST_F(ProjectBuilt, AccessoryKeysBecomeTheScenesKeys) {
   k20.scale = 1.5f;
   a.keys = {k40, k20};
   d.models[0].edge_width = 0.5f;  // MMD's edge width of the model
-  ProjectOptions o;
-  o.project_folder = dir;
-  o.search_folders = {dir / "acc"};
   std::vector<Warning> w;
-  auto p = convert_project(round_trip(d), o, w);
+  auto p = convert(d, w);
   ASSERT_TRUE(p.has_value()) << p.error().to_string();
   for (const Warning& x : w) ADD_FAILURE() << x.to_string();
   const ProjectAccessory& pa = p->accessories[1];
@@ -508,11 +509,8 @@ TEST_F(ProjectBuilt, CameraKeysFollowingABoneBecomeCameraParents) {
   d.camera.keys.push_back(k30);
   d.camera.keys.push_back(k50);
   d.camera.keys.push_back(k60);
-  ProjectOptions o;
-  o.project_folder = dir;
-  o.search_folders = {dir / "acc"};
   std::vector<Warning> w;
-  auto p = convert_project(round_trip(d), o, w);
+  auto p = convert(d, w);
   ASSERT_TRUE(p.has_value()) << p.error().to_string();
   const auto& c = p->scene.camera_parents;
   ASSERT_EQ(c.size(), 3u);
