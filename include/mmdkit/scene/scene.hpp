@@ -14,7 +14,8 @@
 //      light and self-shadow.
 // Camera: the camera VMD's keys (a camera VMD without camera keys: MMD's default camera, as when
 // MMD loads such a file onto its camera), else (no camera VMD) the first model whose motions have
-// camera keys, else MMD's default camera. Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
+// camera keys, else MMD's default camera; then, while a camera_parents key names a bone, its
+// look-at point and eye moved by that bone's world origin (description.hpp CameraParentKey). Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
 // the first model's motions with light keys, else MMD's default (anim/light.hpp). Self-shadow: the
 // camera VMD's keys, else the light VMD's, else the first model's motions with such keys, else
 // MMD's default (anim/self_shadow.hpp).
