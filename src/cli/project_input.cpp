@@ -235,7 +235,10 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     j += first ? "\n    " : ",\n    ";
     first = false;
     j += "{\"file\": " + json::string(absolute_string(*p.models[i].file.found)) +
-         ", \"motions\": [" + json::string(motion_names[i]) + "]}";
+         ", \"motions\": [" + json::string(motion_names[i]) + "]";
+    const float edge = p.scene.models[*p.models[i].scene_model].edge_width;
+    if (edge != 1.0f) j += ", \"edge_width\": " + format_float(edge);
+    j += "}";
   }
   j += "\n  ],\n  \"accessories\": [";
   first = true;
@@ -243,16 +246,44 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     j += first ? "\n    " : ",\n    ";
     first = false;
     j += "{\"file\": " + json::string(absolute_string(a.file));
-    if (a.model) j += ", \"model\": " + std::to_string(*a.model) + ", \"bone\": " + json::string(a.bone);
-    j += ", \"position\": ";
-    append_vec3(j, a.placement.position);
-    j += ", \"rotation\": ";
-    append_vec3(j, a.placement.rotation);
-    j += ", \"scale\": " + format_float(a.placement.scale);
-    if (!a.visible) j += ", \"visible\": false";
+    if (a.add_blend) j += ", \"add_blend\": true";
+    // The placement, parent, visibility and opacity: the entry's, or per key (an accessory that moves).
+    auto place = [&](const std::optional<std::size_t>& model, const std::string& bone, const scene::Placement& pl,
+                     bool visible, float opacity) {
+      if (model) j += ", \"model\": " + std::to_string(*model) + ", \"bone\": " + json::string(bone);
+      j += ", \"position\": ";
+      append_vec3(j, pl.position);
+      j += ", \"rotation\": ";
+      append_vec3(j, pl.rotation);
+      j += ", \"scale\": " + format_float(pl.scale);
+      if (!visible) j += ", \"visible\": false";
+      if (opacity != 1.0f) j += ", \"opacity\": " + format_float(opacity);
+    };
+    if (a.keys.empty()) {
+      place(a.model, a.bone, a.placement, a.visible, a.opacity);
+    } else {
+      j += ", \"keys\": [";
+      for (std::size_t k = 0; k < a.keys.size(); ++k) {
+        const scene::AccessoryKey& key = a.keys[k];
+        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame);
+        place(key.model, key.bone, key.placement, key.visible, key.opacity);
+        j += "}";
+      }
+      j += "]";
+    }
     j += "}";
   }
   j += "\n  ],\n  \"camera\": \"camera.vmd\"";
+  if (!p.scene.camera_parents.empty()) {
+    j += ",\n  \"camera_parents\": [";
+    for (std::size_t k = 0; k < p.scene.camera_parents.size(); ++k) {
+      const scene::CameraParentKey& c = p.scene.camera_parents[k];
+      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(c.frame);
+      if (c.model) j += ", \"model\": " + std::to_string(*c.model) + ", \"bone\": " + json::string(c.bone);
+      j += "}";
+    }
+    j += "]";
+  }
   if (!p.scene.audio.empty()) j += ",\n  \"audio\": " + json::string(absolute_string(p.scene.audio));
   j += "\n}\n";
   out.scene = dir / "scene.json";

@@ -116,7 +116,7 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
            err);
   }
   for (std::size_t k = 0; k < s.accessory_count(); ++k) {
-    if (!d.accessories[k].visible) continue;
+    if (!s.accessory_visible(k)) continue;  // at this frame (an accessory's keys may hide it)
     const model::Model& m = *s.accessory(k).model;
     std::vector<anim::Vec3> p(m.vertices.size()), n(m.vertices.size());
     for (std::size_t v = 0; v < m.vertices.size(); ++v) {

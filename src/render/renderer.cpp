@@ -488,6 +488,7 @@ Result<std::vector<std::span<const anim::MaterialValues>>> Renderer::upload_fram
   std::vector<std::span<const anim::MaterialValues>> mats(renderers.size());
   for (std::size_t k = 0; k < renderers.size(); ++k) {
     if (!renderers[k]) return make_error(ErrorCode::invalid_argument, std::string(who) + ": renderer " + std::to_string(k) + " is null");
+    if (!frames[k].visible) continue;  // not drawn this frame (its spans are not read)
     auto m = upload_frame(*renderers[k]->impl_, frames[k]);
     if (!m) {
       Error e = m.error();
@@ -519,8 +520,8 @@ static void shadow_pass(Renderer::Impl& r, std::span<const anim::MaterialValues>
 }
 
 // 3–5. Ground shadow, materials and edges of this model into the bound colour framebuffer.
-static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> mats, const SceneFrame& scene,
-                       const PassState& ps) {
+static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> mats, const ModelFrame& frame,
+                       const SceneFrame& scene, const PassState& ps) {
   const RenderSettings& s = r.settings;
   glBindVertexArray(r.vao);
   glEnable(GL_DEPTH_TEST);
@@ -567,8 +568,12 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
   if (!r.vbo_color) glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);  // current value (context state)
   glActiveTexture(GL_TEXTURE3);
   glBindTexture(GL_TEXTURE_2D, ps.tex_shadow);
+  // ModelFrame::opacity multiplies every material's alpha; add_blend adds the colour (MMD's
+  // accessory 加算: source × alpha + destination).
+  const float opacity = frame.opacity;
+  if (frame.add_blend) glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   for (std::size_t i = 0; i < r.materials.size(); ++i) {
-    if (!visible(i)) continue;
+    if (!visible(i) || !(mats[i].diffuse[3] * opacity > 0.0f)) continue;
     const MaterialGl& m = r.materials[i];
     const anim::MaterialValues& v = mats[i];
     if (m.flags & model::kDoubleSided) glDisable(GL_CULL_FACE);
@@ -576,7 +581,12 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
       glEnable(GL_CULL_FACE);
       glCullFace(GL_BACK);
     }
-    glUniform4fv(l.diffuse, 1, v.diffuse.data());
+    if (opacity != 1.0f) {
+      const anim::Vec4 diffuse{v.diffuse[0], v.diffuse[1], v.diffuse[2], v.diffuse[3] * opacity};
+      glUniform4fv(l.diffuse, 1, diffuse.data());
+    } else {
+      glUniform4fv(l.diffuse, 1, v.diffuse.data());
+    }
     glUniform3fv(l.ambient, 1, v.ambient.data());
     glUniform3fv(l.specular, 1, v.specular.data());
     glUniform1f(l.power, v.specular_power);
@@ -598,6 +608,7 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
     glBindTexture(GL_TEXTURE_2D, m.toon);
     draw_range(m);
   }
+  if (frame.add_blend) glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 
   // 5. Edges: inverted hull, front faces culled.
   if (s.edges) {
@@ -610,8 +621,9 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
     glCullFace(GL_FRONT);
     for (std::size_t i = 0; i < r.materials.size(); ++i) {
       const anim::MaterialValues& v = mats[i];
-      if (!visible(i) || !(r.materials[i].flags & model::kDrawEdge) || v.edge_size <= 0) continue;
-      glUniform1f(r.edge_size, v.edge_size);
+      const float edge_size = v.edge_size * frame.edge_scale;  // × 1 exactly: as stored
+      if (!visible(i) || !(r.materials[i].flags & model::kDrawEdge) || !(edge_size > 0)) continue;
+      glUniform1f(r.edge_size, edge_size);
       glUniform4fv(r.edge_color, 1, v.edge_color.data());
       draw_range(r.materials[i]);
     }
@@ -661,7 +673,8 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
     glClear(GL_DEPTH_BUFFER_BIT);
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
-    for (std::size_t k = 0; k < renderers.size(); ++k) shadow_pass(*renderers[k]->impl_, mats[k], ps);
+    for (std::size_t k = 0; k < renderers.size(); ++k)
+      if (frames[k].visible) shadow_pass(*renderers[k]->impl_, mats[k], ps);
   }
 
   // 2. Clear.
@@ -672,7 +685,8 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
 
   // 3–5. Every model in order, one depth buffer.
-  for (std::size_t k = 0; k < renderers.size(); ++k) color_pass(*renderers[k]->impl_, mats[k], scene, ps);
+  for (std::size_t k = 0; k < renderers.size(); ++k)
+    if (frames[k].visible) color_pass(*renderers[k]->impl_, mats[k], frames[k], scene, ps);
 
   // 6. Resolve MSAA.
   glBindFramebuffer(GL_READ_FRAMEBUFFER, t.fbo_msaa);
@@ -754,6 +768,7 @@ Result<void> Renderer::draw_ids(std::span<Renderer* const> renderers, std::span<
   glUseProgram(ib.prog);
   glUniformMatrix4fv(ib.vp, 1, GL_FALSE, vp.data());
   for (std::size_t k = 0; k < renderers.size(); ++k) {
+    if (!frames[k].visible || !(frames[k].opacity > 0.0f)) continue;  // hidden this frame: not in the mask
     Impl& r = *renderers[k]->impl_;
     glUniform4f(ib.color, float(k + 1) / 255.0f, 0, 0, 1);
     glBindVertexArray(r.vao);

@@ -59,7 +59,7 @@ Result<SceneRenderer> SceneRenderer::create(Context& context, const scene::Scene
   Impl& r = *impl;
   const scene::SceneDescription& d = s.description();
   std::size_t visible = 0;
-  for (std::size_t k = 0; k < s.accessory_count(); ++k) visible += d.accessories[k].visible ? 1 : 0;
+  for (std::size_t k = 0; k < s.accessory_count(); ++k) visible += s.accessory_ever_visible(k) ? 1 : 0;
   const std::size_t items = s.character_count() + visible;
   if (items == 0) return make_error(ErrorCode::invalid_argument, "the scene has no model and no visible accessory to draw");
   if (items > 255)
@@ -89,7 +89,7 @@ Result<SceneRenderer> SceneRenderer::create(Context& context, const scene::Scene
   }
   r.characters = s.character_count();
   for (std::size_t k = 0; k < s.accessory_count(); ++k) {
-    if (!d.accessories[k].visible) continue;
+    if (!s.accessory_ever_visible(k)) continue;  // shown by no key: never drawn
     if (auto e = add(*s.accessory(k).model, d.accessories[k].file); !e) return std::unexpected(e.error());
     r.accessory_of.push_back(k);
     const model::Model& m = *s.accessory(k).model;
@@ -128,6 +128,7 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
       mf.normals = r.world[c].normals;
     }
     const anim::MorphWorkspace& morphs = ch.morphs();
+    mf.edge_scale = c < s.model_count() ? s.description().models[c].edge_width : 1.0f;
     mf.materials = morphs.materials();
     const bool uv_morph = !morphs.touched_uv_vertices().empty();
     mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
@@ -138,6 +139,9 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
     wv.place(s.accessory_transform(r.accessory_of[j]), r.acc_pos[j], r.acc_nrm[j]);
     r.frames[nc + j].positions = wv.positions;
     r.frames[nc + j].normals = wv.normals;
+    r.frames[nc + j].visible = s.accessory_visible(r.accessory_of[j]);
+    r.frames[nc + j].opacity = s.accessory_opacity(r.accessory_of[j]);
+    r.frames[nc + j].add_blend = s.description().accessories[r.accessory_of[j]].add_blend;
   }
   r.scene_frame.camera = s.camera();
   r.scene_frame.light = s.light();

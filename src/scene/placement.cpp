@@ -20,12 +20,16 @@ Quat placement_rotation(const Placement& p) noexcept {
   return quat_normalize(quat_multiply(qz, quat_multiply(qy, qx)));
 }
 
+Mat4 placement_matrix(const Vec3& position, const Quat& rotation, float scale) noexcept {
+  Mat4 m = anim::rigid_matrix(rotation, position);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) m[static_cast<std::size_t>(c * 4 + r)] *= scale;
+  return m;
+}
+
 Mat4 placement_matrix(const Placement& p) noexcept {
   if (p.is_identity()) return scale_matrix(1.0f);
-  Mat4 m = anim::rigid_matrix(placement_rotation(p), p.position);
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) m[static_cast<std::size_t>(c * 4 + r)] *= p.scale;
-  return m;
+  return placement_matrix(p.position, placement_rotation(p), p.scale);
 }
 
 Mat4 multiply(const Mat4& a, const Mat4& b) noexcept {

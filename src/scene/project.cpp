@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <set>
 #include <unordered_map>
 
 #include "mmdkit/formats/vac.hpp"
@@ -232,6 +233,16 @@ vmd::Motion camera_motion(const pmm::Document& d, std::vector<Warning>& warnings
   return out;
 }
 
+// An accessory key's placement: translation, rotation (the PMM's radians → degrees), scale.
+Placement accessory_placement(const pmm::AccessoryKey& k) {
+  constexpr float kDeg = 180.0f / std::numbers::pi_v<float>;
+  Placement p;
+  p.position = {k.translation[0], k.translation[1], k.translation[2]};
+  p.rotation = {k.rotation[0] * kDeg, k.rotation[1] * kDeg, k.rotation[2] * kDeg};
+  p.scale = k.scale;
+  return p;
+}
+
 bool ends_with_ci(const std::string& s, std::string_view suffix) {
   if (s.size() < suffix.size()) return false;
   for (std::size_t i = 0; i < suffix.size(); ++i)
@@ -354,6 +365,8 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
       pm.scene_model = p.scene.models.size();
       ModelEntry e;
       e.file = *pm.file.found;
+      // MMD's edge width per model (version 2; version 1 stores none): a multiplier >= 0.
+      e.edge_width = std::isfinite(m.edge_width) ? std::max(0.0f, m.edge_width) : 1.0f;
       p.scene.models.push_back(std::move(e));
     } else if (auto r = missing(field, pm.file); !r) {
       return std::unexpected(r.error());
@@ -361,6 +374,35 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     p.models.push_back(std::move(pm));
   }
   p.camera = camera_motion(d, warnings);
+  // The bones the camera follows (v2 camera keys' parent): one scene key where the parent changes.
+  if (d.version == pmm::Version::v2) {
+    const auto ids = ids_of(d.camera.keys);
+    std::vector<char> used(d.camera.keys.size(), 0);
+    std::vector<Warning> again;  // the chain's warnings were given by camera_motion
+    std::optional<std::pair<std::int32_t, std::int32_t>> last;
+    for (std::ptrdiff_t pos : track_order(d.camera.initial_key, d.camera.keys, ids, "camera", again, used)) {
+      const pmm::CameraKey& k = key_at(d.camera.initial_key, d.camera.keys, pos);
+      const std::pair<std::int32_t, std::int32_t> parent{k.follow.model < 0 ? -1 : k.follow.model,
+                                                        k.follow.model < 0 ? -1 : k.follow.bone};
+      if (last ? *last == parent : parent.first < 0) continue;
+      last = parent;
+      CameraParentKey c;
+      c.frame = pos < 0 ? 0u : frame_of(k.frame);
+      if (parent.first >= 0) {
+        const auto mi = static_cast<std::size_t>(parent.first);
+        if (mi < p.models.size() && p.models[mi].scene_model && parent.second >= 0 &&
+            static_cast<std::size_t>(parent.second) < d.models[mi].bone_names.size()) {
+          c.model = p.models[mi].scene_model;
+          c.bone = d.models[mi].bone_names[static_cast<std::size_t>(parent.second)].text;
+        } else {
+          warnings.push_back(warning("camera: the bone it follows from frame " + std::to_string(c.frame) + " (model " +
+                                     std::to_string(parent.first) + ", bone " + std::to_string(parent.second) +
+                                     ") is not in the scene; the camera does not follow it"));
+        }
+      }
+      p.scene.camera_parents.push_back(std::move(c));
+    }
+  }
 
   for (std::size_t i = 0; i < d.accessories.size(); ++i) {
     const pmm::Accessory& a = d.accessories[i];
@@ -370,20 +412,41 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     const std::string field = "accessories[" + std::to_string(i) + "] '" + a.name.text + "'";
     pa.file = resolve_project_path(a.path.text, folders);
     const pmm::AccessoryKey& k = a.initial_key;
-    constexpr float kDeg = 180.0f / std::numbers::pi_v<float>;
-    pa.placement.position = {k.translation[0], k.translation[1], k.translation[2]};
-    pa.placement.rotation = {k.rotation[0] * kDeg, k.rotation[1] * kDeg, k.rotation[2] * kDeg};
-    pa.placement.scale = k.scale;
+    pa.placement = accessory_placement(k);
     pa.visible = pmm::accessory_visible(k.opacity_visible);
-    if (k.parent.model >= 0) {
-      const auto mi = static_cast<std::size_t>(k.parent.model);
-      if (mi < p.models.size() && p.models[mi].scene_model && k.parent.bone >= 0 &&
-          static_cast<std::size_t>(k.parent.bone) < d.models[mi].bone_names.size()) {
-        pa.model = p.models[mi].scene_model;
-        pa.bone = d.models[mi].bone_names[static_cast<std::size_t>(k.parent.bone)].text;
-      } else {
-        warnings.push_back(warning(field + ": its parent (model " + std::to_string(k.parent.model) + ", bone " +
-                                   std::to_string(k.parent.bone) + ") is not in the scene; placed in the world"));
+    pa.opacity = pmm::accessory_opacity(k.opacity_visible);
+    pa.add_blend = a.add_blend != 0;
+    // A parent not in the scene is said once per accessory and per parent.
+    std::set<std::pair<std::int32_t, std::int32_t>> parent_warned;
+    auto parent_of = [&](const pmm::OutsideParent& parent, std::optional<std::size_t>& model, std::string& bone,
+                         std::int32_t frame) {
+      if (parent.model < 0) return;
+      const auto mi = static_cast<std::size_t>(parent.model);
+      if (mi < p.models.size() && p.models[mi].scene_model && parent.bone >= 0 &&
+          static_cast<std::size_t>(parent.bone) < d.models[mi].bone_names.size()) {
+        model = p.models[mi].scene_model;
+        bone = d.models[mi].bone_names[static_cast<std::size_t>(parent.bone)].text;
+      } else if (parent_warned.insert({parent.model, parent.bone}).second) {
+        warnings.push_back(warning(field + ": its parent (model " + std::to_string(parent.model) + ", bone " +
+                                   std::to_string(parent.bone) + ") at frame " + std::to_string(frame) +
+                                   " is not in the scene; placed in the world"));
+      }
+    };
+    parent_of(k.parent, pa.model, pa.bone, 0);
+    if (!a.keys.empty()) {
+      // Every key in frame order (initial key at 0): the accessory moves (AccessoryEntry::keys).
+      const auto ids = ids_of(a.keys);
+      std::vector<char> used(a.keys.size(), 0);
+      for (std::ptrdiff_t pos : track_order(a.initial_key, a.keys, ids, field + " keys", warnings, used)) {
+        const pmm::AccessoryKey& ak = key_at(a.initial_key, a.keys, pos);
+        AccessoryKey key;
+        key.frame = pos < 0 ? 0u : frame_of(ak.frame);
+        key.placement = accessory_placement(ak);
+        if (!(key.placement.scale >= 0.0f) || !std::isfinite(key.placement.scale)) key.placement.scale = 0.0f;
+        key.visible = pmm::accessory_visible(ak.opacity_visible);
+        key.opacity = std::clamp(pmm::accessory_opacity(ak.opacity_visible), 0.0f, 1.0f);
+        parent_of(ak.parent, key.model, key.bone, static_cast<std::int32_t>(key.frame));
+        pa.keys.push_back(std::move(key));
       }
     }
     if (!pa.file.found) {
@@ -407,7 +470,7 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     } else {
       pa.x_file = *pa.file.found;
     }
-    if (pa.placement.scale <= 0 || !std::isfinite(pa.placement.scale)) {
+    if (pa.keys.empty() && (pa.placement.scale <= 0 || !std::isfinite(pa.placement.scale))) {
       warnings.push_back(warning(field + ": scale " + std::to_string(pa.placement.scale) + " is not > 0; left out of the scene"));
       p.accessories.push_back(std::move(pa));
       continue;
@@ -418,17 +481,21 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     e.bone = pa.bone;
     e.placement = pa.placement;
     e.visible = pa.visible;
+    e.opacity = std::clamp(pa.opacity, 0.0f, 1.0f);
+    e.add_blend = pa.add_blend;
+    if (!pa.keys.empty()) {  // the keys give placement, parent, visibility and opacity
+      e.model.reset();
+      e.bone.clear();
+      e.placement = Placement{};
+      e.visible = true;
+      e.opacity = 1.0f;
+      e.keys = pa.keys;
+    }
     pa.scene_accessory = p.scene.accessories.size();
     p.scene.accessories.push_back(std::move(e));
     p.accessories.push_back(std::move(pa));
   }
   // What the scene does not carry yet, said once (docs/PMM.md "Not converted yet").
-  std::size_t moving = 0;
-  for (const pmm::Accessory& a : d.accessories) moving += a.keys.empty() ? 0 : 1;
-  if (moving > 0)
-    warnings.push_back(warning(std::to_string(moving) + " of " + std::to_string(d.accessories.size()) +
-                               " accessories have keys after frame 0; they stay where frame 0 puts them (accessory "
-                               "keys over time are not converted yet)"));
   std::size_t parented = 0;
   for (const pmm::Model& m : d.models) {
     bool any = false;

@@ -20,6 +20,11 @@ struct Scene::Impl {
   std::vector<std::int32_t> accessory_bones;
   std::vector<Mat4> accessory_local;  // placement · S(unit scale)
   std::vector<Mat4> accessory_world;
+  std::vector<float> accessory_unit_scale;
+  std::vector<std::vector<std::int32_t>> accessory_key_bones;  // per accessory with keys: each key's bone (-1: world)
+  std::vector<std::int32_t> camera_parent_bones;  // per CameraParentKey: its bone (-1: none)
+  std::vector<char> accessory_visible;
+  std::vector<float> accessory_opacity;
   std::vector<anim::CameraTrackKey> camera_track;
   std::vector<anim::LightTrackKey> light_track;
   std::vector<anim::SelfShadowTrackKey> self_shadow_track;
@@ -59,6 +64,25 @@ Result<vmd::Motion> read_vmd(const fs::path& path, const std::string& field, con
     return std::unexpected(e);
   }
   return std::move(*m->motion);
+}
+
+// The parent bone named by an accessory, one of its keys or a camera parent key (-1: none, the
+// world); `at` is the field for messages.
+Result<std::int32_t> find_parent_bone(const Scene::Impl& s, const std::optional<std::size_t>& model,
+                                      const std::string& name, const std::string& at) {
+  if (!model) return -1;
+  const SceneDescription& d = s.description;
+  if (*model >= d.models.size())
+    return make_error(ErrorCode::json_schema, at + ".model: model " + std::to_string(*model) + " does not exist", "scene");
+  const std::int32_t b = s.characters[*model]->data().skeleton().find(name);
+  if (b < 0) {
+    // invalid_value, not json_schema: the short form (--accessory FILE@BONE) names bones too.
+    Error e = make_error(ErrorCode::invalid_value,
+                         at + ".bone: model " + std::to_string(*model) + " has no bone '" + name + "'", "scene").error();
+    e.file = d.models[*model].file.string();
+    return std::unexpected(e);
+  }
+  return b;
 }
 
 }  // namespace
@@ -122,25 +146,34 @@ Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions
       e.file = a.file.string();
       return std::unexpected(e);
     }
-    std::int32_t bone = -1;
-    if (a.model) {
-      if (*a.model >= d.models.size()) {
-        Error e = make_error(ErrorCode::json_schema, field + ".model: model " + std::to_string(*a.model) + " does not exist", "scene").error();
-        return std::unexpected(e);
-      }
-      bone = s.characters[*a.model]->data().skeleton().find(a.bone);
-      if (bone < 0) {
-        // invalid_value, not json_schema: the short form (--accessory FILE@BONE) names bones too.
-        Error e = make_error(ErrorCode::invalid_value,
-                field + ".bone: model " + std::to_string(*a.model) + " has no bone '" + a.bone + "'", "scene").error();
-        e.file = d.models[*a.model].file.string();
-        return std::unexpected(e);
-      }
+    auto parent_bone = [&](const std::optional<std::size_t>& model, const std::string& name, const std::string& at) {
+      return find_parent_bone(s, model, name, at);
+    };
+    auto bone = parent_bone(a.model, a.bone, field);
+    if (!bone) return std::unexpected(bone.error());
+    std::vector<std::int32_t> key_bones;
+    for (std::size_t k = 0; k < a.keys.size(); ++k) {
+      auto kb = parent_bone(a.keys[k].model, a.keys[k].bone, field + ".keys[" + std::to_string(k) + "]");
+      if (!kb) return std::unexpected(kb.error());
+      key_bones.push_back(*kb);
+      s.last_frame = std::max(s.last_frame, a.keys[k].frame);
     }
     s.accessory_local.push_back(multiply(placement_matrix(a.placement), scale_matrix(acc->unit_scale)));
     s.accessory_world.push_back(scale_matrix(1.0f));
-    s.accessory_bones.push_back(bone);
+    s.accessory_bones.push_back(*bone);
+    s.accessory_unit_scale.push_back(acc->unit_scale);
+    s.accessory_key_bones.push_back(std::move(key_bones));
+    s.accessory_visible.push_back(a.keys.empty() ? a.visible : a.keys.front().visible);
+    s.accessory_opacity.push_back(a.keys.empty() ? a.opacity : a.keys.front().opacity);
     s.accessories.push_back(std::move(*acc));
+  }
+
+  // The bones the camera follows.
+  for (std::size_t k = 0; k < d.camera_parents.size(); ++k) {
+    const CameraParentKey& c = d.camera_parents[k];
+    auto b = find_parent_bone(s, c.model, c.bone, "camera_parents[" + std::to_string(k) + "]");
+    if (!b) return std::unexpected(b.error());
+    s.camera_parent_bones.push_back(*b);
   }
 
   // Camera, light, self-shadow.
@@ -200,6 +233,13 @@ std::size_t Scene::accessory_count() const noexcept { return impl_->accessories.
 const AccessoryModel& Scene::accessory(std::size_t i) const noexcept { return impl_->accessories[i]; }
 std::int32_t Scene::accessory_bone(std::size_t i) const noexcept { return impl_->accessory_bones[i]; }
 const Mat4& Scene::accessory_transform(std::size_t i) const noexcept { return impl_->accessory_world[i]; }
+bool Scene::accessory_visible(std::size_t i) const noexcept { return impl_->accessory_visible[i] != 0; }
+float Scene::accessory_opacity(std::size_t i) const noexcept { return impl_->accessory_opacity[i]; }
+bool Scene::accessory_ever_visible(std::size_t i) const noexcept {
+  const AccessoryEntry& a = impl_->description.accessories[i];
+  if (a.keys.empty()) return a.visible;
+  return std::any_of(a.keys.begin(), a.keys.end(), [](const AccessoryKey& k) { return k.visible; });
+}
 const anim::CameraState& Scene::camera() const noexcept { return impl_->camera; }
 CameraSource Scene::camera_source() const noexcept {
   if (impl_->camera_from >= 0) return CameraSource::model_motion;
@@ -220,15 +260,78 @@ Result<void> Scene::evaluate(double frame) {
   return {};
 }
 
+namespace {
+
+// An accessory with keys at `frame` (description.hpp AccessoryEntry::keys: linear, as nanoem's
+// Accessory::synchronizeMotion; at a key's frame exactly that key's placement matrix).
+void update_keyed_accessory(Scene::Impl& s, std::size_t i, double frame) noexcept {
+  const std::vector<AccessoryKey>& keys = s.description.accessories[i].keys;
+  // The key at or before the frame (the first before it), and the one after.
+  auto next = std::upper_bound(keys.begin(), keys.end(), frame,
+                               [](double f, const AccessoryKey& k) { return f < double(k.frame); });
+  const std::size_t ia = next == keys.begin() ? 0 : static_cast<std::size_t>(next - keys.begin()) - 1;
+  const AccessoryKey& a = keys[ia];
+  Mat4 local;
+  float opacity = a.opacity;
+  if (next == keys.begin() || next == keys.end() || frame == double(a.frame)) {
+    local = placement_matrix(a.placement);
+  } else {
+    const AccessoryKey& b = *next;
+    const float t = static_cast<float>((frame - double(a.frame)) / double(b.frame - a.frame));
+    auto lerp = [t](float x, float y) { return x + t * (y - x); };
+    const Vec3 position{lerp(a.placement.position[0], b.placement.position[0]),
+                        lerp(a.placement.position[1], b.placement.position[1]),
+                        lerp(a.placement.position[2], b.placement.position[2])};
+    const Quat rotation = quat_slerp(placement_rotation(a.placement), placement_rotation(b.placement), t);
+    local = placement_matrix(position, rotation, lerp(a.placement.scale, b.placement.scale));
+    opacity = lerp(a.opacity, b.opacity);
+  }
+  local = multiply(local, scale_matrix(s.accessory_unit_scale[i]));
+  s.accessory_visible[i] = a.visible ? 1 : 0;
+  s.accessory_opacity[i] = opacity;
+  const std::int32_t bone = s.accessory_key_bones[i][ia];
+  if (bone < 0) {
+    s.accessory_world[i] = local;
+    return;
+  }
+  const std::size_t m = *a.model;
+  const Mat4& bone_model = s.characters[m]->pose().model_matrices()[static_cast<std::size_t>(bone)];
+  s.accessory_world[i] = multiply(multiply(s.placements[m], bone_model), local);
+}
+
+// The camera following a bone at `frame` (description.hpp CameraParentKey): look-at + the bone's
+// world origin, then the view again.
+void follow_camera_parent(Scene::Impl& s, double frame) noexcept {
+  const std::vector<CameraParentKey>& keys = s.description.camera_parents;
+  auto next = std::upper_bound(keys.begin(), keys.end(), frame,
+                               [](double f, const CameraParentKey& k) { return f < double(k.frame); });
+  if (next == keys.begin()) return;
+  const std::size_t k = static_cast<std::size_t>(next - keys.begin()) - 1;
+  const std::int32_t bone = s.camera_parent_bones[k];
+  if (bone < 0) return;
+  const std::size_t m = *keys[k].model;
+  const Mat4& bm = s.characters[m]->pose().model_matrices()[static_cast<std::size_t>(bone)];
+  const Vec3 origin = transform_point(s.placements[m], {bm[12], bm[13], bm[14]});
+  for (std::size_t i = 0; i < 3; ++i) s.camera.target[i] += origin[i];
+  anim::update_camera_view(s.camera);
+}
+
+}  // namespace
+
 void Scene::update_attachments(double frame) noexcept {
   Impl& s = *impl_;
   for (std::size_t i = 0; i < s.accessories.size(); ++i) {
+    const AccessoryEntry& a = s.description.accessories[i];
+    if (!a.keys.empty()) {
+      update_keyed_accessory(s, i, frame);
+      continue;
+    }
     const std::int32_t bone = s.accessory_bones[i];
     if (bone < 0) {
       s.accessory_world[i] = s.accessory_local[i];
       continue;
     }
-    const std::size_t m = *s.description.accessories[i].model;
+    const std::size_t m = *a.model;
     const Mat4& bone_model = s.characters[m]->pose().model_matrices()[static_cast<std::size_t>(bone)];
     s.accessory_world[i] = multiply(multiply(s.placements[m], bone_model), s.accessory_local[i]);
   }
@@ -236,6 +339,7 @@ void Scene::update_attachments(double frame) noexcept {
     s.camera = s.characters[static_cast<std::size_t>(s.camera_from)]->camera();
   else
     s.camera = anim::sample_camera(s.camera_track, frame, s.camera_cursor);
+  follow_camera_parent(s, frame);
   if (s.light_from >= 0)
     s.light = s.characters[static_cast<std::size_t>(s.light_from)]->light();
   else if (!s.fixed_light)

@@ -152,7 +152,7 @@ Result<fs::path> required_file(const Value& obj, const std::string& field, const
 
 Result<ModelEntry> model_entry(const Value& v, const std::string& field, const fs::path& folder) {
   SCENE_TRY(obj, object_at(v, field));
-  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale"}); !r)
+  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale", "edge_width"}); !r)
     return std::unexpected(r.error());
   ModelEntry m;
   SCENE_TRY(file, required_file(*obj, field, folder));
@@ -164,19 +164,100 @@ Result<ModelEntry> model_entry(const Value& v, const std::string& field, const f
       m.motions.push_back(p);
     }
   if (auto r = placement(*obj, field, m.placement); !r) return std::unexpected(r.error());
+  if (auto it = obj->FindMember("edge_width"); it != obj->MemberEnd()) {
+    SCENE_TRY(e, number(it->value, join(field, "edge_width")));
+    if (!(e >= 0.0f)) return schema(join(field, "edge_width"), "must be >= 0");
+    m.edge_width = e;
+  }
   return m;
+}
+
+Result<float> opacity_value(const Value& v, const std::string& field) {
+  auto o = number(v, field);
+  if (!o) return std::unexpected(o.error());
+  if (*o < 0.0f || *o > 1.0f) return schema(field, "must be 0..1");
+  return *o;
+}
+
+// A parent: `model` (index) and `bone` (name), both or neither.
+Result<void> parent_of(const Value& obj, const std::string& field, std::size_t model_count,
+                       std::optional<std::size_t>& model, std::string& bone, bool bone_optional) {
+  const auto m = obj.FindMember("model");
+  const auto b = obj.FindMember("bone");
+  if (m != obj.MemberEnd()) {
+    if (!m->value.IsUint())
+      return schema(join(field, "model"), std::string("must be a model index (a whole number >= 0), not ") +
+                                              (m->value.IsNumber() ? "that number" : type_name(m->value)));
+    const unsigned i = m->value.GetUint();
+    if (i >= model_count)
+      return schema(join(field, "model"), "model " + std::to_string(i) + " does not exist (the scene has " +
+                                              std::to_string(model_count) + " model" + (model_count == 1 ? "" : "s") + ")");
+    model = i;
+    if (b == obj.MemberEnd() && !bone_optional) return schema(join(field, "bone"), "required with 'model'");
+  }
+  if (b != obj.MemberEnd()) {
+    if (m == obj.MemberEnd() && !bone_optional) return schema(join(field, "model"), "required with 'bone'");
+    if (!b->value.IsString() || b->value.GetStringLength() == 0)
+      return schema(join(field, "bone"), "must be a bone name (a non-empty string)");
+    bone.assign(b->value.GetString(), b->value.GetStringLength());
+  }
+  return {};
+}
+
+// A key's `frame`: required, a whole number, after the previous key's (when there is one).
+Result<std::uint32_t> key_frame(const Value& obj, const std::string& field, std::optional<std::uint32_t> previous) {
+  auto f = obj.FindMember("frame");
+  if (f == obj.MemberEnd()) return schema(join(field, "frame"), "required");
+  if (!f->value.IsUint()) return schema(join(field, "frame"), "must be a frame number (a whole number >= 0)");
+  const std::uint32_t frame = f->value.GetUint();
+  if (previous && frame <= *previous)
+    return schema(join(field, "frame"), "must be after the previous key's frame " + std::to_string(*previous));
+  return frame;
+}
+
+Result<AccessoryKey> accessory_key(const Value& v, const std::string& field, std::size_t model_count,
+                                   std::optional<std::uint32_t> previous) {
+  SCENE_TRY(obj, object_at(v, field));
+  if (auto r = known_members(*obj, field, {"frame", "position", "rotation", "scale", "opacity", "visible", "model", "bone"}); !r)
+    return std::unexpected(r.error());
+  AccessoryKey k;
+  SCENE_TRY(frame, key_frame(*obj, field, previous));
+  k.frame = frame;
+  // Scale 0 is allowed in a key (MMD's projects hold it; nanoem clamps the scale to >= 0).
+  Placement p;
+  if (auto s = obj->FindMember("scale"); s != obj->MemberEnd()) {
+    SCENE_TRY(n, number(s->value, join(field, "scale")));
+    if (!(n >= 0.0f)) return schema(join(field, "scale"), "must be >= 0");
+    p.scale = n;
+  }
+  for (const char* m : {"position", "rotation"})
+    if (auto it = obj->FindMember(m); it != obj->MemberEnd()) {
+      SCENE_TRY(vv, vec3(it->value, join(field, m)));
+      (std::string_view(m) == "position" ? p.position : p.rotation) = vv;
+    }
+  k.placement = p;
+  if (auto it = obj->FindMember("opacity"); it != obj->MemberEnd()) {
+    SCENE_TRY(o, opacity_value(it->value, join(field, "opacity")));
+    k.opacity = o;
+  }
+  if (auto it = obj->FindMember("visible"); it != obj->MemberEnd()) {
+    if (!it->value.IsBool()) return schema(join(field, "visible"), std::string("must be true or false, not ") + type_name(it->value));
+    k.visible = it->value.GetBool();
+  }
+  if (auto r = parent_of(*obj, field, model_count, k.model, k.bone, false); !r) return std::unexpected(r.error());
+  return k;
 }
 
 Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field, const fs::path& folder,
                                        std::size_t model_count) {
   SCENE_TRY(obj, object_at(v, field));
-  if (auto r = known_members(*obj, field, {"file", "model", "bone", "position", "rotation", "scale", "visible"}); !r)
+  if (auto r = known_members(*obj, field,
+                             {"file", "model", "bone", "position", "rotation", "scale", "visible", "opacity", "add_blend", "keys"});
+      !r)
     return std::unexpected(r.error());
   AccessoryEntry a;
   SCENE_TRY(file, required_file(*obj, field, folder));
   a.file = file;
-  const auto model = obj->FindMember("model");
-  const auto bone = obj->FindMember("bone");
   // A .vac gives the placement and (line 6) the bone: no placement here; `model` and `bone` are
   // each optional (resolve_accessory_files: model 0 by default, the .vac's bone unless `bone`).
   const bool vac = is_vac_path(a.file);
@@ -184,28 +265,34 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
     for (const char* m : {"position", "rotation", "scale"})
       if (obj->HasMember(m))
         return schema(join(field, m), "a .vac gives the placement (give its .x file to place the accessory yourself)");
-  if (model != obj->MemberEnd()) {
-    if (!model->value.IsUint())
-      return schema(join(field, "model"), std::string("must be a model index (a whole number >= 0), not ") +
-                                              (model->value.IsNumber() ? "that number" : type_name(model->value)));
-    const unsigned i = model->value.GetUint();
-    if (i >= model_count)
-      return schema(join(field, "model"), "model " + std::to_string(i) + " does not exist (the scene has " +
-                                              std::to_string(model_count) + " model" + (model_count == 1 ? "" : "s") + ")");
-    a.model = i;
-    if (bone == obj->MemberEnd() && !vac) return schema(join(field, "bone"), "required with 'model'");
-  }
-  if (bone != obj->MemberEnd()) {
-    if (model == obj->MemberEnd() && !vac) return schema(join(field, "model"), "required with 'bone'");
-    if (!bone->value.IsString() || bone->value.GetStringLength() == 0)
-      return schema(join(field, "bone"), "must be a bone name (a non-empty string)");
-    a.bone.assign(bone->value.GetString(), bone->value.GetStringLength());
-  }
+  if (auto r = parent_of(*obj, field, model_count, a.model, a.bone, vac); !r) return std::unexpected(r.error());
   if (auto it = obj->FindMember("visible"); it != obj->MemberEnd()) {
     if (!it->value.IsBool()) return schema(join(field, "visible"), std::string("must be true or false, not ") + type_name(it->value));
     a.visible = it->value.GetBool();
   }
   if (auto r = placement(*obj, field, a.placement); !r) return std::unexpected(r.error());
+  if (auto it = obj->FindMember("opacity"); it != obj->MemberEnd()) {
+    SCENE_TRY(o, opacity_value(it->value, join(field, "opacity")));
+    a.opacity = o;
+  }
+  if (auto it = obj->FindMember("add_blend"); it != obj->MemberEnd()) {
+    if (!it->value.IsBool())
+      return schema(join(field, "add_blend"), std::string("must be true or false, not ") + type_name(it->value));
+    a.add_blend = it->value.GetBool();
+  }
+  SCENE_TRY(keys, array_member(*obj, "keys", join(field, "keys")));
+  if (keys) {
+    if (vac) return schema(join(field, "keys"), "a .vac gives the placement (give its .x file to move the accessory)");
+    // The keys give the placement, parent, visibility and opacity.
+    for (const char* m : {"model", "bone", "position", "rotation", "scale", "visible", "opacity"})
+      if (obj->HasMember(m)) return schema(join(field, m), "the keys give it (no field beside 'keys' but file and add_blend)");
+    if (keys->Empty()) return schema(join(field, "keys"), "must hold at least one key");
+    for (rapidjson::SizeType k = 0; k < keys->Size(); ++k) {
+      SCENE_TRY(key, accessory_key((*keys)[k], join(field, "keys") + "[" + std::to_string(k) + "]", model_count,
+                                   a.keys.empty() ? std::nullopt : std::optional<std::uint32_t>(a.keys.back().frame)));
+      a.keys.push_back(std::move(key));
+    }
+  }
   return a;
 }
 
@@ -217,7 +304,9 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
   if (doc.HasParseError())
     return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "scene");
   if (!doc.IsObject()) return schema("(top level)", std::string("must be an object, not ") + type_name(doc));
-  if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "light", "audio"}); !r)
+  if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "camera_parents",
+                                      "light", "audio"});
+      !r)
     return std::unexpected(r.error());
   if (auto it = doc.FindMember("format"); it != doc.MemberEnd())
     if (!it->value.IsString() || std::string_view(it->value.GetString(), it->value.GetStringLength()) != "mmdkit-scene")
@@ -258,6 +347,20 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     SCENE_TRY(p, path_value(it->value, "camera", folder));
     s.camera = p;
   }
+  SCENE_TRY(parents, array_member(doc, "camera_parents", "camera_parents"));
+  if (parents)
+    for (rapidjson::SizeType k = 0; k < parents->Size(); ++k) {
+      const std::string field = "camera_parents[" + std::to_string(k) + "]";
+      SCENE_TRY(obj, object_at((*parents)[k], field));
+      if (auto r = known_members(*obj, field, {"frame", "model", "bone"}); !r) return std::unexpected(r.error());
+      CameraParentKey key;
+      SCENE_TRY(frame, key_frame(*obj, field,
+                                 s.camera_parents.empty() ? std::nullopt
+                                                          : std::optional<std::uint32_t>(s.camera_parents.back().frame)));
+      key.frame = frame;
+      if (auto r = parent_of(*obj, field, s.models.size(), key.model, key.bone, false); !r) return std::unexpected(r.error());
+      s.camera_parents.push_back(std::move(key));
+    }
   if (auto it = doc.FindMember("light"); it != doc.MemberEnd()) {
     if (it->value.IsObject()) {
       const Value& l = it->value;

@@ -119,5 +119,52 @@ TEST(AccessoryShading, DiffersFromTheModelShaderOnTheSameMaterials) {
   expect_near_rgb(img, int(pl[0]), int(pl[1]), {0.8 * kLight + 0.1, 0.4 * kLight + 0.2, 0.2 * kLight + 0.3});
 }
 
+// The accessory drawn with ModelFrame's opacity, add_blend and visible (an accessory's keys and
+// settings in a scene, docs/SCENE.md).
+Image render_look(const model::Model& m, const RenderSettings& settings, float opacity, bool add_blend, bool visible) {
+  ModelFrame look;
+  look.opacity = opacity;
+  look.add_blend = add_blend;
+  look.visible = visible;
+  return render(m, settings, default_scene(), {}, nullptr, look);
+}
+
+// Opacity multiplies the material alpha (over white: 0.5·C + 0.5); additive blending adds the
+// colour to the background (clamped at 1); hidden draws nothing; opacity 1 without add_blend is
+// the picture of before, byte for byte.
+TEST(AccessoryShading, OpacityAdditiveBlendingAndHiddenAccessories) {
+  const model::Model m = accessory_model();
+  const int w = 160, h = 120;
+  const Image plain = render(m, small(w, h), default_scene());
+  ASSERT_EQ(plain.width, w);
+  EXPECT_EQ(render_look(m, small(w, h), 1.0f, false, true).rgba, plain.rgba);
+  const double ndl = n_dot_l_facing_camera();
+  const std::array<double, 3> kd{0.8, 0.4, 0.2}, ke{0.1, 0.2, 0.3};
+  std::array<double, 3> left{};
+  for (int c = 0; c < 3; ++c)
+    left[std::size_t(c)] = std::clamp(kd[std::size_t(c)] * (kLight - 0.3) + ke[std::size_t(c)] + kd[std::size_t(c)] * ndl, 0.0, 1.0);
+  const auto pl = default_camera_pixel(-10, 10, 0, w, h);
+  // Opacity 0.5 over MMD's white background.
+  const Image half = render_look(m, small(w, h), 0.5f, false, true);
+  std::array<double, 3> want{};
+  for (int c = 0; c < 3; ++c) want[std::size_t(c)] = 0.5 * left[std::size_t(c)] + 0.5;
+  expect_near_rgb(half, int(pl[0]), int(pl[1]), want);
+  // Additive over a dark grey background: background + colour.
+  RenderSettings grey = small(w, h);
+  grey.background = {0.2f, 0.1f, 0.0f};
+  const Image add = render_look(m, grey, 1.0f, true, true);
+  for (int c = 0; c < 3; ++c)
+    want[std::size_t(c)] = std::min(1.0, double(grey.background[std::size_t(c)]) + left[std::size_t(c)]);
+  expect_near_rgb(add, int(pl[0]), int(pl[1]), want);
+  // Additive and opacity 0.5: background + 0.5·colour.
+  const Image add_half = render_look(m, grey, 0.5f, true, true);
+  for (int c = 0; c < 3; ++c)
+    want[std::size_t(c)] = std::min(1.0, double(grey.background[std::size_t(c)]) + 0.5 * left[std::size_t(c)]);
+  expect_near_rgb(add_half, int(pl[0]), int(pl[1]), want);
+  // Hidden: the background only.
+  const Image hidden = render_look(m, grey, 1.0f, false, false);
+  expect_near_rgb(hidden, int(pl[0]), int(pl[1]), {0.2, 0.1, 0.0}, 0);
+}
+
 }  // namespace
 }  // namespace mmdkit::render::test

@@ -53,6 +53,15 @@ TEST(Edges, WidthInPixelsIsEdgeSizeTimesVertexScaleTimesPixelsPerUnit) {
   const int first_out = static_cast<int>(std::ceil(px[0] - 0.5));  // first pixel centre right of it
   EXPECT_GT(img.at(first_out - 2, 60)[0], 100) << "body is grey";
   EXPECT_NEAR(dark_run(img, first_out, 60), 3, 1);  // 1.5 × 2 pixels
+  // The frame's edge_scale (a scene model's edge width) multiplies it: 2 doubles it, 0 removes
+  // it, 1 is the picture of before, byte for byte.
+  ModelFrame look;
+  look.edge_scale = 2;
+  EXPECT_NEAR(dark_run(render(m, s, default_scene(), {}, nullptr, look), first_out, 60), 6, 1);
+  look.edge_scale = 0;
+  EXPECT_EQ(dark_run(render(m, s, default_scene(), {}, nullptr, look), first_out, 60), 0);
+  look.edge_scale = 1;
+  EXPECT_EQ(render(m, s, default_scene(), {}, nullptr, look).rgba, img.rgba);
   // Vertex edge scale 2 doubles it.
   for (auto& v : m.vertices) v.edge_scale = 2;
   EXPECT_NEAR(dark_run(render(m, s, default_scene()), first_out, 60), 6, 1);

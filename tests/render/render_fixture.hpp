@@ -89,9 +89,11 @@ inline std::array<double, 2> default_camera_pixel(double x, double y, double z, 
   return {(nx + 1) * 0.5 * w, (1 - ny) * 0.5 * h};
 }
 
-/// Renders `m` (bind pose) with `settings` and `scene`; textures from `folder`.
+/// Renders `m` (bind pose) with `settings` and `scene`; textures from `folder`; `look` gives the
+/// frame's other fields (visible, opacity, add_blend, edge_scale; its spans are replaced).
 inline Image render(const model::Model& m, const RenderSettings& settings, const SceneFrame& scene,
-                    const std::filesystem::path& folder = {}, std::vector<Warning>* warnings = nullptr) {
+                    const std::filesystem::path& folder = {}, std::vector<Warning>* warnings = nullptr,
+                    const ModelFrame& look = {}) {
   Image img;
   Context* ctx = context();
   if (!ctx) return img;
@@ -106,7 +108,7 @@ inline Image render(const model::Model& m, const RenderSettings& settings, const
     pos.push_back(v.position);
     nrm.push_back(v.normal);
   }
-  ModelFrame f;
+  ModelFrame f = look;
   f.positions = pos;
   f.normals = nrm;
   if (auto d = r->draw(f, scene); !d) ADD_FAILURE() << d.error().to_string();

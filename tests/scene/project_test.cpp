@@ -159,11 +159,15 @@ struct ProjectBuilt : ::testing::Test {
     touch(dir / "acc" / "lamp.x");
   }
   Result<Project> convert(std::vector<Warning>& w, bool strict = false, bool search = true) {
+    return convert(built_project(), w, strict, search);
+  }
+  // `d` written and read back, converted with the project's folder (and dir/acc searched).
+  Result<Project> convert(const pmm::Document& d, std::vector<Warning>& w, bool strict = false, bool search = true) {
     ProjectOptions o;
     o.project_folder = dir;
     if (search) o.search_folders = {dir / "acc"};
     o.strict = strict;
-    return convert_project(round_trip(built_project()), o, w);
+    return convert_project(round_trip(d), o, w);
   }
 };
 
@@ -417,6 +421,114 @@ TEST_F(ProjectBuilt, BrokenChainsAndIndicesAreWarnedNotFollowed) {
   EXPECT_NE(all.find("placed in the world"), std::string::npos) << all;
 }
 
+// Accessory keys become the scene accessory's keys: every key in track order (initial key at
+// frame 0), radians → degrees, opacity from the packed byte, parent per key, add_blend kept.
+TEST_F(ProjectBuilt, AccessoryKeysBecomeTheScenesKeys) {
+  pmm::Document d = built_project();
+  pmm::Accessory& a = d.accessories[1];  // lamp: in the world, hidden at frame 0
+  a.add_blend = 1;
+  a.initial_key.next = 12;
+  pmm::AccessoryKey k40, k20;  // listed in reverse: reached 20 then 40
+  k40.index = 11;
+  k40.frame = 40;
+  k40.previous = 12;
+  k40.opacity_visible = static_cast<std::uint8_t>((100 - 25) << 1 | 1);  // opacity 25 %, visible
+  k40.parent = {0, 1};                                                 // 右足ＩＫ
+  k40.translation = {0, 0, 1};
+  k40.scale = -2;                                                      // read as 0
+  k20.index = 12;
+  k20.frame = 20;
+  k20.next = 11;
+  k20.opacity_visible = static_cast<std::uint8_t>((100 - 80) << 1 | 1);  // 80 %, visible
+  k20.translation = {1, 2, 3};
+  k20.rotation = {3.14159265f, 0, -3.14159265f / 2};
+  k20.scale = 1.5f;
+  a.keys = {k40, k20};
+  d.models[0].edge_width = 0.5f;  // MMD's edge width of the model
+  std::vector<Warning> w;
+  auto p = convert(d, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  for (const Warning& x : w) ADD_FAILURE() << x.to_string();
+  const ProjectAccessory& pa = p->accessories[1];
+  EXPECT_TRUE(pa.add_blend);
+  ASSERT_EQ(pa.keys.size(), 3u);
+  EXPECT_EQ(pa.keys[0].frame, 0u);
+  EXPECT_FALSE(pa.keys[0].visible);
+  EXPECT_FLOAT_EQ(pa.keys[0].opacity, 1.0f);
+  EXPECT_EQ(pa.keys[1].frame, 20u);
+  EXPECT_TRUE(pa.keys[1].visible);
+  EXPECT_FLOAT_EQ(pa.keys[1].opacity, 0.8f);
+  EXPECT_EQ(pa.keys[1].placement.position, (Vec3{1, 2, 3}));
+  EXPECT_NEAR(pa.keys[1].placement.rotation[0], 180.0f, 1e-4f);
+  EXPECT_NEAR(pa.keys[1].placement.rotation[2], -90.0f, 1e-4f);
+  EXPECT_EQ(pa.keys[1].placement.scale, 1.5f);
+  EXPECT_FALSE(pa.keys[1].model.has_value());
+  EXPECT_EQ(pa.keys[2].frame, 40u);
+  EXPECT_FLOAT_EQ(pa.keys[2].opacity, 0.25f);
+  EXPECT_EQ(pa.keys[2].placement.scale, 0.0f);
+  ASSERT_TRUE(pa.keys[2].model.has_value());
+  EXPECT_EQ(*pa.keys[2].model, 0u);
+  EXPECT_EQ(pa.keys[2].bone, "右足ＩＫ");
+  // The scene entry: the keys, add_blend; the entry's own placement fields at their defaults.
+  ASSERT_TRUE(pa.scene_accessory.has_value());
+  const AccessoryEntry& e = p->scene.accessories[*pa.scene_accessory];
+  EXPECT_TRUE(e.add_blend);
+  ASSERT_EQ(e.keys.size(), 3u);
+  EXPECT_EQ(e.keys[2].bone, "右足ＩＫ");
+  EXPECT_FALSE(e.model.has_value());
+  EXPECT_TRUE(e.placement.is_identity());
+  EXPECT_TRUE(e.visible);
+  EXPECT_EQ(p->scene.models[0].edge_width, 0.5f);
+  // The accessory without regular keys keeps the one placement (no keys).
+  EXPECT_TRUE(p->scene.accessories[*p->accessories[0].scene_accessory].keys.empty());
+}
+
+// Camera keys that follow a bone become the scene's camera_parents: one key where the parent
+// changes, the bone by name; a parent not in the scene is warned about and not followed.
+TEST_F(ProjectBuilt, CameraKeysFollowingABoneBecomeCameraParents) {
+  pmm::Document d = built_project();
+  d.camera.keys[0].follow = {0, 1};  // frame 12: 右足ＩＫ of the model
+  pmm::CameraKey k30 = d.camera.keys[0];
+  k30.index = 3;
+  k30.frame = 30;
+  k30.previous = 1;
+  k30.follow = {0, 1};  // the same parent: no new scene key
+  pmm::CameraKey k50 = k30;
+  k50.index = 4;
+  k50.frame = 50;
+  k50.previous = 3;
+  k50.follow = {-1, 0};  // ends it
+  pmm::CameraKey k60 = k50;
+  k60.index = 5;
+  k60.frame = 60;
+  k60.previous = 4;
+  k60.follow = {3, 0};  // no model 3
+  d.camera.keys[0].next = 3;
+  k30.next = 4;
+  k50.next = 5;
+  d.camera.keys.push_back(k30);
+  d.camera.keys.push_back(k50);
+  d.camera.keys.push_back(k60);
+  std::vector<Warning> w;
+  auto p = convert(d, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const auto& c = p->scene.camera_parents;
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].frame, 12u);
+  ASSERT_TRUE(c[0].model.has_value());
+  EXPECT_EQ(*c[0].model, 0u);
+  EXPECT_EQ(c[0].bone, "右足ＩＫ");
+  EXPECT_EQ(c[1].frame, 50u);
+  EXPECT_FALSE(c[1].model.has_value());
+  EXPECT_EQ(c[2].frame, 60u);
+  EXPECT_FALSE(c[2].model.has_value());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].message.find("camera: the bone it follows from frame 60 (model 3, bone 0) is not in the scene"),
+            std::string::npos)
+      << w[0].message;
+  EXPECT_EQ(p->camera.camera_keys.size(), 5u);
+}
+
 TEST(ProjectPath, StoredWindowsPathBelowEachFolderInOrder) {
   const fs::path a = test::temp_dir("project_path_a"), b = test::temp_dir("project_path_b");
   touch(b / "Model" / "M.pmd");
@@ -443,9 +555,8 @@ TEST(ProjectCorpus, SampleProjectKeyCountsEqualTheIndependentCounts) {
   std::vector<Warning> w;
   auto p = convert_project(r->document, o, w);
   ASSERT_TRUE(p.has_value()) << p.error().to_string();
-  // One note: the accessories with keys (tools/pmm_counts.py: 19 of the 29 have some).
-  ASSERT_EQ(w.size(), 1u) << w.back().to_string();
-  EXPECT_NE(w[0].message.find("19 of 29 accessories have keys after frame 0"), std::string::npos) << w[0].message;
+  // Nothing left unconverted to warn about (accessory keys are part of the scene now).
+  EXPECT_TRUE(w.empty()) << w.front().to_string();
   // tools/pmm_counts.py's per-model "bones+bone keys/morphs+morph keys/model keys".
   std::ifstream in(fs::path(MMDKIT_TESTS_DIR) / "data/pmm_counts.tsv");
   std::string line, models;
@@ -462,6 +573,29 @@ TEST(ProjectCorpus, SampleProjectKeyCountsEqualTheIndependentCounts) {
     ASSERT_EQ(std::sscanf(m.c_str(), "%zu+%zu/%zu+%zu/%zu", &c[0], &c[1], &c[2], &c[3], &c[4]), 5) << m;
     counts.push_back(c);
   }
+  // tools/pmm_counts.py's regular keys per accessory: keys = initial + those (none: no keys).
+  std::string acc_keys;
+  {
+    std::ifstream in2(fs::path(MMDKIT_TESTS_DIR) / "data/pmm_counts.tsv");
+    while (std::getline(in2, line))
+      if (line.find("AllStar") != std::string::npos) {
+        std::stringstream ss(line);
+        for (int c = 0; c < 7; ++c) std::getline(ss, acc_keys, '\t');
+      }
+  }
+  std::vector<std::size_t> regular;
+  std::stringstream as(acc_keys);
+  for (std::string k; std::getline(as, k, ';');) regular.push_back(std::stoul(k));
+  ASSERT_EQ(regular.size(), 29u);
+  ASSERT_EQ(p->accessories.size(), 29u);
+  std::size_t moving = 0;
+  for (std::size_t i = 0; i < 29; ++i) {
+    EXPECT_EQ(p->accessories[i].keys.size(), regular[i] == 0 ? 0 : regular[i] + 1) << "accessory " << i;
+    ASSERT_TRUE(p->accessories[i].scene_accessory.has_value());
+    EXPECT_EQ(p->scene.accessories[*p->accessories[i].scene_accessory].keys.size(), p->accessories[i].keys.size());
+    moving += regular[i] == 0 ? 0 : 1;
+  }
+  EXPECT_EQ(moving, 19u);
   ASSERT_EQ(counts.size(), 11u);
   ASSERT_EQ(p->models.size(), 11u);
   EXPECT_EQ(p->scene.models.size(), 11u);

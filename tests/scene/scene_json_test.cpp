@@ -64,6 +64,56 @@ struct Bad {
   ErrorCode code = ErrorCode::json_schema;
 };
 
+TEST(SceneJson, AccessoryKeysOpacityAndAdditiveBlending) {
+  const std::string text = R"({"models": [{"file": "a.pmx"}], "accessories": [
+    {"file": "light.x", "add_blend": true, "opacity": 0.25},
+    {"file": "laser.x", "add_blend": true, "keys": [
+      {"frame": 0, "position": [1, 2, 3], "rotation": [0, 90, 0], "scale": 0, "opacity": 0.5},
+      {"frame": 30, "visible": false, "model": 0, "bone": "頭"}]}]})";
+  auto s = parse_scene(text, "/x");
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  ASSERT_EQ(s->accessories.size(), 2u);
+  EXPECT_TRUE(s->accessories[0].add_blend);
+  EXPECT_FLOAT_EQ(s->accessories[0].opacity, 0.25f);
+  EXPECT_TRUE(s->accessories[0].keys.empty());
+  const AccessoryEntry& a = s->accessories[1];
+  ASSERT_EQ(a.keys.size(), 2u);
+  EXPECT_EQ(a.keys[0].frame, 0u);
+  EXPECT_EQ(a.keys[0].placement.position, (Vec3{1, 2, 3}));
+  EXPECT_EQ(a.keys[0].placement.rotation, (Vec3{0, 90, 0}));
+  EXPECT_EQ(a.keys[0].placement.scale, 0.0f);
+  EXPECT_FLOAT_EQ(a.keys[0].opacity, 0.5f);
+  EXPECT_TRUE(a.keys[0].visible);
+  EXPECT_FALSE(a.keys[0].model.has_value());
+  EXPECT_EQ(a.keys[1].frame, 30u);
+  EXPECT_FALSE(a.keys[1].visible);
+  ASSERT_TRUE(a.keys[1].model.has_value());
+  EXPECT_EQ(*a.keys[1].model, 0u);
+  EXPECT_EQ(a.keys[1].bone, "頭");
+  EXPECT_TRUE(a.keys[1].placement.is_identity());
+}
+
+TEST(SceneJson, CameraParents) {
+  auto s = parse_scene(R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "edge_width": 0.5}],
+    "camera_parents": [{"frame": 0, "model": 1, "bone": "頭"}, {"frame": 90}]})", "/x");
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  EXPECT_EQ(s->models[0].edge_width, 1.0f);
+  EXPECT_EQ(s->models[1].edge_width, 0.5f);
+  ASSERT_EQ(s->camera_parents.size(), 2u);
+  EXPECT_EQ(s->camera_parents[0].frame, 0u);
+  ASSERT_TRUE(s->camera_parents[0].model.has_value());
+  EXPECT_EQ(*s->camera_parents[0].model, 1u);
+  EXPECT_EQ(s->camera_parents[0].bone, "頭");
+  EXPECT_EQ(s->camera_parents[1].frame, 90u);
+  EXPECT_FALSE(s->camera_parents[1].model.has_value());
+  auto late = parse_scene(R"({"models": [{"file": "a.pmx"}], "camera_parents": [{"frame": 9}, {"frame": 3}]})", "/x");
+  ASSERT_FALSE(late.has_value());
+  EXPECT_EQ(late.error().message, "camera_parents[1].frame: must be after the previous key's frame 9");
+  auto none = parse_scene(R"({"models": [{"file": "a.pmx"}], "camera_parents": [{"frame": 0, "model": 3, "bone": "x"}]})", "/x");
+  ASSERT_FALSE(none.has_value());
+  EXPECT_EQ(none.error().message, "camera_parents[0].model: model 3 does not exist (the scene has 1 model)");
+}
+
 TEST(SceneJson, ErrorsNameTheField) {
   const Bad cases[] = {
       {R"([])", "(top level): must be an object, not an array"},
@@ -71,12 +121,14 @@ TEST(SceneJson, ErrorsNameTheField) {
       {R"({"models": []})", "models: required: at least one model"},
       {R"({"models": {}})", "models: must be an array, not an object"},
       {R"({"models": [{"file": "a.pmx"}], "modles": 1})",
-       "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, light, audio)"},
+       "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, camera_parents, "
+       "light, audio)"},
       {R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "motions": ["x.vmd", 3]}]})",
        "models[1].motions[1]: must be a path (a string), not a number"},
       {R"({"models": [{"file": "a.pmx"}, {"motions": []}]})", "models[1].file: required"},
       {R"({"models": [{"file": "a.pmx", "motion": "x.vmd"}]})",
-       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale)"},
+       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale, edge_width)"},
+      {R"({"models": [{"file": "a.pmx", "edge_width": -1}]})", "models[0].edge_width: must be >= 0"},
       {R"({"models": [{"file": "a.pmx", "position": [1, 2]}]})",
        "models[0].position: must be an array of 3 numbers, not an array of 2"},
       {R"({"models": [{"file": "a.pmx", "rotation": [1, "2", 3]}]})",
@@ -94,6 +146,29 @@ TEST(SceneJson, ErrorsNameTheField) {
        "accessories[0].model: must be a model index (a whole number >= 0), not that number"},
       {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "visible": 1}]})",
        "accessories[0].visible: must be true or false, not a number"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "opacity": 1.5}]})",
+       "accessories[0].opacity: must be 0..1"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "add_blend": 1}]})",
+       "accessories[0].add_blend: must be true or false, not a number"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": []}]})",
+       "accessories[0].keys: must hold at least one key"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "scale": 2, "keys": [{"frame": 0}]}]})",
+       "accessories[0].scale: the keys give it (no field beside 'keys' but file and add_blend)"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.vac", "keys": [{"frame": 0}]}]})",
+       "accessories[0].keys: a .vac gives the placement (give its .x file to move the accessory)"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"position": [0, 0, 0]}]}]})",
+       "accessories[0].keys[0].frame: required"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 5}, {"frame": 5}]}]})",
+       "accessories[0].keys[1].frame: must be after the previous key's frame 5"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "scale": -1}]}]})",
+       "accessories[0].keys[0].scale: must be >= 0"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "model": 0}]}]})",
+       "accessories[0].keys[0].bone: required with 'model'"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "opacity": -0.5}]}]})",
+       "accessories[0].keys[0].opacity: must be 0..1"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "shadow": 1}]}]})",
+       "accessories[0].keys[0].shadow: unknown field (expected one of: frame, position, rotation, scale, opacity, visible, "
+       "model, bone)"},
       {R"({"models": [{"file": "a.pmx"}], "stage": {"position": [0, 0, 0]}})", "stage.file: required"},
       {R"({"models": [{"file": "a.pmx"}], "light": {"color": [2, 0, 0]}})", "light.color[0]: must be 0..1"},
       {R"({"models": [{"file": "a.pmx"}], "light": {"direction": [0, 0, 0]}})", "light.direction: must not be (0, 0, 0)"},

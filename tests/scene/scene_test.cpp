@@ -142,6 +142,107 @@ TEST_F(SceneFiles, AttachedAccessoryFollowsItsBoneExactlyAtEveryFrame) {
   EXPECT_GT(moved, 40) << "the motion should move the wrist";
 }
 
+// Accessory keys (AccessoryEntry::keys): linear between keys, as nanoem's
+// Accessory::synchronizeMotion; visibility and parent from the key before; the keys' frames
+// checked against independently computed transforms.
+TEST_F(SceneFiles, AccessoryKeysMoveItLinearlyAndSwitchParentAndVisibility) {
+  SceneDescription d;
+  d.models.push_back({dancer, {dance}, Placement{{5, 0, -3}, {0, 30, 0}, 1.0f}});
+  AccessoryEntry a;
+  a.file = prop;
+  AccessoryKey k0, k10, k20;
+  k0.frame = 0;
+  k0.placement = {{0, 0, 0}, {0, 0, 0}, 1.0f};
+  k10.frame = 10;
+  k10.placement = {{10, 20, 0}, {0, 90, 0}, 3.0f};
+  k10.opacity = 0.5f;
+  k20.frame = 20;
+  k20.placement = {{0, 1, 0}, {}, 1.0f};
+  k20.visible = false;
+  k20.model = 0;
+  k20.bone = "頭";
+  a.keys = {k0, k10, k20};
+  d.accessories.push_back(a);
+  std::vector<Warning> w;
+  auto s = Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  EXPECT_EQ(s->accessory_bone(0), -1);
+  EXPECT_TRUE(s->accessory_ever_visible(0));
+  // Frame 5: halfway from key 0 to key 10: position (5, 10, 0), 45° about Y, scale 2, opacity 0.75.
+  ASSERT_TRUE(s->evaluate(5).has_value());
+  expect_near(s->accessory_transform(0), trs({5, 10, 0}, {0, 45, 0}, 2), 1e-5, "frame 5");
+  EXPECT_FLOAT_EQ(s->accessory_opacity(0), 0.75f);
+  EXPECT_TRUE(s->accessory_visible(0));
+  // Frame 2.5 (a quarter): position (2.5, 5, 0), 22.5°, scale 1.5.
+  ASSERT_TRUE(s->evaluate(2.5).has_value());
+  expect_near(s->accessory_transform(0), trs({2.5f, 5, 0}, {0, 22.5f, 0}, 1.5), 1e-5, "frame 2.5");
+  // Exactly at key 10: its placement matrix, bit for bit.
+  ASSERT_TRUE(s->evaluate(10).has_value());
+  EXPECT_EQ(s->accessory_transform(0), multiply(placement_matrix(k10.placement), scale_matrix(1.0f)));
+  EXPECT_FLOAT_EQ(s->accessory_opacity(0), 0.5f);
+  // Frame 15: still key 10's parent (the world) and visibility; halfway to key 20's values.
+  ASSERT_TRUE(s->evaluate(15).has_value());
+  EXPECT_TRUE(s->accessory_visible(0));
+  expect_near(s->accessory_transform(0), trs({5, 10.5f, 0}, {0, 45, 0}, 2), 1e-5, "frame 15");
+  // From frame 20 on: on the head of model 0 (model placement · head · key placement), hidden.
+  const auto head = static_cast<std::size_t>(s->character(0).data().skeleton().find("頭"));
+  for (double f : {20.0, 33.0}) {
+    ASSERT_TRUE(s->evaluate(f).has_value());
+    EXPECT_FALSE(s->accessory_visible(0));
+    EXPECT_FLOAT_EQ(s->accessory_opacity(0), 1.0f);
+    const auto& pose = s->character(0).pose();
+    const M4 want = mul(mul(trs({5, 0, -3}, {0, 30, 0}, 1), rigid(pose.model_rotations()[head], pose.model_positions()[head])),
+                        trs({0, 1, 0}, {}, 1));
+    expect_near(s->accessory_transform(0), want, 2e-4, "frame " + std::to_string(f));
+  }
+  EXPECT_GE(s->last_frame(), 20u);
+  // A key's bone the model does not have: the key's field in the error.
+  d.accessories[0].keys[2].bone = "no such bone";
+  auto bad = Scene::load(d, {}, w);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("accessories[0].keys[2].bone: model 0 has no bone 'no such bone'"), std::string::npos)
+      << bad.error().message;
+}
+
+// The camera following a bone (camera_parents): look-at and eye moved by the bone's world origin
+// (model placement · bone origin) while a key names it, back to the camera's own after a key
+// without a model.
+TEST_F(SceneFiles, CameraFollowsABonesOriginWhileAParentKeyNamesIt) {
+  SceneDescription d;
+  d.models.push_back({dancer, {dance}, Placement{{5, 0, -3}, {0, 30, 0}, 1.0f}});
+  CameraParentKey on, off;
+  on.frame = 10;
+  on.model = 0;
+  on.bone = "頭";
+  off.frame = 30;
+  d.camera_parents = {on, off};
+  std::vector<Warning> w;
+  auto s = Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  std::uint32_t cursor = 0;
+  const anim::CameraState mmd = anim::sample_camera({}, 0.0, cursor);
+  const auto head = static_cast<std::size_t>(s->character(0).data().skeleton().find("頭"));
+  for (double f : {0.0, 5.0, 10.0, 17.5, 29.0, 30.0, 35.0}) {
+    ASSERT_TRUE(s->evaluate(f).has_value());
+    const bool follows = f >= 10 && f < 30;
+    Vec3 origin{};
+    if (follows) {
+      const Vec3 p = s->character(0).pose().model_positions()[head];
+      const M4 want = mul(trs({5, 0, -3}, {0, 30, 0}, 1), rigid(kIdentityQuat, p));
+      origin = {float(want.m[0][3]), float(want.m[1][3]), float(want.m[2][3])};
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_NEAR(s->camera().target[i], mmd.target[i] + origin[i], 1e-4) << "frame " << f << " axis " << i;
+      EXPECT_NEAR(s->camera().position[i], mmd.position[i] + origin[i], 1e-4) << "frame " << f << " axis " << i;
+    }
+  }
+  d.camera_parents[0].bone = "nothing";
+  auto bad = Scene::load(d, {}, w);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("camera_parents[0].bone: model 0 has no bone 'nothing'"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST_F(SceneFiles, SameModelAndMotionsShareTheirData) {
   SceneDescription d;
   d.models.push_back({dancer, {dance}, {}});

@@ -76,6 +76,18 @@ struct ModelFrame {
   std::span<const anim::Vec4> additional_uv_offsets;
   /// Per material values after material morphs (anim::MorphWorkspace::materials); empty = as stored.
   std::span<const anim::MaterialValues> materials;
+  /// false: not drawn this frame (no shadow, no colour; the spans are not read). A scene's
+  /// accessory hidden by its keys.
+  bool visible = true;
+  /// 0..1, multiplies every material's diffuse alpha (an accessory's opacity, MMD's 不透明度); a
+  /// material whose alpha becomes 0 is not drawn. 1 draws exactly as before.
+  float opacity = 1.0f;
+  /// Materials blended additively (source × alpha added to the picture: MMD's accessory 加算
+  /// setting) instead of over; ground shadow and edges as usual.
+  bool add_blend = false;
+  /// Multiplies every material's edge size (MMD's edge width per model, a project's setting); 0:
+  /// no edges. 1 draws exactly as before.
+  float edge_scale = 1.0f;
 };
 
 /// The scene around the model at one frame.

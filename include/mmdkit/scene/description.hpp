@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -25,6 +26,8 @@ struct ModelEntry {
   std::filesystem::path file;
   std::vector<std::filesystem::path> motions;
   Placement placement;  ///< model space → world
+  /// Multiplies the model's edge sizes when drawn (MMD's edge width per model; >= 0, 0 = no edges).
+  float edge_width = 1.0f;
 };
 
 /// The stage: a PMX / PMD model drawn at rest, without motion (its rigid bodies take part in the
@@ -34,6 +37,17 @@ struct ModelEntry {
 struct StageEntry {
   std::filesystem::path file;
   Placement placement;
+};
+
+/// One key of an accessory that moves (AccessoryEntry::keys; docs/SCENE.md "Accessory keys"): where
+/// the accessory is from `frame` on, as MMD's accessory keys say it.
+struct AccessoryKey {
+  std::uint32_t frame = 0;           ///< 30 fps; keys strictly increasing
+  Placement placement;               ///< scale >= 0 here (0: collapsed to a point, as nanoem clamps)
+  float opacity = 1.0f;              ///< 0..1, multiplies the materials' alpha
+  bool visible = true;
+  std::optional<std::size_t> model;  ///< parent model (index into SceneDescription::models); nullopt: world
+  std::string bone;                  ///< parent bone name (UTF-8), required with `model`
 };
 
 /// An accessory: attached to a bone of a model (`model` set, `bone` its name) or placed in the
@@ -49,6 +63,26 @@ struct AccessoryEntry {
   /// the .vac's .x and took the placement and bone from it.
   std::filesystem::path vac;
   bool stage = false;  ///< the scene's .x stage (resolve_accessory_files), placed in the world
+  float opacity = 1.0f;    ///< 0..1: multiplies every material's alpha (MMD's accessory 不透明度)
+  bool add_blend = false;  ///< drawn additively (MMD's accessory 加算: colour added to the picture)
+  /// Keys over time (empty: the fields above hold at every frame). When given they replace
+  /// `model`, `bone`, `placement`, `visible` and `opacity` (those stay at their defaults): before the
+  /// first key the first holds, after the last the last; between keys a and b at frame f, with
+  /// t = (f − a.frame) / (b.frame − a.frame): position, scale and opacity a + t·(b − a), rotation
+  /// the slerp of the two keys' rotations (placement_rotation), visibility and parent those of a
+  /// (MMD's accessory keys are linear: nanoem Accessory::synchronizeMotion, hkrn/nanoem
+  /// emapp/src/Accessory.cc).
+  std::vector<AccessoryKey> keys{};
+};
+
+/// From `frame` on, the camera follows a bone (MMD's camera 外部親, a camera key's parent model and
+/// bone): the camera's look-at point is taken relative to the bone's world position (look-at +
+/// the bone's origin, as nanoem's PerspectiveCamera::boundLookAt; the bone's rotation is not
+/// applied). A key without `model` ends the following.
+struct CameraParentKey {
+  std::uint32_t frame = 0;           ///< 30 fps; keys strictly increasing
+  std::optional<std::size_t> model;  ///< index into SceneDescription::models; nullopt: no parent
+  std::string bone;                  ///< bone name (UTF-8), required with `model`
 };
 
 /// A whole scene.
@@ -63,6 +97,8 @@ struct SceneDescription {
   /// motions, MMD's default light, in that order.
   std::filesystem::path light_motion;
   std::optional<anim::LightState> fixed_light;  ///< a constant light (scene file "light": {...})
+  /// The bones the camera follows over time (empty: none); before the first key: none.
+  std::vector<CameraParentKey> camera_parents{};
   std::filesystem::path audio;                  ///< muxed into a rendered video; empty = none
   /// Folder of the scene file (relative paths were resolved against it); empty for a scene built
   /// from the command line.

@@ -30,6 +30,10 @@ struct Placement {
 Quat placement_rotation(const Placement& p) noexcept;
 /// T · R · S of `p` (file comment).
 Mat4 placement_matrix(const Placement& p) noexcept;
+/// T(position) · R(rotation) · S(scale) of a rotation given as a unit quaternion (accessory keys
+/// between two frames, scene.hpp); placement_matrix(p) = this of p's position, placement_rotation(p)
+/// and scale, to float rounding.
+Mat4 placement_matrix(const Vec3& position, const Quat& rotation, float scale) noexcept;
 /// Matrix product a · b (column-major).
 Mat4 multiply(const Mat4& a, const Mat4& b) noexcept;
 /// m · (p, 1): a point transformed.

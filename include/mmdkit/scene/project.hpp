@@ -74,7 +74,8 @@ struct ProjectModel {
   std::optional<std::size_t> scene_model;
 };
 
-/// One accessory of the project.
+/// One accessory of the project. Its keys are MMD's accessory keys (linear between keys: nanoem
+/// PMM::Context::loadAccessory and Accessory::synchronizeMotion, hkrn/nanoem emapp/src).
 struct ProjectAccessory {
   std::size_t index = 0;
   std::string name;  ///< as the project names it (UTF-8)
@@ -86,6 +87,12 @@ struct ProjectAccessory {
   std::optional<std::size_t> model;  ///< the parent model's index in the scene (nullopt: world)
   std::string bone;                  ///< the parent bone's name
   bool visible = true;               ///< bit 0 of the initial key's opacity_visible
+  float opacity = 1.0f;              ///< the initial key's opacity (0..1, pmm::accessory_opacity)
+  bool add_blend = false;            ///< the accessory's additive blending (v2)
+  /// The initial key then the regular keys in track order, when the accessory has regular keys
+  /// (empty: it stays where its initial key puts it): placement (rotation in degrees, scale < 0
+  /// read as 0), visibility, opacity and parent per key, as AccessoryEntry::keys (description.hpp).
+  std::vector<AccessoryKey> keys{};
   /// Index into Project::scene.accessories (nullopt: not in the scene).
   std::optional<std::size_t> scene_accessory;
 };
@@ -120,7 +127,8 @@ struct Project {
   vmd::Motion camera;
   /// The scene: the models found (file = the model file, motions empty: the caller names where it
   /// keeps Project::models[i].motion), the accessories found (their .x, placement at frame 0,
-  /// parent model and bone), camera / light_motion empty (the caller names camera's file), the audio
+  /// parent model and bone; keys when they move), camera_parents (the bones the camera keys
+  /// follow), camera / light_motion empty (the caller names camera's file), the audio
   /// when audio is on and found. `folder` empty.
   SceneDescription scene;
   std::optional<ProjectPath> audio;  ///< the audio file when audio_enabled

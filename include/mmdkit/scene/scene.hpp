@@ -9,10 +9,13 @@
 //   1. every character (models in order, then the stage) evaluates the frame (model space);
 //   2. update_attachments(frame): accessory world transforms (attached: model placement · bone
 //      model matrix · accessory placement · S(unit scale), exactly, from this frame's bones; in the
-//      world: placement · S(unit scale)), then camera, light and self-shadow.
+//      world: placement · S(unit scale); an accessory with keys: the placement, parent, visibility
+//      and opacity its keys give at the frame, description.hpp AccessoryEntry::keys), then camera,
+//      light and self-shadow.
 // Camera: the camera VMD's keys (a camera VMD without camera keys: MMD's default camera, as when
 // MMD loads such a file onto its camera), else (no camera VMD) the first model whose motions have
-// camera keys, else MMD's default camera. Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
+// camera keys, else MMD's default camera; then, while a camera_parents key names a bone, its
+// look-at point and eye moved by that bone's world origin (description.hpp CameraParentKey). Light: the fixed light, else the light VMD's keys, else the camera VMD's, else
 // the first model's motions with light keys, else MMD's default (anim/light.hpp). Self-shadow: the
 // camera VMD's keys, else the light VMD's, else the first model's motions with such keys, else
 // MMD's default (anim/self_shadow.hpp).
@@ -91,8 +94,15 @@ class Scene {
   const AccessoryModel& accessory(std::size_t i) const noexcept;
   /// The accessory's bone in its model's skeleton (−1: placed in the world).
   std::int32_t accessory_bone(std::size_t i) const noexcept;
-  /// Accessory space → world at the last frame evaluated (identity before).
+  /// Accessory space → world at the last frame evaluated (identity before). An accessory with keys
+  /// (AccessoryEntry::keys) takes its placement and parent from them at that frame.
   const Mat4& accessory_transform(std::size_t i) const noexcept;
+  /// Visibility and opacity (0..1) at the last frame evaluated: the entry's, or its keys' at that
+  /// frame (frame 0's before any evaluation).
+  bool accessory_visible(std::size_t i) const noexcept;
+  float accessory_opacity(std::size_t i) const noexcept;
+  /// Visible at some frame: the entry is visible, or one of its keys is (a renderer needs it).
+  bool accessory_ever_visible(std::size_t i) const noexcept;
 
   const anim::CameraState& camera() const noexcept;
   CameraSource camera_source() const noexcept;
