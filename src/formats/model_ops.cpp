@@ -1,5 +1,5 @@
 // mmdkit CLI — model operations (model_ops.hpp).
-#include "cli/model_ops.hpp"
+#include "formats/model_ops.hpp"
 
 #include <set>
 #include <system_error>
@@ -13,7 +13,7 @@
 #include "mmdkit/model/convert.hpp"
 #include "mmdkit/model/textures.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 template <class F>
@@ -26,12 +26,12 @@ std::optional<std::filesystem::path> folder_of(const F& flags) {
 }
 
 void append(std::vector<Finding>& out, const std::vector<model::Finding>& fs) {
-  for (const model::Finding& f : fs) out.push_back(to_cli_finding(f));
+  for (const model::Finding& f : fs) out.push_back(to_format_finding(f));
 }
 
 }  // namespace
 
-Finding to_cli_finding(const model::Finding& f) {
+Finding to_format_finding(const model::Finding& f) {
   // Texture findings have codes of their own (the kind's name, so it is not repeated).
   ErrorCode code = ErrorCode::invalid_value;
   std::string msg;
@@ -63,7 +63,7 @@ Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
       case model::FindingKind::non_finite:
       case model::FindingKind::texture_missing:
       case model::FindingKind::texture_escapes:
-      case model::FindingKind::physics_record: out.push_back(to_cli_finding(f)); break;
+      case model::FindingKind::physics_record: out.push_back(to_format_finding(f)); break;
       default: break;
     }
   }
@@ -207,4 +207,9 @@ Result<std::vector<CompanionFile>> texture_files_for_output(ByteSpan output_byte
   return out;
 }
 
-}  // namespace mmdkit::cli
+std::string face_line(std::uint64_t n) {
+  const std::uint64_t t = n / 3;
+  return "face indices: " + std::to_string(n) + " (" + std::to_string(t) + (t == 1 ? " triangle)\n" : " triangles)\n");
+}
+
+}  // namespace mmdkit::formats

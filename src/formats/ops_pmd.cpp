@@ -1,18 +1,18 @@
-// mmdkit CLI — PMD models: thin wiring of the library (pmd.hpp, pmd_json.hpp) into the generic
+// mmdkit format registry — PMD models: thin wiring of the library (pmd.hpp, pmd_json.hpp) into the generic
 // commands; convert (.pmd, .pmx), generate and check come from model_ops (the model view).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/model_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
+#include "formats/model_ops.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 pmd::ReadOptions read_options(const ReadFlags& f) { return pmd::ReadOptions{f.encoding, f.strict}; }
@@ -113,15 +113,9 @@ Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFla
 }  // namespace
 
 const FormatOps& pmd_ops() {
-  static const FormatOps ops{.name = "pmd",
-                             .extension = ".pmd",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert_pmd,
-                             .generate = generate_pmd,
-                             .check = check_pmd_ops};
+  static const FormatOps ops{.name = "pmd", .extension = ".pmd", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert_pmd, .generate = generate_pmd, .check = check_pmd_ops};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,17 +1,16 @@
-// mmdkit CLI — MMD projects (.pmm): thin wiring of the library (formats/pmm.hpp) into the
+// mmdkit format registry — MMD projects (.pmm): thin wiring of the library (formats/pmm.hpp) into the
 // generic commands. A version-1 project stores no bone / morph counts: they are read from the
 // model files it names, found below the project's folder (pmm::resolve_path).
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/formats/pmx.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 /// The bone, morph and IK counts of a model file (PMD or PMX), or nullopt when it cannot be read.
@@ -194,15 +193,9 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 }  // namespace
 
 const FormatOps& pmm_ops() {
-  static const FormatOps ops{.name = "pmm",
-                             .extension = ".pmm",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = nullptr,
-                             .check = check};
+  static const FormatOps ops{.name = "pmm", .extension = ".pmm", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = nullptr, .check = check};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,19 +1,19 @@
-// mmdkit CLI — PMX models: thin wiring of the library (pmx.hpp, pmx_json.hpp, pmx_generate.hpp)
+// mmdkit format registry — PMX models: thin wiring of the library (pmx.hpp, pmx_json.hpp, pmx_generate.hpp)
 // into the generic commands.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
-#include "cli/model_ops.hpp"
+#include "formats/model_ops.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/model/convert.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 pmx::ReadOptions read_options(const ReadFlags& f) { return pmx::ReadOptions{.strict = f.strict}; }
@@ -167,15 +167,9 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
 }  // namespace
 
 const FormatOps& pmx_ops() {
-  static const FormatOps ops{.name = "pmx",
-                             .extension = ".pmx",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = generate,
-                             .check = check_pmx_ops};
+  static const FormatOps ops{.name = "pmx", .extension = ".pmx", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = generate, .check = check_pmx_ops};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

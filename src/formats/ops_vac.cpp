@@ -1,15 +1,15 @@
-// mmdkit CLI — .vac accessory settings: thin wiring of formats/vac.hpp into the generic commands
+// mmdkit format registry — .vac accessory settings: thin wiring of formats/vac.hpp into the generic commands
 // (info, dump, check). A .vac has no signature: commands take it by its extension
 // (docs/formats/vac.md).
 #include <cmath>
 #include <string>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vac.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 std::string vec(const vac::Vec3& v) {
@@ -81,4 +81,4 @@ const FormatOps& vac_ops() {
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,19 +1,18 @@
-// mmdkit CLI — VMD motions: thin wiring of the library (vmd.hpp, vmd_json.hpp, vmd_generate.hpp)
+// mmdkit format registry — VMD motions: thin wiring of the library (vmd.hpp, vmd_json.hpp, vmd_generate.hpp)
 // into the generic commands.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "core/json.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 vmd::ReadOptions read_options(const ReadFlags& f) { return vmd::ReadOptions{f.encoding, f.strict}; }
@@ -153,15 +152,9 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 }  // namespace
 
 const FormatOps& vmd_ops() {
-  static const FormatOps ops{.name = "vmd",
-                             .extension = ".vmd",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = generate,
-                             .check = check};
+  static const FormatOps ops{.name = "vmd", .extension = ".vmd", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = generate, .check = check};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,4 +1,4 @@
-// mmdkit CLI — VPD poses: thin wiring of the library (vpd.hpp, vpd_json.hpp) into the generic
+// mmdkit format registry — VPD poses: thin wiring of the library (vpd.hpp, vpd_json.hpp) into the generic
 // commands (info, dump, convert, generate, check).
 #include <cmath>
 #include <cstdio>
@@ -6,14 +6,13 @@
 #include <random>
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/formats/vpd_json.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 vpd::ReadOptions read_options(const ReadFlags& f) { return vpd::ReadOptions{f.encoding}; }
@@ -150,15 +149,9 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 }  // namespace
 
 const FormatOps& vpd_ops() {
-  static const FormatOps ops{.name = "vpd",
-                             .extension = ".vpd",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = generate,
-                             .check = check};
+  static const FormatOps ops{.name = "vpd", .extension = ".vpd", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = generate, .check = check};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,20 +1,34 @@
-// mmdkit CLI — DirectX .x meshes: thin wiring of the library (formats/x.hpp, model/accessory.hpp)
+// mmdkit format registry — DirectX .x meshes: thin wiring of the library (formats/x.hpp, model/accessory.hpp)
 // into the generic commands (info, dump, check). The dump schema is docs/formats/x.md "JSON".
 #include <cmath>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/x.hpp"
 #include "mmdkit/model/accessory.hpp"
 #include "mmdkit/model/textures.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 std::string version_text(const x::Header& h) { return "0" + std::to_string(h.major) + "0" + std::to_string(h.minor); }
+
+// The last member of both JSON forms (info --json, the dump), and the object's end:
+// `,\n  "skipped": {"Type": n, ...}\n}\n`.
+std::string skipped_json(const std::vector<std::pair<std::string, std::uint32_t>>& skipped) {
+  std::string o = ",\n  \"skipped\": {";
+  bool first = true;
+  for (const auto& [type, n] : skipped) {
+    o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
+    first = false;
+  }
+  return o + "}\n}\n";
+}
 
 std::uint64_t triangles(const x::Mesh& m) {
   std::uint64_t n = 0;
@@ -53,14 +67,8 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
                     std::to_string(colors) + ",\n  \"materials\": " + std::to_string(d->materials.size()) +
                     ",\n  \"textures\": [";
     for (std::size_t i = 0; i < textures.size(); ++i) o += (i ? ", " : "") + json::string(textures[i]);
-    o += "],\n  \"skipped\": {";
-    bool first = true;
-    for (const auto& [type, n] : d->skipped) {
-      o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
-      first = false;
-    }
-    o += "}\n}\n";
-    return o;
+    o += "]";
+    return o + skipped_json(d->skipped);
   }
   std::string out;
   out += "format: x (DirectX mesh, " + std::string(x::body_format_name(d->header.format)) + ", version " +
@@ -198,14 +206,7 @@ Result<std::string> to_json(ByteSpan bytes, const ReadFlags&, std::vector<Warnin
     }
     o += "}";
   });
-  o += ",\n  \"skipped\": {";
-  bool first = true;
-  for (const auto& [type, n] : d->skipped) {
-    o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
-    first = false;
-  }
-  o += "}\n}\n";
-  return o;
+  return o + skipped_json(d->skipped);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,4 +350,4 @@ const FormatOps& x_ops() {
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

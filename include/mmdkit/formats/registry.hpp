@@ -1,10 +1,18 @@
-// mmdkit CLI — what each file format offers the generic commands (info, dump, convert, generate,
-// check). One FormatOps per format, defined in ops_<format>.cpp; commands dispatch on them.
+// mmdkit — the format registry: which format a file is, and what each format offers (info,
+// lossless JSON both ways, convert, generate, check). One FormatOps per format, defined in
+// src/formats/ops_<format>.cpp (library `mmdkit_formats`, above model and anim: the model formats'
+// check and convert use the model view). Both front ends sit on it: the CLI's generic file commands
+// (info, dump, convert, generate, check) and the Python module (sniff, check, to_json, write).
+//
+// Errors: every function returning Result fails with the reader's error (section, record, byte
+// offset, why) when the bytes do not parse, `unsupported` for a conversion the format does not
+// offer, `invalid_argument` for GenerateFlags out of range. Texts are UTF-8.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,7 +21,7 @@
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/core/text.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 
 /// Options shared by the commands that read files.
 struct ReadFlags {
@@ -100,9 +108,30 @@ const FormatOps* format_by_content(ByteSpan bytes);
 /// detect_format in the first 4 KiB; nullptr if absent or unknown.
 const FormatOps* format_of_json(std::string_view json);
 
-/// The `info` line of a model's faces, the same for PMD and PMX: "face indices: N (T triangles)"
-/// where N is the stored index count (the length of the JSON dump's "indices" / "faces" array)
-/// and T = N / 3. `info --json` gives both as "face_indices" and "triangles".
-std::string face_line(std::uint64_t face_indices);
+/// The extension of `path` in ASCII lower case, with its dot (".glb"); empty when none.
+std::string lower_extension(std::string_view path);
 
-}  // namespace mmdkit::cli
+/// The extensions a kind of file is written to, and its words: "a VMD motion" to .vmd, .json.
+struct OutputKind {
+  std::string_view what;                      ///< "a VMD motion"
+  std::span<const std::string_view> allowed;  ///< lower case, with the dot: ".vmd", ".json"
+};
+inline constexpr std::string_view kVmdOutputs[] = {".vmd", ".json"};
+inline constexpr std::string_view kVpdOutputs[] = {".vpd", ".json"};
+inline constexpr OutputKind kVmdOutput{"a VMD motion", kVmdOutputs};
+inline constexpr OutputKind kVpdOutput{"a VPD pose", kVpdOutputs};
+inline constexpr std::string_view kPmdOutputs[] = {".pmd", ".json"};
+inline constexpr std::string_view kPmxOutputs[] = {".pmx", ".json"};
+inline constexpr OutputKind kPmdOutput{"a PMD model", kPmdOutputs};  ///< written as is (convert turns it into PMX)
+inline constexpr OutputKind kPmxOutput{"a PMX model", kPmxOutputs};
+
+/// The message that refuses writing `kind` to `output`, in convert's words ("a VMD motion converts
+/// only to .vmd or .json, not .pmx"); empty when `output` is "-" (stdout), has no extension (a
+/// device, a pipe, a bare name) or ends in one of kind.allowed (any case).
+std::string output_extension_problem(std::string_view output, const OutputKind& kind);
+
+/// "a VMD motion converts only to .vmd or .json, not .EXT" for the extension `ext` (with or
+/// without its dot): convert's message, written once.
+std::string converts_only_to(const OutputKind& kind, std::string_view ext);
+
+}  // namespace mmdkit::formats
