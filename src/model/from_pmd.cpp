@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "build_internal.hpp"
+#include "stored_fields.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/model/textures.hpp"
 
@@ -345,22 +346,11 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     RigidBody& d = m.rigid_bodies[i];
     d.name = s.name.text;
     d.bone = checked16(s.bone, nb, F, "rigid bodies", i, "bone", "bones");
-    d.group = s.group;
-    d.collision_mask = s.collision_mask;
-    d.shape = static_cast<RigidBodyShape>(s.shape);
-    d.size = s.size;
-    d.position = s.position;
+    detail::copy_rigid_body_values(d, s);
     if (d.bone >= 0) {
       const Vec3& bp = m.bones[static_cast<std::size_t>(d.bone)].position;
       for (int k = 0; k < 3; ++k) d.position[static_cast<std::size_t>(k)] += bp[static_cast<std::size_t>(k)];
     }
-    d.rotation = s.rotation;
-    d.mass = s.mass;
-    d.linear_damping = s.linear_damping;
-    d.angular_damping = s.angular_damping;
-    d.restitution = s.restitution;
-    d.friction = s.friction;
-    d.mode = static_cast<RigidBodyMode>(s.mode);
   }
   const std::size_t nr = p.rigid_bodies.size();
   m.joints.resize(p.joints.size());
@@ -376,14 +366,7 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     };
     d.rigid_body_a = rb(s.rigid_a, "rigid_a");
     d.rigid_body_b = rb(s.rigid_b, "rigid_b");
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.linear_lower = s.position_min;
-    d.linear_upper = s.position_max;
-    d.angular_lower = s.rotation_min;
-    d.angular_upper = s.rotation_max;
-    d.linear_spring = s.spring_position;
-    d.angular_spring = s.spring_rotation;
+    detail::copy_joint_values(d, s);
   }
 
   detail::compute_bone_order(m);

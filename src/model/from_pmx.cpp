@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "build_internal.hpp"
+#include "stored_fields.hpp"
 #include "mmdkit/formats/pmx.hpp"
 
 namespace mmdkit::model {
@@ -98,13 +99,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     Material& d = m.materials[i];
     d.name = s.name.text;
     d.name_en = s.name_en.text;
-    d.diffuse = s.diffuse;
-    d.specular = s.specular;
-    d.specular_power = s.specular_power;
-    d.ambient = s.ambient;
-    d.flags = s.flags;
-    d.edge_color = s.edge_color;
-    d.edge_size = s.edge_size;
+    detail::copy_material_values(d, s);
     d.texture = tex(s.texture, i, "texture");
     d.sphere = tex(s.sphere_texture, i, "sphere_texture");
     d.sphere_mode = s.sphere_mode <= 3 ? static_cast<SphereMode>(s.sphere_mode) : SphereMode::off;
@@ -303,18 +298,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.name = s.name.text;
     d.name_en = s.name_en.text;
     d.bone = checked(s.bone, nb, F, "rigid bodies", i, "bone", "bones");
-    d.group = s.group;
-    d.collision_mask = s.collision_mask;
-    d.shape = static_cast<RigidBodyShape>(s.shape);
-    d.size = s.size;
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.mass = s.mass;
-    d.linear_damping = s.linear_damping;
-    d.angular_damping = s.angular_damping;
-    d.restitution = s.restitution;
-    d.friction = s.friction;
-    d.mode = static_cast<RigidBodyMode>(s.mode);
+    detail::copy_rigid_body_values(d, s);
   }
   m.joints.resize(p.joints.size());
   for (std::size_t i = 0; i < p.joints.size(); ++i) {
@@ -325,14 +309,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.type = static_cast<JointType>(s.type);
     d.rigid_body_a = checked(s.rigid_body_a, nr, F, "joints", i, "rigid_body_a", "rigid bodies");
     d.rigid_body_b = checked(s.rigid_body_b, nr, F, "joints", i, "rigid_body_b", "rigid bodies");
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.linear_lower = s.linear_lower;
-    d.linear_upper = s.linear_upper;
-    d.angular_lower = s.angular_lower;
-    d.angular_upper = s.angular_upper;
-    d.linear_spring = s.linear_spring;
-    d.angular_spring = s.angular_spring;
+    detail::copy_joint_values(d, s);
   }
   // Soft bodies are not part of the view (only their number); their indices are still checked.
   m.soft_body_count = p.soft_bodies.size();
