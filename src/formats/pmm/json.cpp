@@ -48,7 +48,7 @@ std::string hex(ByteSpan b) {
   return s;
 }
 
-class JsonOut {
+class JsonOut : public detail::CountsFromLists {
  public:
   explicit JsonOut(Encoding enc) : enc_(enc) { stack_.push_back({true, false}); }
   std::string& s() { return s_; }
@@ -141,12 +141,6 @@ class JsonOut {
       }
     }
     close(']');
-  }
-  bool v1_counts(std::size_t, Model& m, std::size_t& bones, std::size_t& morphs, std::size_t& iks) {
-    bones = m.initial_bone_keys.size();
-    morphs = m.initial_morph_keys.size();
-    iks = m.ik_states.size();
-    return true;
   }
 
  private:
