@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "mmdkit/anim/character.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::exporter {
 
@@ -50,7 +51,7 @@ Result<GltfAnimation> sample_animation(anim::Character& character, const GltfSam
   for (std::size_t i = 0; i < ns; ++i) {
     const double frame = s.first_frame + static_cast<double>(i) * step;
     if (i && s.progress) s.progress(i, ns);
-    if (auto r = character.evaluate(frame); !r) return std::unexpected(r.error());
+    MMDKIT_TRY(character.evaluate(frame));
     const auto rot = character.pose().model_rotations();
     const auto pos = character.pose().model_positions();
     for (std::size_t b = 0; b < nb; ++b) {

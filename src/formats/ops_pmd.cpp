@@ -11,6 +11,7 @@
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::formats {
 namespace {
@@ -23,10 +24,9 @@ std::string first_line(const std::string& s) {
 }
 
 Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = pmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  const pmd::Model& m = r->model;
+  MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  const pmd::Model& m = r.model;
   std::size_t links = 0, offsets = 0;
   for (const pmd::IkChain& k : m.ik_chains) links += k.links.size();
   for (const pmd::Morph& x : m.morphs) offsets += x.offsets.size();
@@ -98,16 +98,14 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = pmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return pmd::to_json(r->model);
+  MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  return pmd::to_json(r.model);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
-  auto m = pmd::from_json(json);
-  if (!m) return std::unexpected(m.error());
-  return pmd::write(*m);
+  MMDKIT_TRY_ASSIGN(auto m, pmd::from_json(json));
+  return pmd::write(m);
 }
 
 }  // namespace

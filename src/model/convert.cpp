@@ -6,6 +6,7 @@
 
 #include "build_internal.hpp"
 #include "stored_fields.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::model {
 namespace {
@@ -218,14 +219,13 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
 }
 
 Result<pmx::Model> pmd_to_pmx(const pmd::Model& pmd, std::vector<Warning>* warnings) {
-  auto view = from_pmd(pmd);
-  if (!view) return std::unexpected(view.error());
+  MMDKIT_TRY_ASSIGN(auto view, from_pmd(pmd));
   if (warnings)
-    for (const Finding& f : view->findings)
+    for (const Finding& f : view.findings)
       warnings->push_back(Error{ErrorCode::invalid_value, std::string(finding_kind_name(f.kind)) + ": " +
                                                               (f.field.empty() ? "" : f.field + ": ") + f.message,
                                 f.section, f.record, -1, {}});
-  return to_pmx(*view, warnings);
+  return to_pmx(view, warnings);
 }
 
 }  // namespace mmdkit::model

@@ -11,6 +11,7 @@
 #include "stored_fields.hpp"
 #include "mmdkit/model/convert.hpp"
 #include "mmdkit/model/textures.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::model {
 namespace {
@@ -427,9 +428,8 @@ Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warni
   if (!pmx.soft_bodies.empty())
     return make_error(ErrorCode::unsupported, "the model does not fit PMD: soft bodies (" +
                                                   std::to_string(pmx.soft_bodies.size()) + ", PMX 2.1)");
-  auto view = from_pmx(pmx);
-  if (!view) return std::unexpected(view.error());
-  return to_pmd(*view, warnings, options);
+  MMDKIT_TRY_ASSIGN(auto view, from_pmx(pmx));
+  return to_pmd(view, warnings, options);
 }
 
 }  // namespace mmdkit::model
