@@ -13,10 +13,7 @@
 # messages of every run (stderr, exit code) are kept too, with OUT_DIR written as "OUT".
 # Corpus: $MMDKIT_CORPUS (default /work/shared/corpus). Keep OUT_DIR outside the repository.
 set -eu
-bin=$1
-out=$2
-before=${3:-}
-corpus=${MMDKIT_CORPUS:-/work/shared/corpus}
+bin=$1 out=$2 before=${3:-} corpus=${MMDKIT_CORPUS:-/work/shared/corpus}
 mkdir -p "$out"
 log="$out/runs.txt"
 : >"$log"
