@@ -27,25 +27,11 @@ std::string idx_field(const char* list, std::size_t k, const char* member) {
 
 }  // namespace
 
-Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
-  constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
-  if (p.vertices.size() > kMax || p.bones.size() > kMax || p.morphs.size() > kMax || p.materials.size() > kMax ||
-      p.faces.size() > 0xFFFFFFFFu || p.rigid_bodies.size() > kMax)
-    return make_error(ErrorCode::limit_exceeded, "model has more than 2^31 - 1 records in a section");
-  Model m;
-  m.source = SourceFormat::pmx;
-  m.transform_order = TransformOrder::pmx;
-  m.name = p.name.text;
-  m.name_en = p.name_en.text;
-  m.comment = p.comment.text;
-  m.comment_en = p.comment_en.text;
-  auto& F = m.findings;
-  const bool geometry = options.geometry;
-  m.has_geometry = geometry;
-  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nm = p.materials.size(),
-                    nmo = p.morphs.size(), nr = p.rigid_bodies.size(), nt = p.textures.size();
+namespace {
 
-  // Vertices.
+// Vertices.
+void vertices(const pmx::Model& p, Model& m, std::size_t nv, std::size_t nb) {
+  auto& F = m.findings;
   m.vertices.resize(nv);
   for (std::size_t i = 0; i < nv; ++i) {
     const pmx::Vertex& s = p.vertices[i];
@@ -86,8 +72,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     m.additional_uvs = p.additional_uvs;
   else
     m.additional_uvs.assign(nv * p.header.additional_uv_count, Vec4{});
+}
 
-  // Materials.
+// Materials.
+void materials(const pmx::Model& p, Model& m, bool geometry, std::size_t nm, std::size_t nt) {
+  auto& F = m.findings;
   m.materials.resize(nm);
   std::vector<std::uint32_t> counts(nm);
   auto tex = [&](std::int32_t t, std::size_t rec, const char* field) -> std::string {
@@ -123,8 +112,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     counts[i] = s.face_index_count;
   }
   if (geometry) detail::build_faces(m, p.faces, counts, "faces", "materials");
+}
 
-  // Bones.
+// Bones.
+void bones(const pmx::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   m.bones.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) {
     const pmx::Bone& s = p.bones[i];
@@ -163,8 +155,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     if (b.has_external_parent) b.external_parent_key = s.external_parent_key;
   }
   detail::break_parent_loops(m, "bones");
+}
 
-  // IK chains, in bone order.
+// IK chains, in bone order.
+void ik_chains(const pmx::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   for (std::size_t i = 0; i < nb; ++i) {
     const pmx::Bone& s = p.bones[i];
     if (!s.has(pmx::kIk)) continue;
@@ -203,8 +198,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     m.bones[i].ik_chain = static_cast<std::int32_t>(m.ik_chains.size());
     m.ik_chains.push_back(std::move(c));
   }
+}
 
-  // Morphs.
+// Morphs.
+void morphs(const pmx::Model& p, Model& m, bool geometry, std::size_t nv, std::size_t nb, std::size_t nm, std::size_t nmo, std::size_t nr) {
+  auto& F = m.findings;
   m.morphs.resize(nmo);
   for (std::size_t i = 0; i < nmo; ++i) {
     const pmx::Morph& s = p.morphs[i];
@@ -269,8 +267,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     }
   }
   detail::drop_nested_groups(m, "morphs", [](std::size_t i) { return static_cast<std::int64_t>(i); });
+}
 
-  // Display frames.
+// Display frames.
+void display_frames(const pmx::Model& p, Model& m, std::size_t nb, std::size_t nmo) {
+  auto& F = m.findings;
   m.display_frames.resize(p.display_frames.size());
   for (std::size_t i = 0; i < p.display_frames.size(); ++i) {
     const pmx::DisplayFrame& s = p.display_frames[i];
@@ -289,8 +290,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
       d.elements.push_back({e.kind == 1, e.index});
     }
   }
+}
 
-  // Rigid bodies and joints.
+// Rigid bodies and joints.
+void rigid_bodies_and_joints(const pmx::Model& p, Model& m, std::size_t nb, std::size_t nr) {
+  auto& F = m.findings;
   m.rigid_bodies.resize(nr);
   for (std::size_t i = 0; i < nr; ++i) {
     const pmx::RigidBody& s = p.rigid_bodies[i];
@@ -311,7 +315,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.rigid_body_b = checked(s.rigid_body_b, nr, F, "joints", i, "rigid_body_b", "rigid bodies");
     detail::copy_joint_values(d, s);
   }
-  // Soft bodies are not part of the view (only their number); their indices are still checked.
+}
+
+// Soft bodies are not part of the view (only their number); their indices are still checked.
+void soft_body_indices(const pmx::Model& p, Model& m, bool geometry, std::size_t nv, std::size_t nm, std::size_t nr) {
+  auto& F = m.findings;
   m.soft_body_count = p.soft_bodies.size();
   for (std::size_t i = 0; i < p.soft_bodies.size(); ++i) {
     const pmx::SoftBody& s = p.soft_bodies[i];
@@ -327,6 +335,35 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
         add(F, FindingKind::index_out_of_range, "soft bodies", static_cast<std::int64_t>(i),
             idx_field("pinned_vertices", k, ""), out_of_range(s.pinned_vertices[k], nv, "vertices"));
   }
+}
+
+}  // namespace
+
+Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
+  constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+  if (p.vertices.size() > kMax || p.bones.size() > kMax || p.morphs.size() > kMax || p.materials.size() > kMax ||
+      p.faces.size() > 0xFFFFFFFFu || p.rigid_bodies.size() > kMax)
+    return make_error(ErrorCode::limit_exceeded, "model has more than 2^31 - 1 records in a section");
+  Model m;
+  m.source = SourceFormat::pmx;
+  m.transform_order = TransformOrder::pmx;
+  m.name = p.name.text;
+  m.name_en = p.name_en.text;
+  m.comment = p.comment.text;
+  m.comment_en = p.comment_en.text;
+  const bool geometry = options.geometry;
+  m.has_geometry = geometry;
+  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nm = p.materials.size(),
+                    nmo = p.morphs.size(), nr = p.rigid_bodies.size(), nt = p.textures.size();
+
+  vertices(p, m, nv, nb);
+  materials(p, m, geometry, nm, nt);
+  bones(p, m, nb);
+  ik_chains(p, m, nb);
+  morphs(p, m, geometry, nv, nb, nm, nmo, nr);
+  display_frames(p, m, nb, nmo);
+  rigid_bodies_and_joints(p, m, nb, nr);
+  soft_body_indices(p, m, geometry, nv, nm, nr);
 
   detail::utf8_binding_keys(m);
   detail::compute_bone_order(m);
