@@ -15,12 +15,17 @@
 #include "cli/cmd_convert_bvh.hpp"
 #include "cli/io.hpp"
 #include "cli/messages.hpp"
-#include "cli/model_ops.hpp"
+#include "formats/model_ops.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/file.hpp"
 
 namespace mmdkit::cli {
 namespace {
+
+using formats::generated_companions;
+using formats::texture_files_for_output;
+using formats::texture_warnings_for_output;
+using formats::CompanionFile;
 
 namespace fs = std::filesystem;
 

@@ -1,108 +1,20 @@
-// mmdkit CLI — what each file format offers the generic commands (info, dump, convert, generate,
-// check). One FormatOps per format, defined in ops_<format>.cpp; commands dispatch on them.
+// mmdkit CLI — the format registry (mmdkit/formats/registry.hpp, library `mmdkit_formats`) as the
+// generic file commands (commands.cpp) name it: what each format offers lives in the library, which
+// the Python module uses too; the CLI adds nothing to it.
 #pragma once
 
-#include <cstdint>
-#include <filesystem>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include "mmdkit/core/bytes.hpp"
-#include "mmdkit/core/error.hpp"
-#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/registry.hpp"
 
 namespace mmdkit::cli {
 
-/// Options shared by the commands that read files.
-struct ReadFlags {
-  std::optional<Encoding> encoding;  ///< --encoding: force the legacy text encoding
-  bool strict = false;               ///< --strict: trailing bytes are an error
-  bool euler = false;                ///< --euler: add Euler angles (degrees) to JSON output
-  bool json = false;                 ///< info --json: machine-readable summary
-  bool lossy = false;                ///< convert --lossy: PMX → PMD converts what PMD cannot hold (model::ToPmdOptions)
-  /// Folder of the input file (set by commands that read a path): `check` resolves texture
-  /// references inside it. Unset for in-memory input.
-  std::optional<std::filesystem::path> input_folder;
-  /// Folder of the input file for every file command (unset for stdin): a project (.pmm) finds
-  /// its model files there (version 1 needs their bone and morph counts; `check` looks for them).
-  std::optional<std::filesystem::path> project_folder;
-};
-
-/// Sizes for `generate`; each format uses the ones that apply.
-struct GenerateFlags {
-  std::uint64_t seed = 1;
-  std::uint64_t bone_keys = 1000;
-  std::uint64_t morph_keys = 100;
-  std::uint64_t camera_keys = 0;
-  std::uint64_t light_keys = 0;
-  std::uint64_t vertices = 1000;
-  std::uint64_t bones = 0;    ///< 0 = the format's default humanoid set
-  std::uint64_t morphs = 8;
-  std::uint64_t frames = 300; ///< frame span of generated motions
-  std::string format_variant; ///< e.g. "pmx2.1-utf8"; empty = default
-  std::string model{};        ///< VMD: key the bones and morphs of this model file; empty = standard names
-  std::string shape{};        ///< PMX: "scatter" (default) or "figure" (pmx::GenerateShape)
-};
-
-/// A finding of `check`: `severity_error` false = warning.
-struct Finding {
-  bool severity_error = true;
-  Error where;
-  /// > 0: not a finding itself but a note that this many more findings of this severity (of the
-  /// kind `where.message` names) were left out of the list; they count in the summary.
-  std::size_t omitted = 0;
-  /// Motions' duplicate keys (vmd::CheckFinding): one finding per track with its name (empty for
-  /// sections without tracks), the number of keys that repeat a frame and the first few frames.
-  /// `keys` 0 = not such a finding.
-  std::string track{};
-  std::size_t keys = 0;
-  std::vector<std::uint32_t> frames{};
-};
-
-struct FormatOps {
-  std::string_view name;       ///< "vmd", "pmd", "pmx", "vpd", "x", "vac"
-  std::string_view extension;  ///< ".vmd" ...
-  /// Text summary (JSON when flags.json). Warnings go to `warnings`.
-  Result<std::string> (*info)(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) = nullptr;
-  /// Lossless JSON text.
-  Result<std::string> (*to_json)(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) = nullptr;
-  /// File bytes from lossless JSON text.
-  Result<std::vector<std::uint8_t>> (*from_json)(std::string_view json, const ReadFlags& flags) = nullptr;
-  /// Binary to binary: parse and write as `target` ("vmd", "pmx", ...). Null = only same format
-  /// via parse + write.
-  Result<std::vector<std::uint8_t>> (*convert)(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
-                                               std::vector<Warning>& warnings) = nullptr;
-  /// A synthetic file.
-  Result<std::vector<std::uint8_t>> (*generate)(const GenerateFlags& flags) = nullptr;
-  /// Structural findings (errors and warnings). The Result fails only when the file cannot be read.
-  Result<std::vector<Finding>> (*check)(ByteSpan bytes, const ReadFlags& flags) = nullptr;
-};
-
-// One per format (ops_<format>.cpp).
-const FormatOps& vmd_ops();
-const FormatOps& vpd_ops();
-const FormatOps& pmd_ops();
-const FormatOps& pmx_ops();
-const FormatOps& x_ops();    ///< DirectX .x (info, dump, check)
-const FormatOps& vac_ops();  ///< .vac accessory settings (info, dump, check; by extension: no signature)
-const FormatOps& pmm_ops();  ///< MMD projects (info, dump, convert to .pmm / .json, check)
-
-/// All formats, in a fixed order.
-std::vector<const FormatOps*> all_formats();
-/// By name ("vmd") or extension (".vmd", case-insensitive); nullptr if none.
-const FormatOps* format_by_name(std::string_view name_or_extension);
-/// By the binary content (detect_format, the one detection rule of every command);
-/// nullptr if no format's signature matches.
-const FormatOps* format_by_content(ByteSpan bytes);
-/// The "format" member of a JSON document written by mmdkit ("vmd", ...), found by
-/// detect_format in the first 4 KiB; nullptr if absent or unknown.
-const FormatOps* format_of_json(std::string_view json);
-
-/// The `info` line of a model's faces, the same for PMD and PMX: "face indices: N (T triangles)"
-/// where N is the stored index count (the length of the JSON dump's "indices" / "faces" array)
-/// and T = N / 3. `info --json` gives both as "face_indices" and "triangles".
-std::string face_line(std::uint64_t face_indices);
+using formats::all_formats;
+using formats::Finding;
+using formats::format_by_content;
+using formats::format_by_name;
+using formats::format_of_json;
+using formats::FormatOps;
+using formats::GenerateFlags;
+using formats::ReadFlags;
+using formats::vac_ops;
 
 }  // namespace mmdkit::cli

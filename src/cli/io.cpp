@@ -26,29 +26,6 @@ std::unexpected<Error> io_error(const std::string& file, std::string message) {
 
 bool is_std_stream(std::string_view path) noexcept { return path == "-"; }
 
-std::string lower_extension(std::string_view path) {
-  std::string e = std::filesystem::path(path).extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
-
-std::string converts_only_to(const OutputKind& kind, std::string_view ext) {
-  std::string out = std::string(kind.what) + " converts only to ";
-  for (std::size_t i = 0; i < kind.allowed.size(); ++i)
-    out += std::string(i == 0 ? "" : i + 1 == kind.allowed.size() ? " or " : ", ") + std::string(kind.allowed[i]);
-  if (!ext.empty() && ext.front() == '.') ext.remove_prefix(1);
-  return out + ", not ." + std::string(ext);
-}
-
-std::string output_extension_problem(std::string_view output, const OutputKind& kind) {
-  if (is_std_stream(output)) return {};
-  const std::string ext = lower_extension(output);
-  if (ext.empty()) return {};
-  for (std::string_view a : kind.allowed)
-    if (ext == a) return {};
-  return converts_only_to(kind, ext);
-}
-
 int report_error(std::ostream& err, const Error& error, const std::string& file) {
   Error x = error;
   if (x.file.empty()) x.file = file;

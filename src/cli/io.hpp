@@ -22,39 +22,24 @@
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/core/mapped_file.hpp"
+#include "mmdkit/formats/registry.hpp"
 
 namespace mmdkit::cli {
 
 /// True for the path "-" (stdin as an input, stdout as an output).
 bool is_std_stream(std::string_view path) noexcept;
 
-/// The extension of `path` in ASCII lower case, with its dot (".glb"); empty when none.
-std::string lower_extension(std::string_view path);
-
-/// The extensions a kind of file is written to, and its words: "a VMD motion" to .vmd, .json.
-struct OutputKind {
-  std::string_view what;                    ///< "a VMD motion"
-  std::span<const std::string_view> allowed;  ///< lower case, with the dot: ".vmd", ".json"
-};
-inline constexpr std::string_view kVmdOutputs[] = {".vmd", ".json"};
-inline constexpr std::string_view kVpdOutputs[] = {".vpd", ".json"};
-inline constexpr OutputKind kVmdOutput{"a VMD motion", kVmdOutputs};
-inline constexpr OutputKind kVpdOutput{"a VPD pose", kVpdOutputs};
-inline constexpr std::string_view kPmdOutputs[] = {".pmd", ".json"};
-inline constexpr std::string_view kPmxOutputs[] = {".pmx", ".json"};
-inline constexpr OutputKind kPmdOutput{"a PMD model", kPmdOutputs};  ///< written as is (convert turns it into PMX)
-inline constexpr OutputKind kPmxOutput{"a PMX model", kPmxOutputs};
-inline constexpr std::string_view kPmmOutputs[] = {".pmm", ".json"};
-inline constexpr OutputKind kPmmOutput{"an MMD project", kPmmOutputs};
-
-/// The message that refuses writing `kind` to `output`, in convert's words ("a VMD motion converts
-/// only to .vmd or .json, not .pmx"); empty when `output` is "-" (stdout), has no extension (a
-/// device, a pipe, a bare name) or ends in one of kind.allowed (any case).
-std::string output_extension_problem(std::string_view output, const OutputKind& kind);
-
-/// "a VMD motion converts only to .vmd or .json, not .EXT" for the extension `ext` (with or
-/// without its dot): convert's message, written once.
-std::string converts_only_to(const OutputKind& kind, std::string_view ext);
+// The output-extension rule (lower_extension, OutputKind, output_extension_problem,
+// converts_only_to) is the format registry's, shared with the Python module.
+using formats::converts_only_to;
+using formats::kPmdOutput;
+using formats::kPmmOutput;
+using formats::kPmxOutput;
+using formats::kVmdOutput;
+using formats::kVpdOutput;
+using formats::lower_extension;
+using formats::output_extension_problem;
+using formats::OutputKind;
 
 /// Prints "mmdkit: error: <error>" to `err`, naming `file` when the error names no file, and
 /// returns 1 (bad input or failed output).

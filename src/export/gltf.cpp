@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "export/gltf_internal.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::exporter {
 
@@ -25,10 +26,9 @@ Result<GltfOutput> write_gltf(const model::Model& model, const GltfAnimation* an
   GltfOutput out;
   gltf::Document doc;
   gltf::write_materials(doc, model, options, out);
-  auto parts = gltf::write_mesh(doc, model, options, out);
-  if (!parts) return std::unexpected(parts.error());
+  MMDKIT_TRY_ASSIGN(auto parts, gltf::write_mesh(doc, model, options, out));
   if (animation != nullptr && animation->sample_count > 0)
-    if (auto r = gltf::write_animation(doc, model, *parts, *animation, options, out.reduction); !r) return std::unexpected(r.error());
+    MMDKIT_TRY(gltf::write_animation(doc, model, parts, *animation, options, out.reduction));
   if (doc.buffer_size() > std::numeric_limits<std::uint32_t>::max() - 64)
     return make_error(ErrorCode::limit_exceeded, "glTF export: binary data larger than 4 GiB");
 

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "mmdkit/anim/character.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::exporter {
 

@@ -5,6 +5,8 @@
 #include <map>
 
 #include "build_internal.hpp"
+#include "stored_fields.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::model {
 namespace {
@@ -77,13 +79,7 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
     pmx::Material& d = p.materials[i];
     d.name = txt(s.name);
     d.name_en = txt(s.name_en);
-    d.diffuse = s.diffuse;
-    d.specular = s.specular;
-    d.specular_power = s.specular_power;
-    d.ambient = s.ambient;
-    d.flags = s.flags;
-    d.edge_color = s.edge_color;
-    d.edge_size = s.edge_size;
+    detail::copy_material_values(d, s);
     d.texture = tex(s.texture);
     d.sphere_texture = tex(s.sphere);
     d.sphere_mode = d.sphere_texture == pmx::kNone ? 0 : static_cast<std::uint8_t>(s.sphere_mode);
@@ -205,18 +201,7 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
     d.name = txt(s.name);
     d.name_en = txt(s.name_en);
     d.bone = s.bone;
-    d.group = s.group;
-    d.collision_mask = s.collision_mask;
-    d.shape = static_cast<std::uint8_t>(s.shape);
-    d.size = s.size;
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.mass = s.mass;
-    d.linear_damping = s.linear_damping;
-    d.angular_damping = s.angular_damping;
-    d.restitution = s.restitution;
-    d.friction = s.friction;
-    d.mode = static_cast<std::uint8_t>(s.mode);
+    detail::copy_rigid_body_values(d, s);
   }
   p.joints.resize(v.joints.size());
   for (std::size_t i = 0; i < v.joints.size(); ++i) {
@@ -227,28 +212,20 @@ Result<pmx::Model> to_pmx(const Model& v, std::vector<Warning>* warnings) {
     d.type = static_cast<std::uint8_t>(s.type);
     d.rigid_body_a = s.rigid_body_a;
     d.rigid_body_b = s.rigid_body_b;
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.linear_lower = s.linear_lower;
-    d.linear_upper = s.linear_upper;
-    d.angular_lower = s.angular_lower;
-    d.angular_upper = s.angular_upper;
-    d.linear_spring = s.linear_spring;
-    d.angular_spring = s.angular_spring;
+    detail::copy_joint_values(d, s);
   }
   pmx::fit_index_sizes(p);
   return p;
 }
 
 Result<pmx::Model> pmd_to_pmx(const pmd::Model& pmd, std::vector<Warning>* warnings) {
-  auto view = from_pmd(pmd);
-  if (!view) return std::unexpected(view.error());
+  MMDKIT_TRY_ASSIGN(auto view, from_pmd(pmd));
   if (warnings)
-    for (const Finding& f : view->findings)
+    for (const Finding& f : view.findings)
       warnings->push_back(Error{ErrorCode::invalid_value, std::string(finding_kind_name(f.kind)) + ": " +
                                                               (f.field.empty() ? "" : f.field + ": ") + f.message,
                                 f.section, f.record, -1, {}});
-  return to_pmx(*view, warnings);
+  return to_pmx(view, warnings);
 }
 
 }  // namespace mmdkit::model

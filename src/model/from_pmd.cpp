@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "build_internal.hpp"
+#include "stored_fields.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/model/textures.hpp"
 
@@ -45,22 +46,11 @@ std::string trim_newlines(std::string s) {
 static constexpr Vec3 kPmdKneeLower{-std::numbers::pi_v<float>, 0.0f, 0.0f};
 static constexpr Vec3 kPmdKneeUpper{-0.5f * std::numbers::pi_v<float> / 180.0f, 0.0f, 0.0f};
 
-Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
-  Model m;
-  m.source = SourceFormat::pmd;
-  m.transform_order = TransformOrder::pmd;
-  m.name = p.name.text;
-  m.comment = p.comment.text;
-  if (p.english) {
-    m.name_en = p.english->name.text;
-    m.comment_en = p.english->comment.text;
-  }
-  auto& F = m.findings;
-  const bool geometry = options.geometry;
-  m.has_geometry = geometry;
-  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nmat = p.materials.size();
+namespace {
 
-  // Vertices: BDEF1 when one bone carries everything, else BDEF2 (PmxEditor's conversion).
+// Vertices: BDEF1 when one bone carries everything, else BDEF2 (PmxEditor's conversion).
+void vertices(const pmd::Model& p, Model& m, std::size_t nv, std::size_t nb) {
+  auto& F = m.findings;
   m.vertices.resize(nv);
   for (std::size_t i = 0; i < nv; ++i) {
     const pmd::Vertex& s = p.vertices[i];
@@ -86,9 +76,12 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
       v.weights = {w, 1.0f - w, 0, 0};
     }
   }
+}
 
-  // Materials: flags from edge flag and alpha; texture field split into texture and sphere map;
-  // toon index through the model's toon names (shared toon when the name is toonNN.bmp).
+// Materials: flags from edge flag and alpha; texture field split into texture and sphere map;
+// toon index through the model's toon names (shared toon when the name is toonNN.bmp).
+void materials(const pmd::Model& p, Model& m, bool geometry, std::size_t nmat) {
+  auto& F = m.findings;
   m.materials.resize(nmat);
   std::vector<std::uint32_t> counts(nmat);
   const bool has_toon_names = p.tail >= pmd::Tail::toon_textures;
@@ -134,8 +127,11 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     std::vector<std::uint32_t> raw(geometry ? p.indices.begin() : p.indices.end(), p.indices.end());
     if (geometry) detail::build_faces(m, raw, counts, "faces", "materials");
   }
+}
 
-  // Bones: types → flags and append.
+// Bones: types → flags and append.
+void bones(const pmd::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   m.bones.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) {
     const pmd::Bone& s = p.bones[i];
@@ -186,7 +182,10 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
       default: break;
     }
   }
-  // Twist bones: fixed axis along head → tail bone.
+}
+
+// Twist bones: fixed axis along head → tail bone.
+void twist_axes(Model& m, std::size_t nb) {
   for (std::size_t i = 0; i < nb; ++i) {
     Bone& b = m.bones[i];
     if (b.pmd_type != static_cast<int>(pmd::BoneType::twist) || b.tail_bone < 0) continue;
@@ -199,8 +198,11 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     }
   }
   detail::break_parent_loops(m, "bones");
+}
 
-  // IK chains in file order; unit angle × 4; knee limits.
+// IK chains in file order; unit angle × 4; knee limits.
+void ik_chains(const pmd::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   std::vector<std::uint8_t> knee_l, knee_r;
   {
     auto l = encode_text("左ひざ", Encoding::cp932);
@@ -244,11 +246,13 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     }
     m.ik_chains.push_back(std::move(c));
   }
+}
 
-  // Morphs: the base morph (first, type 0) is dropped; other morphs' indices into the base list
-  // become vertex indices.
-  const bool has_base = !p.morphs.empty() && p.morphs[0].type == 0;
-  const std::size_t first = has_base ? 1 : 0;
+// Morphs: the base morph (first, type 0) is dropped; other morphs' indices into the base list
+// become vertex indices.
+void morphs(const pmd::Model& p, Model& m, bool geometry, std::size_t nv, std::size_t first) {
+  auto& F = m.findings;
+  const bool has_base = first == 1;
   m.pmd_base_morph = has_base;
   if (has_base) {
     std::vector<std::uint8_t> scratch;
@@ -292,8 +296,11 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     }
     m.morphs.push_back(std::move(d));
   }
+}
 
-  // Display frames: Root (bone 0), 表情 (morph display list), then one frame per bone frame name.
+// Display frames: Root (bone 0), 表情 (morph display list), then one frame per bone frame name.
+void display_frames(const pmd::Model& p, Model& m, std::size_t nb, std::size_t first) {
+  auto& F = m.findings;
   {
     DisplayFrame root;
     root.name = "Root";
@@ -337,30 +344,22 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
       m.display_frames[1 + e.frame].elements.push_back({false, static_cast<std::int32_t>(e.bone)});
     }
   }
+}
 
-  // Rigid bodies: positions relative to the related bone → absolute.
+// Rigid bodies: positions relative to the related bone → absolute.
+void rigid_bodies_and_joints(const pmd::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   m.rigid_bodies.resize(p.rigid_bodies.size());
   for (std::size_t i = 0; i < p.rigid_bodies.size(); ++i) {
     const pmd::RigidBody& s = p.rigid_bodies[i];
     RigidBody& d = m.rigid_bodies[i];
     d.name = s.name.text;
     d.bone = checked16(s.bone, nb, F, "rigid bodies", i, "bone", "bones");
-    d.group = s.group;
-    d.collision_mask = s.collision_mask;
-    d.shape = static_cast<RigidBodyShape>(s.shape);
-    d.size = s.size;
-    d.position = s.position;
+    detail::copy_rigid_body_values(d, s);
     if (d.bone >= 0) {
       const Vec3& bp = m.bones[static_cast<std::size_t>(d.bone)].position;
       for (int k = 0; k < 3; ++k) d.position[static_cast<std::size_t>(k)] += bp[static_cast<std::size_t>(k)];
     }
-    d.rotation = s.rotation;
-    d.mass = s.mass;
-    d.linear_damping = s.linear_damping;
-    d.angular_damping = s.angular_damping;
-    d.restitution = s.restitution;
-    d.friction = s.friction;
-    d.mode = static_cast<RigidBodyMode>(s.mode);
   }
   const std::size_t nr = p.rigid_bodies.size();
   m.joints.resize(p.joints.size());
@@ -376,15 +375,36 @@ Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
     };
     d.rigid_body_a = rb(s.rigid_a, "rigid_a");
     d.rigid_body_b = rb(s.rigid_b, "rigid_b");
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.linear_lower = s.position_min;
-    d.linear_upper = s.position_max;
-    d.angular_lower = s.rotation_min;
-    d.angular_upper = s.rotation_max;
-    d.linear_spring = s.spring_position;
-    d.angular_spring = s.spring_rotation;
+    detail::copy_joint_values(d, s);
   }
+}
+
+}  // namespace
+
+Result<Model> from_pmd(const pmd::Model& p, const BuildOptions& options) {
+  Model m;
+  m.source = SourceFormat::pmd;
+  m.transform_order = TransformOrder::pmd;
+  m.name = p.name.text;
+  m.comment = p.comment.text;
+  if (p.english) {
+    m.name_en = p.english->name.text;
+    m.comment_en = p.english->comment.text;
+  }
+  const bool geometry = options.geometry;
+  m.has_geometry = geometry;
+  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nmat = p.materials.size();
+  // The steps, in this order: twist axes and IK chains read the bones made before them.
+  vertices(p, m, nv, nb);
+  materials(p, m, geometry, nmat);
+  bones(p, m, nb);
+  twist_axes(m, nb);
+  ik_chains(p, m, nb);
+  // The base morph (PMD's first morph, type 0) is dropped: morph i of the file is i - first here.
+  const std::size_t first = !p.morphs.empty() && p.morphs[0].type == 0 ? 1 : 0;
+  morphs(p, m, geometry, nv, first);
+  display_frames(p, m, nb, first);
+  rigid_bodies_and_joints(p, m, nb);
 
   detail::compute_bone_order(m);
   return m;

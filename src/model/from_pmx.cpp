@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "build_internal.hpp"
+#include "stored_fields.hpp"
 #include "mmdkit/formats/pmx.hpp"
 
 namespace mmdkit::model {
@@ -26,25 +27,11 @@ std::string idx_field(const char* list, std::size_t k, const char* member) {
 
 }  // namespace
 
-Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
-  constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
-  if (p.vertices.size() > kMax || p.bones.size() > kMax || p.morphs.size() > kMax || p.materials.size() > kMax ||
-      p.faces.size() > 0xFFFFFFFFu || p.rigid_bodies.size() > kMax)
-    return make_error(ErrorCode::limit_exceeded, "model has more than 2^31 - 1 records in a section");
-  Model m;
-  m.source = SourceFormat::pmx;
-  m.transform_order = TransformOrder::pmx;
-  m.name = p.name.text;
-  m.name_en = p.name_en.text;
-  m.comment = p.comment.text;
-  m.comment_en = p.comment_en.text;
-  auto& F = m.findings;
-  const bool geometry = options.geometry;
-  m.has_geometry = geometry;
-  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nm = p.materials.size(),
-                    nmo = p.morphs.size(), nr = p.rigid_bodies.size(), nt = p.textures.size();
+namespace {
 
-  // Vertices.
+// Vertices.
+void vertices(const pmx::Model& p, Model& m, std::size_t nv, std::size_t nb) {
+  auto& F = m.findings;
   m.vertices.resize(nv);
   for (std::size_t i = 0; i < nv; ++i) {
     const pmx::Vertex& s = p.vertices[i];
@@ -85,8 +72,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     m.additional_uvs = p.additional_uvs;
   else
     m.additional_uvs.assign(nv * p.header.additional_uv_count, Vec4{});
+}
 
-  // Materials.
+// Materials.
+void materials(const pmx::Model& p, Model& m, bool geometry, std::size_t nm, std::size_t nt) {
+  auto& F = m.findings;
   m.materials.resize(nm);
   std::vector<std::uint32_t> counts(nm);
   auto tex = [&](std::int32_t t, std::size_t rec, const char* field) -> std::string {
@@ -98,13 +88,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     Material& d = m.materials[i];
     d.name = s.name.text;
     d.name_en = s.name_en.text;
-    d.diffuse = s.diffuse;
-    d.specular = s.specular;
-    d.specular_power = s.specular_power;
-    d.ambient = s.ambient;
-    d.flags = s.flags;
-    d.edge_color = s.edge_color;
-    d.edge_size = s.edge_size;
+    detail::copy_material_values(d, s);
     d.texture = tex(s.texture, i, "texture");
     d.sphere = tex(s.sphere_texture, i, "sphere_texture");
     d.sphere_mode = s.sphere_mode <= 3 ? static_cast<SphereMode>(s.sphere_mode) : SphereMode::off;
@@ -128,8 +112,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     counts[i] = s.face_index_count;
   }
   if (geometry) detail::build_faces(m, p.faces, counts, "faces", "materials");
+}
 
-  // Bones.
+// Bones.
+void bones(const pmx::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   m.bones.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) {
     const pmx::Bone& s = p.bones[i];
@@ -168,8 +155,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     if (b.has_external_parent) b.external_parent_key = s.external_parent_key;
   }
   detail::break_parent_loops(m, "bones");
+}
 
-  // IK chains, in bone order.
+// IK chains, in bone order.
+void ik_chains(const pmx::Model& p, Model& m, std::size_t nb) {
+  auto& F = m.findings;
   for (std::size_t i = 0; i < nb; ++i) {
     const pmx::Bone& s = p.bones[i];
     if (!s.has(pmx::kIk)) continue;
@@ -208,8 +198,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     m.bones[i].ik_chain = static_cast<std::int32_t>(m.ik_chains.size());
     m.ik_chains.push_back(std::move(c));
   }
+}
 
-  // Morphs.
+// Morphs.
+void morphs(const pmx::Model& p, Model& m, bool geometry, std::size_t nv, std::size_t nb, std::size_t nm, std::size_t nmo, std::size_t nr) {
+  auto& F = m.findings;
   m.morphs.resize(nmo);
   for (std::size_t i = 0; i < nmo; ++i) {
     const pmx::Morph& s = p.morphs[i];
@@ -274,8 +267,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     }
   }
   detail::drop_nested_groups(m, "morphs", [](std::size_t i) { return static_cast<std::int64_t>(i); });
+}
 
-  // Display frames.
+// Display frames.
+void display_frames(const pmx::Model& p, Model& m, std::size_t nb, std::size_t nmo) {
+  auto& F = m.findings;
   m.display_frames.resize(p.display_frames.size());
   for (std::size_t i = 0; i < p.display_frames.size(); ++i) {
     const pmx::DisplayFrame& s = p.display_frames[i];
@@ -294,8 +290,11 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
       d.elements.push_back({e.kind == 1, e.index});
     }
   }
+}
 
-  // Rigid bodies and joints.
+// Rigid bodies and joints.
+void rigid_bodies_and_joints(const pmx::Model& p, Model& m, std::size_t nb, std::size_t nr) {
+  auto& F = m.findings;
   m.rigid_bodies.resize(nr);
   for (std::size_t i = 0; i < nr; ++i) {
     const pmx::RigidBody& s = p.rigid_bodies[i];
@@ -303,18 +302,7 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.name = s.name.text;
     d.name_en = s.name_en.text;
     d.bone = checked(s.bone, nb, F, "rigid bodies", i, "bone", "bones");
-    d.group = s.group;
-    d.collision_mask = s.collision_mask;
-    d.shape = static_cast<RigidBodyShape>(s.shape);
-    d.size = s.size;
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.mass = s.mass;
-    d.linear_damping = s.linear_damping;
-    d.angular_damping = s.angular_damping;
-    d.restitution = s.restitution;
-    d.friction = s.friction;
-    d.mode = static_cast<RigidBodyMode>(s.mode);
+    detail::copy_rigid_body_values(d, s);
   }
   m.joints.resize(p.joints.size());
   for (std::size_t i = 0; i < p.joints.size(); ++i) {
@@ -325,16 +313,13 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
     d.type = static_cast<JointType>(s.type);
     d.rigid_body_a = checked(s.rigid_body_a, nr, F, "joints", i, "rigid_body_a", "rigid bodies");
     d.rigid_body_b = checked(s.rigid_body_b, nr, F, "joints", i, "rigid_body_b", "rigid bodies");
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.linear_lower = s.linear_lower;
-    d.linear_upper = s.linear_upper;
-    d.angular_lower = s.angular_lower;
-    d.angular_upper = s.angular_upper;
-    d.linear_spring = s.linear_spring;
-    d.angular_spring = s.angular_spring;
+    detail::copy_joint_values(d, s);
   }
-  // Soft bodies are not part of the view (only their number); their indices are still checked.
+}
+
+// Soft bodies are not part of the view (only their number); their indices are still checked.
+void soft_body_indices(const pmx::Model& p, Model& m, bool geometry, std::size_t nv, std::size_t nm, std::size_t nr) {
+  auto& F = m.findings;
   m.soft_body_count = p.soft_bodies.size();
   for (std::size_t i = 0; i < p.soft_bodies.size(); ++i) {
     const pmx::SoftBody& s = p.soft_bodies[i];
@@ -350,6 +335,35 @@ Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
         add(F, FindingKind::index_out_of_range, "soft bodies", static_cast<std::int64_t>(i),
             idx_field("pinned_vertices", k, ""), out_of_range(s.pinned_vertices[k], nv, "vertices"));
   }
+}
+
+}  // namespace
+
+Result<Model> from_pmx(const pmx::Model& p, const BuildOptions& options) {
+  constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+  if (p.vertices.size() > kMax || p.bones.size() > kMax || p.morphs.size() > kMax || p.materials.size() > kMax ||
+      p.faces.size() > 0xFFFFFFFFu || p.rigid_bodies.size() > kMax)
+    return make_error(ErrorCode::limit_exceeded, "model has more than 2^31 - 1 records in a section");
+  Model m;
+  m.source = SourceFormat::pmx;
+  m.transform_order = TransformOrder::pmx;
+  m.name = p.name.text;
+  m.name_en = p.name_en.text;
+  m.comment = p.comment.text;
+  m.comment_en = p.comment_en.text;
+  const bool geometry = options.geometry;
+  m.has_geometry = geometry;
+  const std::size_t nv = geometry ? p.vertices.size() : 0, nb = p.bones.size(), nm = p.materials.size(),
+                    nmo = p.morphs.size(), nr = p.rigid_bodies.size(), nt = p.textures.size();
+
+  vertices(p, m, nv, nb);
+  materials(p, m, geometry, nm, nt);
+  bones(p, m, nb);
+  ik_chains(p, m, nb);
+  morphs(p, m, geometry, nv, nb, nm, nmo, nr);
+  display_frames(p, m, nb, nmo);
+  rigid_bodies_and_joints(p, m, nb, nr);
+  soft_body_indices(p, m, geometry, nv, nm, nr);
 
   detail::utf8_binding_keys(m);
   detail::compute_bone_order(m);

@@ -8,6 +8,7 @@
 #include "mmdkit/model/accessory.hpp"
 #include "mmdkit/model/textures.hpp"
 #include "model/build_internal.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::model {
 
@@ -251,9 +252,8 @@ Result<Model> from_x(const x::Document& doc, const XBuildOptions& options) {
         } else {
           n = computed[v];
         }
-        auto id = vertex_of(v, nkey, n);
-        if (!id) return std::unexpected(id.error());
-        corner[j] = *id;
+        MMDKIT_TRY_ASSIGN(auto id, vertex_of(v, nkey, n));
+        corner[j] = id;
       }
       for (std::uint32_t j = 1; j + 1 < k; ++j) {
         tris[mat].push_back(corner[0]);
@@ -275,21 +275,19 @@ Result<Model> from_x(const x::Document& doc, const XBuildOptions& options) {
 }
 
 Result<Model> load_x(ByteSpan bytes, const XBuildOptions& options) {
-  auto doc = x::read(bytes);
-  if (!doc) return std::unexpected(doc.error());
-  auto m = from_x(*doc, options);
+  MMDKIT_TRY_ASSIGN(auto doc, x::read(bytes));
+  auto m = from_x(doc, options);
   if (!m) return m;
-  for (const Warning& w : doc->warnings)
+  for (const Warning& w : doc.warnings)
     add(m->findings, FindingKind::reader_warning, w.section, -1, "", w.message, Severity::warning);
   return m;
 }
 
 Result<Model> load_x_file(const std::filesystem::path& path, const XBuildOptions& options) {
-  auto bytes = read_file(path);
-  if (!bytes) return std::unexpected(bytes.error());
+  MMDKIT_TRY_ASSIGN(auto bytes, read_file(path));
   XBuildOptions o = options;
   if (o.name.empty()) o.name = path.filename().string();
-  auto m = load_x(*bytes, o);
+  auto m = load_x(bytes, o);
   if (!m) {
     Error e = m.error();
     e.file = path.string();

@@ -6,6 +6,7 @@
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::model {
 
@@ -55,27 +56,24 @@ void add_reader_warnings(Model& m, const std::vector<Warning>& warnings) {
 Result<Model> load(ByteSpan bytes, const LoadOptions& options) {
   if (bytes.empty()) return make_error(ErrorCode::empty_input, "no bytes to read a model from", "header", -1, 0);
   if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'M' && bytes[2] == 'X' && bytes[3] == ' ') {
-    auto r = pmx::read(bytes, pmx::ReadOptions{.strict = options.strict, .skip_geometry = !options.geometry});
-    if (!r) return std::unexpected(r.error());
-    auto m = from_pmx(r->model, BuildOptions{.geometry = options.geometry});
-    if (m) add_reader_warnings(*m, r->warnings);
+    MMDKIT_TRY_ASSIGN(auto r, pmx::read(bytes, pmx::ReadOptions{.strict = options.strict, .skip_geometry = !options.geometry}));
+    auto m = from_pmx(r.model, BuildOptions{.geometry = options.geometry});
+    if (m) add_reader_warnings(*m, r.warnings);
     return m;
   }
   if (bytes.size() >= 3 && bytes[0] == 'P' && bytes[1] == 'm' && bytes[2] == 'd') {
-    auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = options.encoding, .strict = options.strict,
-                                               .skip_geometry = !options.geometry});
-    if (!r) return std::unexpected(r.error());
-    auto m = from_pmd(r->model, BuildOptions{.geometry = options.geometry});
-    if (m) add_reader_warnings(*m, r->warnings);
+    MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, pmd::ReadOptions{.encoding = options.encoding, .strict = options.strict,
+                                               .skip_geometry = !options.geometry}));
+    auto m = from_pmd(r.model, BuildOptions{.geometry = options.geometry});
+    if (m) add_reader_warnings(*m, r.warnings);
     return m;
   }
   return make_error(ErrorCode::bad_signature, "neither a PMD (\"Pmd\") nor a PMX (\"PMX \") model", "header", -1, 0);
 }
 
 Result<Model> load_file(const std::filesystem::path& path, const LoadOptions& options) {
-  auto bytes = mmdkit::read_file(path);
-  if (!bytes) return std::unexpected(bytes.error());
-  auto m = load(*bytes, options);
+  MMDKIT_TRY_ASSIGN(auto bytes, mmdkit::read_file(path));
+  auto m = load(bytes, options);
   if (!m) {
     Error e = m.error();
     e.file = path.string();

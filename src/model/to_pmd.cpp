@@ -8,8 +8,10 @@
 #include <set>
 
 #include "build_internal.hpp"
+#include "stored_fields.hpp"
 #include "mmdkit/model/convert.hpp"
 #include "mmdkit/model/textures.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::model {
 namespace {
@@ -389,22 +391,11 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings, const 
     pmd::RigidBody& d = p.rigid_bodies[i];
     if (!put(d.name, s.name)) no.add("rigid body names longer than 20 bytes in CP932", i);
     d.bone = s.bone < 0 ? pmd::kNoBone : static_cast<std::uint16_t>(s.bone);
-    d.group = s.group;
-    d.collision_mask = s.collision_mask;
-    d.shape = static_cast<std::uint8_t>(s.shape);
-    d.size = s.size;
-    d.position = s.position;
+    detail::copy_rigid_body_values(d, s);
     if (s.bone >= 0) {
       const Vec3& bp = v.bones[static_cast<std::size_t>(s.bone)].position;
       for (std::size_t k = 0; k < 3; ++k) d.position[k] -= bp[k];
     }
-    d.rotation = s.rotation;
-    d.mass = s.mass;
-    d.linear_damping = s.linear_damping;
-    d.angular_damping = s.angular_damping;
-    d.restitution = s.restitution;
-    d.friction = s.friction;
-    d.mode = static_cast<std::uint8_t>(s.mode);
   }
   p.joints.resize(v.joints.size());
   for (std::size_t i = 0; i < v.joints.size(); ++i) {
@@ -414,14 +405,7 @@ Result<pmd::Model> to_pmd(const Model& v, std::vector<Warning>* warnings, const 
     if (!put(d.name, s.name)) no.add("joint names longer than 20 bytes in CP932", i);
     d.rigid_a = s.rigid_body_a < 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(s.rigid_body_a);
     d.rigid_b = s.rigid_body_b < 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(s.rigid_body_b);
-    d.position = s.position;
-    d.rotation = s.rotation;
-    d.position_min = s.linear_lower;
-    d.position_max = s.linear_upper;
-    d.rotation_min = s.angular_lower;
-    d.rotation_max = s.angular_upper;
-    d.spring_position = s.linear_spring;
-    d.spring_rotation = s.angular_spring;
+    detail::copy_joint_values(d, s);
   }
   if (!no.empty()) {
     // Say when --lossy would take some of it (and that it would not take the rest).
@@ -444,9 +428,8 @@ Result<pmd::Model> pmx_to_pmd(const pmx::Model& pmx, std::vector<Warning>* warni
   if (!pmx.soft_bodies.empty())
     return make_error(ErrorCode::unsupported, "the model does not fit PMD: soft bodies (" +
                                                   std::to_string(pmx.soft_bodies.size()) + ", PMX 2.1)");
-  auto view = from_pmx(pmx);
-  if (!view) return std::unexpected(view.error());
-  return to_pmd(*view, warnings, options);
+  MMDKIT_TRY_ASSIGN(auto view, from_pmx(pmx));
+  return to_pmd(view, warnings, options);
 }
 
 }  // namespace mmdkit::model

@@ -1,4 +1,4 @@
-// mmdkit Python bindings — format sniffing and `check` on bytes or files (the CLI's format table).
+// mmdkit Python bindings — format sniffing and `check` on bytes or files (the library's format registry, mmdkit/formats/registry.hpp).
 #include <filesystem>
 
 #include "document.hpp"
@@ -7,9 +7,9 @@ namespace mmdkit::python {
 
 // `file`: the path the bytes were read from (check_file), set on the error and on every finding
 // that names no file (as mmdkit.read names it; docs/PYTHON.md: Error.file is set when a file was read).
-py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
+py::list check_findings(const formats::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
                         const std::string& file) {
-  cli::ReadFlags flags;
+  formats::ReadFlags flags;
   if (folder) flags.input_folder = flags.project_folder = std::filesystem::path(*folder);  // .pmm: its models
   auto found = without_gil([&] { return ops.check(bytes, flags); });
   if (!found) {
@@ -18,7 +18,7 @@ py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional
     raise(e);
   }
   py::list out;
-  for (cli::Finding& f : *found) {
+  for (formats::Finding& f : *found) {
     if (f.where.file.empty()) f.where.file = file;
     py::dict d = error_dict(f.where);
     d["severity"] = f.severity_error ? "error" : "warning";
@@ -33,11 +33,11 @@ void bind_io(py::module_& m) {
       "sniff",
       [](const py::buffer& data) -> py::object {
         auto bytes = from_py_bytes(data);
-        if (const cli::FormatOps* f = cli::format_by_content(bytes)) return py::str(std::string(f->name));
+        if (const formats::FormatOps* f = formats::format_by_content(bytes)) return py::str(std::string(f->name));
         std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         const auto start = text.find_first_not_of(" \t\r\n");
         if (start != std::string_view::npos && text[start] == '{')
-          if (const cli::FormatOps* f = cli::format_of_json(text)) return py::str(std::string(f->name) + "-json");
+          if (const formats::FormatOps* f = formats::format_of_json(text)) return py::str(std::string(f->name) + "-json");
         return py::none();
       },
       py::arg("data"),
@@ -47,7 +47,7 @@ void bind_io(py::module_& m) {
       "check_file",
       [](const std::string& path) {
         auto bytes = read_path(path);
-        const cli::FormatOps* f = cli::format_by_content(bytes);
+        const formats::FormatOps* f = formats::format_by_content(bytes);
         if (f == nullptr) {
           Error e{ErrorCode::bad_signature, "not a VMD, VPD, PMD or PMX file", "header", -1, 0, path};
           raise(e);

@@ -16,7 +16,7 @@ struct FormatFns<pmd::Model> {
   static Result<std::vector<std::uint8_t>> write(const pmd::Model& m) { return pmd::write(m); }
   static std::string to_json(const pmd::Model& m, bool /*pretty*/) { return pmd::to_json(m); }
   static Result<pmd::Model> from_json(std::string_view text) { return pmd::from_json(text); }
-  static const cli::FormatOps& ops() { return cli::pmd_ops(); }
+  static const formats::FormatOps& ops() { return formats::pmd_ops(); }
 };
 
 namespace {

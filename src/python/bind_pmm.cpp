@@ -25,7 +25,7 @@ struct FormatFns<pmm::Document> {
     return pmm::to_json(d);
   }
   static Result<pmm::Document> from_json(std::string_view text) { return pmm::from_json(text); }
-  static const cli::FormatOps& ops() { return cli::pmm_ops(); }
+  static const formats::FormatOps& ops() { return formats::pmm_ops(); }
 };
 
 namespace {

@@ -16,7 +16,7 @@ struct FormatFns<pmx::Model> {
   static Result<std::vector<std::uint8_t>> write(const pmx::Model& m) { return pmx::write(m); }
   static std::string to_json(const pmx::Model& m, bool /*pretty*/) { return pmx::to_json(m); }
   static Result<pmx::Model> from_json(std::string_view text) { return pmx::from_json(text); }
-  static const cli::FormatOps& ops() { return cli::pmx_ops(); }
+  static const formats::FormatOps& ops() { return formats::pmx_ops(); }
 };
 
 namespace {

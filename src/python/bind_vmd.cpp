@@ -20,7 +20,7 @@ struct FormatFns<vmd::Motion> {
     return vmd::to_json(m, vmd::JsonWriteOptions{.pretty = pretty});
   }
   static Result<vmd::Motion> from_json(std::string_view text) { return vmd::from_json(text); }
-  static const cli::FormatOps& ops() { return cli::vmd_ops(); }
+  static const formats::FormatOps& ops() { return formats::vmd_ops(); }
 };
 
 namespace {

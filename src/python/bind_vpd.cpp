@@ -18,7 +18,7 @@ struct FormatFns<vpd::Pose> {
     return vpd::to_json(p, vpd::JsonWriteOptions{.pretty = pretty});
   }
   static Result<vpd::Pose> from_json(std::string_view text) { return vpd::from_json(text); }
-  static const cli::FormatOps& ops() { return cli::vpd_ops(); }
+  static const formats::FormatOps& ops() { return formats::vpd_ops(); }
 };
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "document.hpp"
 #include "mmdkit/formats/vac.hpp"
 #include "mmdkit/formats/x.hpp"
@@ -49,9 +49,9 @@ auto read_named(const std::string& path, Parse parse) {
   return std::make_pair(std::move(*r), std::move(bytes));
 }
 
-std::string dump_json(const cli::FormatOps& ops, const std::vector<std::uint8_t>& bytes) {
+std::string dump_json(const formats::FormatOps& ops, const std::vector<std::uint8_t>& bytes) {
   std::vector<Warning> w;
-  return unwrap(without_gil([&] { return ops.to_json(ByteSpan(bytes.data(), bytes.size()), cli::ReadFlags{}, w); }));
+  return unwrap(without_gil([&] { return ops.to_json(ByteSpan(bytes.data(), bytes.size()), formats::ReadFlags{}, w); }));
 }
 
 py::array vec_array(const std::array<float, 3>& v) {
@@ -196,12 +196,12 @@ void bind_xfile(py::module_& m) {
       .def_property_readonly("warnings", [](const XFile& f) { return error_dicts(f.doc.warnings); },
                              "Warnings of the read (dicts: code, message, file, section, record, offset).")
       .def(
-          "to_json", [](const XFile& f) { return dump_json(cli::x_ops(), f.bytes); },
+          "to_json", [](const XFile& f) { return dump_json(formats::x_ops(), f.bytes); },
           "The JSON `mmdkit dump FILE.x` prints (docs/formats/x.md \"JSON\"; output only: a .x is not written back).")
       .def(
           "_check",
           [](const XFile& f) {
-            return check_findings(cli::x_ops(), ByteSpan(f.bytes.data(), f.bytes.size()),
+            return check_findings(formats::x_ops(), ByteSpan(f.bytes.data(), f.bytes.size()),
                                   f.path.empty() ? std::nullopt : std::optional<std::string>(folder_of(f.path)), f.path);
           },
           "The findings of `mmdkit check` (textures resolved in the file's folder when read from a file).")
@@ -263,12 +263,12 @@ void bind_vacfile(py::module_& m) {
       .def_property_readonly("warnings", [](const VacFile& v) { return error_dicts(v.acc.warnings); },
                              "Warnings of the read (missing line 6, extra lines).")
       .def(
-          "to_json", [](const VacFile& v) { return dump_json(cli::vac_ops(), v.bytes); },
+          "to_json", [](const VacFile& v) { return dump_json(formats::vac_ops(), v.bytes); },
           "The JSON `mmdkit dump FILE.vac` prints (docs/formats/vac.md \"JSON\").")
       .def(
           "_check",
           [](const VacFile& v) {
-            return check_findings(cli::vac_ops(), ByteSpan(v.bytes.data(), v.bytes.size()),
+            return check_findings(formats::vac_ops(), ByteSpan(v.bytes.data(), v.bytes.size()),
                                   v.path.empty() ? std::nullopt : std::optional<std::string>(folder_of(v.path)), v.path);
           },
           "The findings of `mmdkit check` (the .x looked up in the .vac's folder when read from a file).")

@@ -8,9 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
 #include "common.hpp"
+#include "mmdkit/formats/registry.hpp"
 
 namespace mmdkit::python {
 
@@ -30,13 +29,13 @@ struct FormatFns;
 // static Result<std::vector<std::uint8_t>> write(const T&);
 // static std::string to_json(const T&, bool pretty);
 // static Result<T> from_json(std::string_view);
-// static const cli::FormatOps& ops();                 what `mmdkit check` uses for the format
+// static const formats::FormatOps& ops();             what `mmdkit check` uses for the format
 
 /// The findings of `mmdkit check` for a file's bytes, as dicts {"severity" ('error' / 'warning'),
 /// "code", "message", "file", "section", "record", "offset", "omitted"}; with `folder`, texture
 /// references are resolved there. Raises when the bytes do not parse. `file` (the path they were
 /// read from, or empty) is set as the error's and each finding's "file" where they name none.
-py::list check_findings(const cli::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
+py::list check_findings(const formats::FormatOps& ops, ByteSpan bytes, std::optional<std::string> folder,
                         const std::string& file = {});
 
 template <class T>
@@ -90,15 +89,15 @@ void def_document(py::class_<Document<T>>& cls) {
           "write",
           [](const D& d, const std::string& path, bool force) {
             // The extension says what is written: the format's own, or .json for its JSON; any
-            // other is refused in convert's words (cli/io.hpp), as the CLI's writers do.
+            // other is refused in convert's words (formats/registry.hpp), as the CLI's writers do.
             const std::string_view n = F::name;
-            const cli::OutputKind& kind = n == "vmd"   ? cli::kVmdOutput
-                                          : n == "vpd" ? cli::kVpdOutput
-                                          : n == "pmd" ? cli::kPmdOutput
-                                          : n == "pmm" ? cli::kPmmOutput
-                                                       : cli::kPmxOutput;
-            if (std::string p = cli::output_extension_problem(path, kind); !p.empty()) raise_argument(p);
-            if (cli::lower_extension(path) == ".json") {
+            const formats::OutputKind& kind = n == "vmd"   ? formats::kVmdOutput
+                                          : n == "vpd" ? formats::kVpdOutput
+                                          : n == "pmd" ? formats::kPmdOutput
+                                          : n == "pmm" ? formats::kPmmOutput
+                                                       : formats::kPmxOutput;
+            if (std::string p = formats::output_extension_problem(path, kind); !p.empty()) raise_argument(p);
+            if (formats::lower_extension(path) == ".json") {
               const std::string text = without_gil([&] { return F::to_json(d.data, true); });
               write_path(path, ByteSpan(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), force);
               return;

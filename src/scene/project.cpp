@@ -16,20 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> split_stored(const std::string& stored, bool& drive) {
-  std::string s = stored;
-  std::replace(s.begin(), s.end(), '\\', '/');
-  drive = s.size() >= 2 && s[1] == ':';
-  std::vector<std::string> parts;
-  for (std::size_t at = 0; at <= s.size();) {
-    std::size_t end = s.find('/', at);
-    if (end == std::string::npos) end = s.size();
-    if (end > at) parts.push_back(s.substr(at, end - at));
-    at = end + 1;
-  }
-  return parts;
-}
-
 Warning warning(std::string message, std::string section = "project") {
   Warning w;
   w.code = ErrorCode::invalid_value;
@@ -256,7 +242,7 @@ ProjectPath resolve_project_path(const std::string& stored, const std::vector<fs
   ProjectPath p;
   p.stored = stored;
   bool drive = false;
-  const std::vector<std::string> parts = split_stored(stored, drive);
+  const std::vector<std::string> parts = pmm::split_stored_path(stored, drive);
   if (parts.empty()) return p;
   for (const fs::path& folder : folders) {
     std::string s = stored;

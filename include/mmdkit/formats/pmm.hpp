@@ -400,6 +400,11 @@ Result<Document> from_json(std::string_view text);
 /// way (emapp/src/internal/project/PMM.cc).
 std::optional<std::filesystem::path> resolve_path(const std::string& stored, const std::filesystem::path& project_folder);
 
+/// The components of a stored path as resolve_path reads them: '\' and '/' both separate, empty
+/// components dropped (`C:\MMD\\m.pmd` gives "C:", "MMD", "m.pmd"); `drive` is set when it starts
+/// with a drive letter and a colon (that component is never a folder below the project).
+std::vector<std::string> split_stored_path(const std::string& stored, bool& drive);
+
 /// A problem `check` found (error or warning), with its location.
 struct CheckFinding {
   bool error = false;

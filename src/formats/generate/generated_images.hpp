@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,26 @@ enum class ImageFormat { bmp, png };
 /// The kSize × kSize image of `pixel` as a whole BMP (24-bit) or PNG file. `name` is only for the
 /// message. Errors: io_error when the encoder fails (out of memory).
 Result<std::vector<std::uint8_t>> encode(PixelFn pixel, ImageFormat format, const std::string& name);
+
+/// One texture a generated model refers to: its path relative to the model's folder, pixels and
+/// encoding.
+struct Texture {
+  const char* path;
+  PixelFn pixel;
+  ImageFormat format;
+};
+
+/// Every texture of `textures` encoded, in order, as `File{path, bytes}` (pmd::GeneratedFile,
+/// pmx::GeneratedFile). Errors: as encode.
+template <class File>
+Result<std::vector<File>> encode_files(std::span<const Texture> textures) {
+  std::vector<File> out;
+  for (const Texture& t : textures) {
+    auto bytes = encode(t.pixel, t.format, t.path);
+    if (!bytes) return std::unexpected(std::move(bytes.error()));
+    out.push_back(File{t.path, std::move(*bytes)});
+  }
+  return out;
+}
 
 }  // namespace mmdkit::generated_images

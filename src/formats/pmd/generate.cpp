@@ -230,19 +230,10 @@ Result<Model> generate(const GenerateOptions& o) {
 
 Result<std::vector<GeneratedFile>> generate_textures() {
   namespace gi = generated_images;
-  struct Texture {
-    const char* path;
-    gi::PixelFn pixel;
-  };
-  static constexpr Texture kTextures[] = {
-      {"body.bmp", gi::body_pixel}, {"face.bmp", gi::face_pixel}, {"face.sph", gi::sph_pixel}};
-  std::vector<GeneratedFile> out;
-  for (const Texture& t : kTextures) {
-    auto bytes = gi::encode(t.pixel, gi::ImageFormat::bmp, t.path);
-    if (!bytes) return std::unexpected(bytes.error());
-    out.push_back(GeneratedFile{t.path, std::move(*bytes)});
-  }
-  return out;
+  static constexpr gi::Texture kTextures[] = {{"body.bmp", gi::body_pixel, gi::ImageFormat::bmp},
+                                              {"face.bmp", gi::face_pixel, gi::ImageFormat::bmp},
+                                              {"face.sph", gi::sph_pixel, gi::ImageFormat::bmp}};
+  return gi::encode_files<GeneratedFile>(kTextures);
 }
 
 }  // namespace mmdkit::pmd

@@ -364,36 +364,32 @@ Result<void> get_floats(const Value& v, const std::string& path, std::array<floa
 
 template <class T>
 Result<void> uint_member(const Value& obj, const char* key, const std::string& path, T& out) {
-  auto v = member(obj, key, path);
-  if (!v) return std::unexpected(v.error());
-  return get_uint(**v, dot(path, key), out);
+  MMDKIT_TRY_ASSIGN(auto v, member(obj, key, path));
+  return get_uint(*v, dot(path, key), out);
 }
 Result<void> float_member(const Value& obj, const char* key, const std::string& path, float& out) {
-  auto v = member(obj, key, path);
-  if (!v) return std::unexpected(v.error());
-  return get_float(**v, dot(path, key), out);
+  MMDKIT_TRY_ASSIGN(auto v, member(obj, key, path));
+  return get_float(*v, dot(path, key), out);
 }
 template <std::size_t K>
 Result<void> floats_member(const Value& obj, const char* key, const std::string& path, std::array<float, K>& out) {
-  auto v = member(obj, key, path);
-  if (!v) return std::unexpected(v.error());
-  return get_floats(**v, dot(path, key), out);
+  MMDKIT_TRY_ASSIGN(auto v, member(obj, key, path));
+  return get_floats(*v, dot(path, key), out);
 }
 
 template <std::size_t N>
 Result<void> text_member(const Value& obj, const char* key, const std::string& path, Encoding enc,
                          FixedText<N>& out) {
   if (!obj.IsObject()) return schema(path, "expected an object");
-  auto v = member(obj, key, path);
-  if (!v) return std::unexpected(v.error());
+  MMDKIT_TRY_ASSIGN(auto v, member(obj, key, path));
   // The one form: a string, or {"text": ..., "raw": "hex"}; files dumped before it was the one
   // form give the raw bytes in a sibling "<key>_raw" (still read).
-  const Value* text_value = *v;
+  const Value* text_value = v;
   const Value* raw_value = nullptr;
   std::string raw_path;
-  if ((*v)->IsObject()) {
+  if ((v)->IsObject()) {
     text_value = nullptr;
-    for (auto it = (*v)->MemberBegin(); it != (*v)->MemberEnd(); ++it) {
+    for (auto it = (v)->MemberBegin(); it != (v)->MemberEnd(); ++it) {
       const std::string_view name(it->name.GetString(), it->name.GetStringLength());
       if (name == "text") text_value = &it->value;
       else if (name == "raw") raw_value = &it->value;
@@ -403,9 +399,8 @@ Result<void> text_member(const Value& obj, const char* key, const std::string& p
     raw_path = dot(dot(path, key), "raw");
   } else {
     const std::string raw_key = std::string(key) + "_raw";
-    auto raw = member(obj, raw_key.c_str(), path, false);
-    if (!raw) return std::unexpected(raw.error());
-    raw_value = *raw;
+    MMDKIT_TRY_ASSIGN(auto raw, member(obj, raw_key.c_str(), path, false));
+    raw_value = raw;
     raw_path = dot(path, raw_key.c_str());
   }
   if (!text_value->IsString()) return schema(dot(path, key), "expected a string or {\"text\", \"raw\"}");
@@ -444,9 +439,8 @@ Result<const Value*> array_member(const Value& obj, const char* key, const std::
 template <class T, class F>
 Result<void> objects(const Value& obj, const char* key, const std::string& path, std::vector<T>& out, F&& item,
                      std::size_t max = std::numeric_limits<std::uint32_t>::max()) {
-  auto a = array_member(obj, key, path);
-  if (!a) return std::unexpected(a.error());
-  const Value& arr = **a;
+  MMDKIT_TRY_ASSIGN(auto a, array_member(obj, key, path));
+  const Value& arr = *a;
   std::string p = dot(path, key);
   if (arr.Size() > max)
     return schema(p, std::to_string(arr.Size()) + " entries, the format holds at most " + std::to_string(max));
@@ -459,9 +453,8 @@ Result<Model> parse_model(const Value& d) {
   Model m;
   const std::string root;
   if (!d.IsObject()) return schema("", "the document is not a JSON object");
-  auto fmt = member(d, "format", root);
-  if (!fmt) return std::unexpected(fmt.error());
-  if (!(*fmt)->IsString() || std::string_view((*fmt)->GetString()) != "pmd")
+  MMDKIT_TRY_ASSIGN(auto fmt, member(d, "format", root));
+  if (!(fmt)->IsString() || std::string_view((fmt)->GetString()) != "pmd")
     return schema("format", "expected \"pmd\"");
   MMDKIT_TRY(float_member(d, "version", root, m.version));
   auto enc = member(d, "encoding", root, false);
@@ -545,10 +538,9 @@ Result<Model> parse_model(const Value& d) {
     MMDKIT_TRY(get_uint(v[0], at(p, 0), x.bone));
     return get_uint(v[1], at(p, 1), x.frame);
   }));
-  auto eng = member(d, "english", root, false);
-  if (!eng) return std::unexpected(eng.error());
-  if (*eng && !(*eng)->IsNull()) {
-    const Value& e = **eng;
+  MMDKIT_TRY_ASSIGN(auto eng, member(d, "english", root, false));
+  if (eng && !(eng)->IsNull()) {
+    const Value& e = *eng;
     if (!e.IsObject()) return schema("english", "expected an object or null");
     English x;
     const std::string p = "english";

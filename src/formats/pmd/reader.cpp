@@ -8,6 +8,7 @@
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "pmd_internal.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::pmd {
 namespace {
@@ -71,13 +72,12 @@ Result<std::size_t> take_count(ByteReader& r, std::string_view section, std::siz
 
 Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadResult& counts) {
   // Vertices (take_count checked that they fit in the bytes left).
-  auto nv = take_count<std::uint32_t>(r, kSecVertices, kVertexSize);
-  if (!nv) return std::unexpected(nv.error());
-  counts.vertex_count = *nv;
+  MMDKIT_TRY_ASSIGN(auto nv, take_count<std::uint32_t>(r, kSecVertices, kVertexSize));
+  counts.vertex_count = nv;
   if (skip_geometry) {
-    r.skip(*nv * kVertexSize);
+    r.skip(nv * kVertexSize);
   } else {
-    m.vertices.resize(*nv);
+    m.vertices.resize(nv);
     const std::uint8_t* p = r.cursor();
     for (Vertex& v : m.vertices) {
       std::memcpy(v.position.data(), p, 32);  // position, normal, uv: 8 floats
@@ -86,7 +86,7 @@ Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadRes
       v.edge_off = p[37];
       p += kVertexSize;
     }
-    r.skip(*nv * kVertexSize);
+    r.skip(nv * kVertexSize);
   }
   // Face indices.
   auto ni = take_count<std::uint32_t>(r, kSecFaces, 2);
@@ -98,9 +98,8 @@ Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadRes
   }
   r.skip(*ni * 2);
   // Materials.
-  auto nm = take_count<std::uint32_t>(r, kSecMaterials, kMaterialSize);
-  if (!nm) return std::unexpected(nm.error());
-  m.materials.resize(*nm);
+  MMDKIT_TRY_ASSIGN(auto nm, take_count<std::uint32_t>(r, kSecMaterials, kMaterialSize));
+  m.materials.resize(nm);
   for (Material& x : m.materials) {
     take_array(r, x.diffuse);
     x.specular_power = r.f32();
@@ -112,9 +111,8 @@ Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadRes
     take_text(r, x.texture);
   }
   // Bones.
-  auto nb = take_count<std::uint16_t>(r, kSecBones, kBoneSize);
-  if (!nb) return std::unexpected(nb.error());
-  m.bones.resize(*nb);
+  MMDKIT_TRY_ASSIGN(auto nb, take_count<std::uint16_t>(r, kSecBones, kBoneSize));
+  m.bones.resize(nb);
   for (Bone& b : m.bones) {
     take_text(r, b.name);
     b.parent = r.u16();
@@ -124,10 +122,9 @@ Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadRes
     take_array(r, b.position);
   }
   // IK chains (variable size).
-  auto nk = take_count<std::uint16_t>(r, kSecIk, kIkChainMinSize, false);
-  if (!nk) return std::unexpected(nk.error());
-  m.ik_chains.resize(*nk);
-  for (std::size_t i = 0; i < *nk; ++i) {
+  MMDKIT_TRY_ASSIGN(auto nk, take_count<std::uint16_t>(r, kSecIk, kIkChainMinSize, false));
+  m.ik_chains.resize(nk);
+  for (std::size_t i = 0; i < nk; ++i) {
     IkChain& k = m.ik_chains[i];
     if (r.remaining() < kIkChainMinSize)
       return truncated(r, kSecIk, static_cast<std::int64_t>(i), "IK chain", kIkChainMinSize);
@@ -143,10 +140,9 @@ Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadRes
     r.skip(2 * n);
   }
   // Morphs (variable size).
-  auto nmo = take_count<std::uint16_t>(r, kSecMorphs, kMorphMinSize, false);
-  if (!nmo) return std::unexpected(nmo.error());
-  m.morphs.resize(*nmo);
-  for (std::size_t i = 0; i < *nmo; ++i) {
+  MMDKIT_TRY_ASSIGN(auto nmo, take_count<std::uint16_t>(r, kSecMorphs, kMorphMinSize, false));
+  m.morphs.resize(nmo);
+  for (std::size_t i = 0; i < nmo; ++i) {
     Morph& x = m.morphs[i];
     if (r.remaining() < kMorphMinSize)
       return truncated(r, kSecMorphs, static_cast<std::int64_t>(i), "morph", kMorphMinSize);
@@ -167,14 +163,12 @@ Result<void> read_mandatory(ByteReader& r, Model& m, bool skip_geometry, ReadRes
   if (*nd) std::memcpy(m.morph_display.data(), r.cursor(), *nd * 2);
   r.skip(*nd * 2);
   // Bone frame names.
-  auto nf = take_count<std::uint8_t>(r, kSecBoneFrames, kFrameNameSize);
-  if (!nf) return std::unexpected(nf.error());
-  m.bone_frames.resize(*nf);
+  MMDKIT_TRY_ASSIGN(auto nf, take_count<std::uint8_t>(r, kSecBoneFrames, kFrameNameSize));
+  m.bone_frames.resize(nf);
   for (FrameName& f : m.bone_frames) take_text(r, f);
   // Bone display list.
-  auto nbd = take_count<std::uint32_t>(r, kSecBoneDisplay, kBoneDisplaySize);
-  if (!nbd) return std::unexpected(nbd.error());
-  m.bone_display.resize(*nbd);
+  MMDKIT_TRY_ASSIGN(auto nbd, take_count<std::uint32_t>(r, kSecBoneDisplay, kBoneDisplaySize));
+  m.bone_display.resize(nbd);
   for (BoneDisplay& d : m.bone_display) {
     d.bone = r.u16();
     d.frame = r.u8();
@@ -344,7 +338,7 @@ Result<ReadResult> read(ByteSpan bytes, const ReadOptions& options) {
     result.warnings.push_back(Error{ErrorCode::invalid_value,
                                     "version " + format_float(m.version) + " is not 1.0 (kept as stored)",
                                     kSecHeader, -1, 3, {}});
-  if (auto ok = read_mandatory(r, m, options.skip_geometry, result); !ok) return std::unexpected(ok.error());
+  MMDKIT_TRY(read_mandatory(r, m, options.skip_geometry, result));
 
   std::string why = read_tail(r, m);
   if (!why.empty()) {

@@ -184,10 +184,10 @@ std::optional<std::filesystem::path> child_ci(const std::filesystem::path& dir, 
 
 }  // namespace
 
-std::optional<std::filesystem::path> resolve_path(const std::string& stored, const std::filesystem::path& project_folder) {
-  if (stored.empty()) return std::nullopt;
+std::vector<std::string> split_stored_path(const std::string& stored, bool& drive) {
   std::string s = stored;
   std::replace(s.begin(), s.end(), '\\', '/');
+  drive = s.size() >= 2 && s[1] == ':';
   std::vector<std::string> parts;
   for (std::size_t at = 0; at <= s.size();) {
     std::size_t end = s.find('/', at);
@@ -195,9 +195,17 @@ std::optional<std::filesystem::path> resolve_path(const std::string& stored, con
     if (end > at) parts.push_back(s.substr(at, end - at));
     at = end + 1;
   }
+  return parts;
+}
+
+std::optional<std::filesystem::path> resolve_path(const std::string& stored, const std::filesystem::path& project_folder) {
+  if (stored.empty()) return std::nullopt;
+  bool drive = false;
+  const std::vector<std::string> parts = split_stored_path(stored, drive);
   if (parts.empty()) return std::nullopt;
+  std::string s = stored;
+  std::replace(s.begin(), s.end(), '\\', '/');
   std::error_code ec;
-  const bool drive = s.size() >= 2 && s[1] == ':';
   if (!drive) {
     const std::filesystem::path as_is = s.front() == '/' ? std::filesystem::path(s) : project_folder / s;
     if (std::filesystem::is_regular_file(as_is, ec)) return as_is;

@@ -17,6 +17,7 @@
 #include "formats/pmm/layout.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmm.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::pmm {
 namespace {
@@ -48,7 +49,7 @@ std::string hex(ByteSpan b) {
   return s;
 }
 
-class JsonOut {
+class JsonOut : public detail::CountsFromLists {
  public:
   explicit JsonOut(Encoding enc) : enc_(enc) { stack_.push_back({true, false}); }
   std::string& s() { return s_; }
@@ -141,12 +142,6 @@ class JsonOut {
       }
     }
     close(']');
-  }
-  bool v1_counts(std::size_t, Model& m, std::size_t& bones, std::size_t& morphs, std::size_t& iks) {
-    bones = m.initial_bone_keys.size();
-    morphs = m.initial_morph_keys.size();
-    iks = m.ik_states.size();
-    return true;
   }
 
  private:
@@ -424,7 +419,7 @@ Result<std::vector<std::uint8_t>> unhex(const Value& v, const std::string& path)
 
 Result<Document> from_json(std::string_view text) {
   rapidjson::Document doc;
-  if (auto r = json::parse_marked(text, doc); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(json::parse_marked(text, doc));
   if (!doc.IsObject()) return make_error(ErrorCode::json_schema, "the document must be a JSON object", "json");
   Document d;
   auto member = [&](const char* k) -> const Value* {
@@ -446,12 +441,11 @@ Result<Document> from_json(std::string_view text) {
   const auto sig_text = signature_text(d.version);
   std::memcpy(d.signature.data(), sig_text.data(), sig_text.size());
   if (const Value* s = member("signature")) {
-    auto b = unhex(*s, "signature");
-    if (!b) return std::unexpected(b.error());
-    if (b->size() != kSignatureSize || std::memcmp(b->data(), sig_text.data(), sig_text.size()) != 0 ||
-        (*b)[sig_text.size()] != 0)
+    MMDKIT_TRY_ASSIGN(auto b, unhex(*s, "signature"));
+    if (b.size() != kSignatureSize || std::memcmp(b.data(), sig_text.data(), sig_text.size()) != 0 ||
+        (b)[sig_text.size()] != 0)
       return make_error(ErrorCode::json_schema, "signature: must be the 30 bytes of the version's signature", "json");
-    std::memcpy(d.signature.data(), b->data(), kSignatureSize);
+    std::memcpy(d.signature.data(), b.data(), kSignatureSize);
   }
   JsonIn in(doc, d.encoding);
   detail::document(in, d);
@@ -470,14 +464,12 @@ Result<Document> from_json(std::string_view text) {
         return make_error(ErrorCode::json_schema, "selections: one per model or none", "json");
     }
     if (const Value* t = member("trailing")) {
-      auto b = unhex(*t, "trailing");
-      if (!b) return std::unexpected(b.error());
-      d.trailing = std::move(*b);
+      MMDKIT_TRY_ASSIGN(auto b, unhex(*t, "trailing"));
+      d.trailing = std::move(b);
     }
   } else if (const Value* t = member("v1_tail")) {
-    auto b = unhex(*t, "v1_tail");
-    if (!b) return std::unexpected(b.error());
-    d.v1_tail = std::move(*b);
+    MMDKIT_TRY_ASSIGN(auto b, unhex(*t, "v1_tail"));
+    d.v1_tail = std::move(b);
   }
   return d;
 }

@@ -21,6 +21,17 @@
 
 namespace mmdkit::pmm::detail {
 
+/// v1_counts of the visitors that walk a project already in memory (the writer, the JSON writer,
+/// the text visitor): a version-1 model's bone, morph and IK counts are its own lists' sizes.
+struct CountsFromLists {
+  static bool v1_counts(std::size_t, Model& m, std::size_t& bones, std::size_t& morphs, std::size_t& iks) {
+    bones = m.initial_bone_keys.size();
+    morphs = m.initial_morph_keys.size();
+    iks = m.ik_states.size();
+    return true;
+  }
+};
+
 struct Count {
   enum Kind : std::uint8_t { u8, i32, given } kind = given;
   std::size_t n = 0;

@@ -11,7 +11,7 @@ namespace mmdkit::pmm::detail {
 
 /// An Io that visits the texts of an existing document (no bytes, no JSON).
 template <class F>
-class TextVisitor {
+class TextVisitor : public CountsFromLists {
  public:
   explicit TextVisitor(F& f) : f_(f) {}
   bool ok() const noexcept { return true; }
@@ -37,12 +37,6 @@ class TextVisitor {
   template <class T, class G>
   void list(const char*, std::vector<T>& v, Count, std::size_t, G&& g) {
     for (auto& e : v) g(e);
-  }
-  bool v1_counts(std::size_t, Model& m, std::size_t& bones, std::size_t& morphs, std::size_t& iks) {
-    bones = m.initial_bone_keys.size();
-    morphs = m.initial_morph_keys.size();
-    iks = m.ik_states.size();
-    return true;
   }
 
  private:

@@ -15,7 +15,7 @@ namespace {
 
 using detail::Count;
 
-class WriteIo {
+class WriteIo : public detail::CountsFromLists {
  public:
   WriteIo(std::vector<std::uint8_t>& out, Encoding enc) : w_(out), enc_(enc) {}
   bool ok() const noexcept { return !error_.has_value(); }
@@ -109,12 +109,6 @@ class WriteIo {
       f(v[i]);
     }
     record_ = saved;
-  }
-  bool v1_counts(std::size_t, Model& m, std::size_t& bones, std::size_t& morphs, std::size_t& iks) {
-    bones = m.initial_bone_keys.size();
-    morphs = m.initial_morph_keys.size();
-    iks = m.ik_states.size();
-    return true;
   }
 
  private:

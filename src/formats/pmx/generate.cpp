@@ -476,21 +476,10 @@ Result<Model> generate(const GenerateOptions& o) {
 
 Result<std::vector<GeneratedFile>> generate_textures() {
   namespace gi = generated_images;
-  struct Texture {
-    const char* path;
-    gi::PixelFn pixel;
-    gi::ImageFormat format;
-  };
-  static constexpr Texture kTextures[] = {{"tex/body.png", gi::body_pixel, gi::ImageFormat::png},
-                                          {"tex/face.png", gi::face_pixel, gi::ImageFormat::png},
-                                          {"tex/hair_s.spa", gi::spa_pixel, gi::ImageFormat::bmp}};
-  std::vector<GeneratedFile> out;
-  for (const Texture& t : kTextures) {
-    auto bytes = gi::encode(t.pixel, t.format, t.path);
-    if (!bytes) return std::unexpected(bytes.error());
-    out.push_back(GeneratedFile{t.path, std::move(*bytes)});
-  }
-  return out;
+  static constexpr gi::Texture kTextures[] = {{"tex/body.png", gi::body_pixel, gi::ImageFormat::png},
+                                              {"tex/face.png", gi::face_pixel, gi::ImageFormat::png},
+                                              {"tex/hair_s.spa", gi::spa_pixel, gi::ImageFormat::bmp}};
+  return gi::encode_files<GeneratedFile>(kTextures);
 }
 
 }  // namespace mmdkit::pmx

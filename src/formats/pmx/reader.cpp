@@ -286,12 +286,11 @@ Result<void> Reader::vertices_bi(std::uint32_t n) {
 Result<void> Reader::vertices() {
   section_ = "vertices";
   const std::size_t min = 32 + 16 * auv_ + 1 + bi_ + 4;
-  auto n = count(min, "vertex");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(min, "vertex"));
   switch (bi_) {
-    case 1: return vertices_bi<1>(*n);
-    case 2: return vertices_bi<2>(*n);
-    default: return vertices_bi<4>(*n);
+    case 1: return vertices_bi<1>(n);
+    case 2: return vertices_bi<2>(n);
+    default: return vertices_bi<4>(n);
   }
 }
 
@@ -329,43 +328,41 @@ class LeIndexIterator {
 
 Result<void> Reader::faces() {
   section_ = "faces";
-  auto n = count(vi_, "face index");
-  if (!n) return std::unexpected(n.error());
-  out_.counts.faces = *n / 3;
-  out_.counts.face_indices = *n;
-  if (*n % 3 != 0) {
+  MMDKIT_TRY_ASSIGN(auto n, count(vi_, "face index"));
+  out_.counts.faces = n / 3;
+  out_.counts.face_indices = n;
+  if (n % 3 != 0) {
     out_.warnings.push_back(Warning{ErrorCode::invalid_value,
-                                    "face index count " + std::to_string(*n) + " is not a multiple of 3",
+                                    "face index count " + std::to_string(n) + " is not a multiple of 3",
                                     section_, -1, static_cast<std::int64_t>(r_.offset() - 4), {}});
   }
   const std::uint8_t* p = r_.cursor();
   if (!opt_.skip_geometry) {
     auto& f = out_.model.faces;
-    f.reserve(*n);
+    f.reserve(n);
     mmdkit::detail::advise_huge_pages(f);
     switch (vi_) {
       case 1:
-        f.assign(p, p + *n);
+        f.assign(p, p + n);
         break;
       case 2:
-        f.assign(LeIndexIterator<std::uint16_t>(p), LeIndexIterator<std::uint16_t>(p + 2 * std::size_t{*n}));
+        f.assign(LeIndexIterator<std::uint16_t>(p), LeIndexIterator<std::uint16_t>(p + 2 * std::size_t{n}));
         break;
       default:
-        f.assign(LeIndexIterator<std::uint32_t>(p), LeIndexIterator<std::uint32_t>(p + 4 * std::size_t{*n}));
+        f.assign(LeIndexIterator<std::uint32_t>(p), LeIndexIterator<std::uint32_t>(p + 4 * std::size_t{n}));
         break;
     }
   }
-  r_.skip(static_cast<std::size_t>(*n) * vi_);
+  r_.skip(static_cast<std::size_t>(n) * vi_);
   return {};
 }
 
 Result<void> Reader::textures() {
   section_ = "textures";
-  auto n = count(4, "texture");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(4, "texture"));
   auto& t = out_.model.textures;
-  t.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) MMDKIT_TRY(text(t[i], i, "texture path"));
+  t.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) MMDKIT_TRY(text(t[i], i, "texture path"));
   return {};
 }
 
@@ -373,11 +370,10 @@ Result<void> Reader::materials() {
   section_ = "materials";
   const std::size_t fixed1 = 4 * 11 + 1 + 4 * 5;  // diffuse..ambient (11 floats), flags, edge colour + size
   const std::size_t min = 8 + fixed1 + 2 * ti_ + 2 + 1 + 4 + 4;
-  auto n = count(min, "material");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(min, "material"));
   auto& ms = out_.model.materials;
-  ms.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  ms.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     Material& mt = ms[i];
     MMDKIT_TRY(names(mt.name, mt.name_en, i));
     MMDKIT_TRY(need(fixed1 + 2 * ti_ + 2, i, "material"));
@@ -415,11 +411,10 @@ Result<void> Reader::materials() {
 Result<void> Reader::bones() {
   section_ = "bones";
   const std::size_t min = 8 + 12 + bi_ + 4 + 2 + bi_;
-  auto n = count(min, "bone");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(min, "bone"));
   auto& bs = out_.model.bones;
-  bs.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  bs.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     Bone& b = bs[i];
     MMDKIT_TRY(names(b.name, b.name_en, i));
     MMDKIT_TRY(need(12 + bi_ + 4 + 2, i, "bone"));
@@ -457,10 +452,9 @@ Result<void> Reader::bones() {
       b.ik_target = index(bi_);
       b.ik_iterations = r_.i32();
       b.ik_limit_angle = r_.f32();
-      auto links = inner_count(bi_ + 1, i, "IK link");
-      if (!links) return std::unexpected(links.error());
-      b.ik_links.resize(*links);
-      for (std::uint32_t k = 0; k < *links; ++k) {
+      MMDKIT_TRY_ASSIGN(auto links, inner_count(bi_ + 1, i, "IK link"));
+      b.ik_links.resize(links);
+      for (std::uint32_t k = 0; k < links; ++k) {
         IkLink& l = b.ik_links[k];
         MMDKIT_TRY(need(bi_ + 1, i, "IK link " + std::to_string(k)));
         l.bone = index(bi_);
@@ -483,11 +477,10 @@ Result<void> Reader::bones() {
 
 Result<void> Reader::morphs() {
   section_ = "morphs";
-  auto n = count(8 + 2 + 4, "morph");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(8 + 2 + 4, "morph"));
   auto& ms = out_.model.morphs;
-  ms.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  ms.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     Morph& m = ms[i];
     MMDKIT_TRY(names(m.name, m.name_en, i));
     MMDKIT_TRY(need(2, i, "morph panel and type"));
@@ -508,14 +501,13 @@ Result<void> Reader::morphs() {
       case MorphType::impulse: rec = ri_ + 1 + 24; break;
       default: rec = vi_ + 16; break;
     }
-    auto k = inner_count(rec, i, "morph offset");
-    if (!k) return std::unexpected(k.error());
+    MMDKIT_TRY_ASSIGN(auto k, inner_count(rec, i, "morph offset"));
     // The count check proved k * rec bytes are there: read without further checks.
     switch (m.type) {
       case MorphType::group:
       case MorphType::flip: {
         auto& v = m.type == MorphType::group ? m.group_offsets : m.flip_offsets;
-        v.resize(*k);
+        v.resize(k);
         for (auto& o : v) {
           o.morph = index(morph_i_);
           o.weight = r_.f32();
@@ -523,14 +515,14 @@ Result<void> Reader::morphs() {
         break;
       }
       case MorphType::vertex:
-        m.vertex_offsets.resize(*k);
+        m.vertex_offsets.resize(k);
         for (auto& o : m.vertex_offsets) {
           o.vertex = vindex();
           o.offset = fvec<3>();
         }
         break;
       case MorphType::bone:
-        m.bone_offsets.resize(*k);
+        m.bone_offsets.resize(k);
         for (auto& o : m.bone_offsets) {
           o.bone = index(bi_);
           o.translation = fvec<3>();
@@ -538,7 +530,7 @@ Result<void> Reader::morphs() {
         }
         break;
       case MorphType::material:
-        m.material_offsets.resize(*k);
+        m.material_offsets.resize(k);
         for (auto& o : m.material_offsets) {
           o.material = index(mi_);
           o.operation = r_.u8();
@@ -554,7 +546,7 @@ Result<void> Reader::morphs() {
         }
         break;
       case MorphType::impulse:
-        m.impulse_offsets.resize(*k);
+        m.impulse_offsets.resize(k);
         for (auto& o : m.impulse_offsets) {
           o.rigid_body = index(ri_);
           o.local = r_.u8();
@@ -563,7 +555,7 @@ Result<void> Reader::morphs() {
         }
         break;
       default:
-        m.uv_offsets.resize(*k);
+        m.uv_offsets.resize(k);
         for (auto& o : m.uv_offsets) {
           o.vertex = vindex();
           o.offset = fvec<4>();
@@ -576,19 +568,17 @@ Result<void> Reader::morphs() {
 
 Result<void> Reader::display_frames() {
   section_ = "display frames";
-  auto n = count(8 + 1 + 4, "display frame");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(8 + 1 + 4, "display frame"));
   auto& fs = out_.model.display_frames;
-  fs.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  fs.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     DisplayFrame& f = fs[i];
     MMDKIT_TRY(names(f.name, f.name_en, i));
     MMDKIT_TRY(need(1, i, "display frame special flag"));
     f.special = r_.u8();
-    auto k = inner_count(1 + std::min(bi_, morph_i_), i, "display frame element");
-    if (!k) return std::unexpected(k.error());
-    f.elements.resize(*k);
-    for (std::uint32_t e = 0; e < *k; ++e) {
+    MMDKIT_TRY_ASSIGN(auto k, inner_count(1 + std::min(bi_, morph_i_), i, "display frame element"));
+    f.elements.resize(k);
+    for (std::uint32_t e = 0; e < k; ++e) {
       auto& el = f.elements[e];
       MMDKIT_TRY(need(1, i, "display frame element " + std::to_string(e)));
       std::size_t at = r_.offset();
@@ -608,11 +598,10 @@ Result<void> Reader::display_frames() {
 
 Result<void> Reader::rigid_bodies() {
   section_ = "rigid bodies";
-  auto n = count(8 + bi_ + detail::kRigidBodyFixedSize, "rigid body");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(8 + bi_ + detail::kRigidBodyFixedSize, "rigid body"));
   auto& rs = out_.model.rigid_bodies;
-  rs.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  rs.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     RigidBody& b = rs[i];
     MMDKIT_TRY(names(b.name, b.name_en, i));
     MMDKIT_TRY(need(bi_ + detail::kRigidBodyFixedSize, i, "rigid body"));
@@ -636,11 +625,10 @@ Result<void> Reader::rigid_bodies() {
 Result<void> Reader::joints() {
   section_ = "joints";
   const std::size_t rec = 1 + 2 * ri_ + detail::kJointFixedSize;
-  auto n = count(8 + rec, "joint");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(8 + rec, "joint"));
   auto& js = out_.model.joints;
-  js.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  js.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     Joint& j = js[i];
     MMDKIT_TRY(names(j.name, j.name_en, i));
     MMDKIT_TRY(need(rec, i, "joint"));
@@ -662,11 +650,10 @@ Result<void> Reader::joints() {
 Result<void> Reader::soft_bodies() {
   section_ = "soft bodies";
   const std::size_t fixed = 1 + mi_ + 1 + 2 + 1 + 4 * 5 + 4 * (12 + 6 + 4 + 3);
-  auto n = count(8 + fixed + 8, "soft body");
-  if (!n) return std::unexpected(n.error());
+  MMDKIT_TRY_ASSIGN(auto n, count(8 + fixed + 8, "soft body"));
   auto& ss = out_.model.soft_bodies;
-  ss.resize(*n);
-  for (std::uint32_t i = 0; i < *n; ++i) {
+  ss.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
     SoftBody& s = ss[i];
     MMDKIT_TRY(names(s.name, s.name_en, i));
     MMDKIT_TRY(need(fixed, i, "soft body"));
@@ -684,17 +671,15 @@ Result<void> Reader::soft_bodies() {
     for (auto& f : s.cluster) f = r_.f32();
     for (auto& v : s.iterations) v = r_.i32();
     for (auto& f : s.material_params) f = r_.f32();
-    auto a = inner_count(ri_ + vi_ + 1, i, "soft body anchor");
-    if (!a) return std::unexpected(a.error());
-    s.anchors.resize(*a);
+    MMDKIT_TRY_ASSIGN(auto a, inner_count(ri_ + vi_ + 1, i, "soft body anchor"));
+    s.anchors.resize(a);
     for (auto& an : s.anchors) {
       an.rigid_body = index(ri_);
       an.vertex = vindex();
       an.near_mode = r_.u8();
     }
-    auto p = inner_count(vi_, i, "soft body pinned vertex");
-    if (!p) return std::unexpected(p.error());
-    s.pinned_vertices.resize(*p);
+    MMDKIT_TRY_ASSIGN(auto p, inner_count(vi_, i, "soft body pinned vertex"));
+    s.pinned_vertices.resize(p);
     for (auto& v : s.pinned_vertices) v = vindex();
   }
   return {};

@@ -530,9 +530,8 @@ void fit_index_sizes(Model& m) noexcept {
 namespace {
 Result<void> reencode(Text& t, Encoding enc) {
   if (t.raw.empty() && t.text.empty()) return {};
-  auto b = detail::encode(t.text, enc);
-  if (!b) return std::unexpected(b.error());
-  t.raw = std::move(*b);
+  MMDKIT_TRY_ASSIGN(auto b, detail::encode(t.text, enc));
+  t.raw = std::move(b);
   return {};
 }
 }  // namespace

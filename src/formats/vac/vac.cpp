@@ -8,6 +8,7 @@
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/core/text.hpp"
 #include "mmdkit/model/textures.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::vac {
 
@@ -101,8 +102,8 @@ Result<Accessory> read(ByteSpan bytes) {
     }
     return {};
   };
-  if (auto r = triple(3, a.position, "position x,y,z"); !r) return std::unexpected(r.error());
-  if (auto r = triple(4, a.rotation_degrees, "rotation x,y,z in degrees"); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(triple(3, a.position, "position x,y,z"));
+  MMDKIT_TRY(triple(4, a.rotation_degrees, "rotation x,y,z in degrees"));
   if (lines.size() >= 6) {
     a.has_bone_line = true;
     const std::string_view b = trim(lines[5].text);
@@ -121,9 +122,8 @@ Result<Accessory> read(ByteSpan bytes) {
 }
 
 Result<Accessory> read_file(const std::filesystem::path& path) {
-  auto bytes = mmdkit::read_file(path);
-  if (!bytes) return std::unexpected(bytes.error());
-  auto a = read(*bytes);
+  MMDKIT_TRY_ASSIGN(auto bytes, mmdkit::read_file(path));
+  auto a = read(bytes);
   if (!a) {
     Error e = a.error();
     e.file = path.string();

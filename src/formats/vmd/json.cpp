@@ -21,6 +21,7 @@
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::vmd {
 namespace {
@@ -40,14 +41,13 @@ std::array<std::uint8_t, kSignatureSize> canonical_signature(Version v) {
 
 /// The field bytes for a name given only as text: encoded, then NUL-padded to `field` bytes.
 Result<std::vector<std::uint8_t>> canonical_name(std::string_view text, Encoding enc, std::size_t field) {
-  auto bytes = encode_text(text, enc);
-  if (!bytes) return std::unexpected(bytes.error());
-  if (bytes->size() > field)
+  MMDKIT_TRY_ASSIGN(auto bytes, encode_text(text, enc));
+  if (bytes.size() > field)
     return make_error(ErrorCode::json_schema, "name \"" + std::string(text) + "\" takes " +
-                                                  std::to_string(bytes->size()) + " bytes in " +
+                                                  std::to_string(bytes.size()) + " bytes in " +
                                                   std::string(encoding_name(enc)) + ", the field holds " +
                                                   std::to_string(field));
-  bytes->resize(field, 0);
+  bytes.resize(field, 0);
   return bytes;
 }
 
@@ -476,15 +476,13 @@ class Parser {
       return fail("format", "must be the string \"vmd\"");
     // version
     if (const Value* v = find(root, "version")) {
-      auto n = integer(*v, "version", 1, 2);
-      if (!n) return std::unexpected(n.error());
-      m.version = *n == 1 ? Version::v1 : Version::v2;
+      MMDKIT_TRY_ASSIGN(auto n, integer(*v, "version", 1, 2));
+      m.version = n == 1 ? Version::v1 : Version::v2;
     }
     m.signature = canonical_signature(m.version);
     if (const Value* v = find(root, "signature_hex")) {
-      auto b = hex(*v, "signature_hex", kSignatureSize, true);
-      if (!b) return std::unexpected(b.error());
-      std::copy(b->begin(), b->end(), m.signature.begin());
+      MMDKIT_TRY_ASSIGN(auto b, hex(*v, "signature_hex", kSignatureSize, true));
+      std::copy(b.begin(), b.end(), m.signature.begin());
     }
     if (const Value* v = find(root, "encoding")) {
       if (!is_text(*v)) return fail("encoding", std::string("must be a string, found ") + type_name(*v));
@@ -496,33 +494,30 @@ class Parser {
     // model name
     {
       const std::size_t field = model_name_size(m.version);
-      auto parts = name_parts(root, "", "model_name");
-      if (!parts) return std::unexpected(parts.error());
-      const Value* text = parts->text;
+      MMDKIT_TRY_ASSIGN(auto parts, name_parts(root, "", "model_name"));
+      const Value* text = parts.text;
       if (text && !is_text(*text))
-        return fail(parts->text_path, std::string("must be a string, found ") + type_name(*text));
+        return fail(parts.text_path, std::string("must be a string, found ") + type_name(*text));
       m.model_name.text = text ? std::string(string_text(*text)) : std::string();
-      if (const Value* h = parts->raw) {
+      if (const Value* h = parts.raw) {
         // Up to the type's 20 bytes even for version 1 (a motion built in code may hold more
         // than the 10 bytes the file field has; vmd::write decides what to do with them).
-        auto b = hex(*h, parts->raw_path, kModelNameSizeV2, false);
-        if (!b) return std::unexpected(b.error());
-        m.model_name.raw = std::move(*b);
+        MMDKIT_TRY_ASSIGN(auto b, hex(*h, parts.raw_path, kModelNameSizeV2, false));
+        m.model_name.raw = std::move(b);
       }
       if (text && !text_matches_raw(m.model_name.raw, m.model_name.text, enc_)) {
         auto b = canonical_name(m.model_name.text, enc_, field);
-        if (!b) return fail_with(b.error(), parts->text_path);
+        if (!b) return fail_with(b.error(), parts.text_path);
         m.model_name.raw = std::move(*b);
-      } else if (!parts->raw) {
+      } else if (!parts.raw) {
         auto b = canonical_name(m.model_name.text, enc_, field);
         if (!b) return fail_with(b.error(), "model_name");
         m.model_name.raw = std::move(*b);
       }
     }
     if (const Value* v = find(root, "sections_present")) {
-      auto n = integer(*v, "sections_present", 0, kSectionCount);
-      if (!n) return std::unexpected(n.error());
-      m.sections_present = static_cast<int>(*n);
+      MMDKIT_TRY_ASSIGN(auto n, integer(*v, "sections_present", 0, kSectionCount));
+      m.sections_present = static_cast<int>(n);
     }
     if (const Value* v = find(root, "bone_names")) {
       if (auto r = name_table(*v, "bone_names", m.bone_names, bone_index_, bone_text_); !r) return r;
@@ -537,14 +532,12 @@ class Parser {
     if (auto r = keys(root, "self_shadow_keys", m.self_shadow_keys, &Parser::self_shadow_key); !r) return r;
     if (auto r = keys(root, "property_keys", m.property_keys, &Parser::property_key); !r) return r;
     if (const Value* v = find(root, "trailing_offset")) {
-      auto n = integer(*v, "trailing_offset", -1, INT64_MAX);
-      if (!n) return std::unexpected(n.error());
-      m.trailing_offset = *n;
+      MMDKIT_TRY_ASSIGN(auto n, integer(*v, "trailing_offset", -1, INT64_MAX));
+      m.trailing_offset = n;
     }
     if (const Value* v = find(root, "trailing_hex")) {
-      auto b = hex(*v, "trailing_hex", 0, false);
-      if (!b) return std::unexpected(b.error());
-      m.trailing = std::move(*b);
+      MMDKIT_TRY_ASSIGN(auto b, hex(*v, "trailing_hex", 0, false));
+      m.trailing = std::move(b);
     }
     return {};
   }
@@ -631,9 +624,8 @@ class Parser {
     if (v.Size() != N)
       return fail(path, "must have " + std::to_string(N) + " elements, found " + std::to_string(v.Size()));
     for (std::size_t i = 0; i < N; ++i) {
-      auto f = real(v[static_cast<rapidjson::SizeType>(i)], path + "[" + std::to_string(i) + "]");
-      if (!f) return std::unexpected(f.error());
-      out[i] = *f;
+      MMDKIT_TRY_ASSIGN(auto f, real(v[static_cast<rapidjson::SizeType>(i)], path + "[" + std::to_string(i) + "]"));
+      out[i] = f;
     }
     return {};
   }
@@ -651,9 +643,8 @@ class Parser {
   }
 
   Result<std::uint8_t> byte(const Value& v, const std::string& path) const {
-    auto n = integer(v, path, 0, 255);
-    if (!n) return std::unexpected(n.error());
-    return static_cast<std::uint8_t>(*n);
+    MMDKIT_TRY_ASSIGN(auto n, integer(v, path, 0, 255));
+    return static_cast<std::uint8_t>(n);
   }
 
   Result<Curve> curve(const Value& v, const std::string& path) const {
@@ -662,9 +653,8 @@ class Parser {
                             (v.IsArray() ? std::to_string(v.Size()) + " elements" : type_name(v)));
     std::uint8_t b[4];
     for (rapidjson::SizeType i = 0; i < 4; ++i) {
-      auto n = byte(v[i], path + "[" + std::to_string(i) + "]");
-      if (!n) return std::unexpected(n.error());
-      b[i] = *n;
+      MMDKIT_TRY_ASSIGN(auto n, byte(v[i], path + "[" + std::to_string(i) + "]"));
+      b[i] = n;
     }
     return Curve{b[0], b[1], b[2], b[3]};
   }
@@ -683,7 +673,7 @@ class Parser {
     const std::string hex_key = std::string(key) + "_hex";
     if (v && v->IsObject()) {
       if (find(obj, hex_key.c_str())) return fail(join(path, hex_key), "give the raw bytes once, in the name object");
-      if (auto r = allowed(*v, join(path, key), {"text", "raw"}); !r) return std::unexpected(r.error());
+      MMDKIT_TRY(allowed(*v, join(path, key), {"text", "raw"}));
       p.text = find(*v, "text");
       p.raw = find(*v, "raw");
       if (!p.text || !p.raw) return fail(join(path, key), "a name object needs \"text\" and \"raw\"");
@@ -703,21 +693,19 @@ class Parser {
   template <std::size_t N>
   Result<FixedName<N>> fixed_name(const Value& obj, const std::string& path, std::size_t field) {
     FixedName<N> n;
-    auto parts = name_parts(obj, path, "name");
-    if (!parts) return std::unexpected(parts.error());
-    const Value* text = parts->text;
+    MMDKIT_TRY_ASSIGN(auto parts, name_parts(obj, path, "name"));
+    const Value* text = parts.text;
     if (!text) return fail(join(path, "name"), "missing member");
-    if (!is_text(*text)) return fail(parts->text_path, std::string("must be a string, found ") + type_name(*text));
+    if (!is_text(*text)) return fail(parts.text_path, std::string("must be a string, found ") + type_name(*text));
     n.text.assign(text->GetString(), text->GetStringLength());
-    const Value* h = parts->raw;
+    const Value* h = parts.raw;
     if (h) {
-      auto b = hex(*h, parts->raw_path, field, false);
-      if (!b) return std::unexpected(b.error());
-      n.raw = std::move(*b);
+      MMDKIT_TRY_ASSIGN(auto b, hex(*h, parts.raw_path, field, false));
+      n.raw = std::move(b);
     }
     if (!h || !text_matches_raw(n.raw, n.text, enc_)) {
       auto b = canonical_name(n.text, enc_, field);
-      if (!b) return fail_with(b.error(), parts->text_path);
+      if (!b) return fail_with(b.error(), parts.text_path);
       n.raw = std::move(*b);
     }
     return n;
@@ -733,12 +721,11 @@ class Parser {
       const Value& e = v[i];
       if (!e.IsObject()) return fail(p, std::string("must be an object, found ") + type_name(e));
       if (auto r = allowed(e, p, {"name", "name_hex"}); !r) return r;
-      auto n = fixed_name<kTrackNameSize>(e, p, kTrackNameSize);
-      if (!n) return std::unexpected(n.error());
+      MMDKIT_TRY_ASSIGN(auto n, fixed_name<kTrackNameSize>(e, p, kTrackNameSize));
       const auto idx = static_cast<std::uint32_t>(names.size());
-      index.try_emplace(std::string(n->raw.begin(), n->raw.end()), idx);
-      by_text.try_emplace(n->text, idx);  // a text shared by several names means the first
-      names.push_back(std::move(*n));
+      index.try_emplace(std::string(n.raw.begin(), n.raw.end()), idx);
+      by_text.try_emplace(n.text, idx);  // a text shared by several names means the first
+      names.push_back(std::move(n));
     }
     return {};
   }
@@ -763,18 +750,17 @@ class Parser {
       auto it = by_text.find(std::string(t));
       if (it != by_text.end()) return it->second;
     }
-    auto n = fixed_name<kTrackNameSize>(obj, path, kTrackNameSize);
-    if (!n) return std::unexpected(n.error());
-    std::string key(n->raw.begin(), n->raw.end());
+    MMDKIT_TRY_ASSIGN(auto n, fixed_name<kTrackNameSize>(obj, path, kTrackNameSize));
+    std::string key(n.raw.begin(), n.raw.end());
     std::uint32_t idx;
     if (auto it = index.find(key); it != index.end()) {
       idx = it->second;
     } else {
       idx = static_cast<std::uint32_t>(names.size());
       index.emplace(std::move(key), idx);
-      names.push_back(*n);
+      names.push_back(n);
     }
-    if (!h) by_text.emplace(n->text, idx);
+    if (!h) by_text.emplace(n.text, idx);
     return idx;
   }
 
@@ -799,9 +785,8 @@ class Parser {
   Result<void> frame(const Value& obj, const std::string& path, std::uint32_t& out) const {
     const Value* f = find(obj, "frame");
     if (!f) return fail(join(path, "frame"), "missing member");
-    auto n = integer(*f, join(path, "frame"), 0, UINT32_MAX);
-    if (!n) return std::unexpected(n.error());
-    out = static_cast<std::uint32_t>(*n);
+    MMDKIT_TRY_ASSIGN(auto n, integer(*f, join(path, "frame"), 0, UINT32_MAX));
+    out = static_cast<std::uint32_t>(n);
     return {};
   }
 
@@ -812,9 +797,8 @@ class Parser {
         !r)
       return r;
     if (auto r = frame(obj, path, k.frame); !r) return r;
-    auto idx = track_name(obj, path, m.bone_names, bone_index_, bone_text_);
-    if (!idx) return std::unexpected(idx.error());
-    k.name = *idx;
+    MMDKIT_TRY_ASSIGN(auto idx, track_name(obj, path, m.bone_names, bone_index_, bone_text_));
+    k.name = idx;
     if (const Value* v = find(obj, "position"))
       if (auto r = reals(*v, join(path, "position"), k.position); !r) return r;
     if (const Value* v = find(obj, "rotation")) {
@@ -838,9 +822,8 @@ class Parser {
       static constexpr const char* names4[4] = {"x", "y", "z", "rotation"};
       for (int c = 0; c < 4; ++c) {
         if (const Value* cv = find(*v, names4[c])) {
-          auto cr = curve(*cv, join(p, names4[c]));
-          if (!cr) return std::unexpected(cr.error());
-          *cs[c] = *cr;
+          MMDKIT_TRY_ASSIGN(auto cr, curve(*cv, join(p, names4[c])));
+          *cs[c] = cr;
         }
       }
     }
@@ -855,9 +838,8 @@ class Parser {
       std::string p = join(path, "toggle");
       if (!tg->IsArray() || tg->Size() != 2) return fail(p, "must be an array of 2 integers 0..255");
       for (rapidjson::SizeType i = 0; i < 2; ++i) {
-        auto n = byte((*tg)[i], p + "[" + std::to_string(i) + "]");
-        if (!n) return std::unexpected(n.error());
-        toggle[i] = *n;
+        MMDKIT_TRY_ASSIGN(auto n, byte((*tg)[i], p + "[" + std::to_string(i) + "]"));
+        toggle[i] = n;
       }
     }
     Pad pad = kCanonicalPad;
@@ -865,15 +847,13 @@ class Parser {
       std::string p = join(path, "pad");
       if (!pv->IsArray() || pv->Size() != 3) return fail(p, "must be an array of 3 integers 0..255");
       for (rapidjson::SizeType i = 0; i < 3; ++i) {
-        auto n = byte((*pv)[i], p + "[" + std::to_string(i) + "]");
-        if (!n) return std::unexpected(n.error());
-        pad[i] = *n;
+        MMDKIT_TRY_ASSIGN(auto n, byte((*pv)[i], p + "[" + std::to_string(i) + "]"));
+        pad[i] = n;
       }
     }
     if (const Value* h = find(obj, "interpolation_hex")) {
-      auto bytes = hex(*h, join(path, "interpolation_hex"), 64, true);
-      if (!bytes) return std::unexpected(bytes.error());
-      std::copy(bytes->begin(), bytes->end(), k.interpolation.begin());
+      MMDKIT_TRY_ASSIGN(auto bytes, hex(*h, join(path, "interpolation_hex"), 64, true));
+      std::copy(bytes.begin(), bytes.end(), k.interpolation.begin());
     } else {
       k.interpolation = bone_block(b, toggle, pad);
     }
@@ -883,13 +863,11 @@ class Parser {
   Result<void> morph_key(const Value& obj, const std::string& path, MorphKey& k) {
     if (auto r = allowed(obj, path, {"frame", "name", "name_hex", "name_index", "weight"}); !r) return r;
     if (auto r = frame(obj, path, k.frame); !r) return r;
-    auto idx = track_name(obj, path, m.morph_names, morph_index_, morph_text_);
-    if (!idx) return std::unexpected(idx.error());
-    k.name = *idx;
+    MMDKIT_TRY_ASSIGN(auto idx, track_name(obj, path, m.morph_names, morph_index_, morph_text_));
+    k.name = idx;
     if (const Value* v = find(obj, "weight")) {
-      auto f = real(*v, join(path, "weight"));
-      if (!f) return std::unexpected(f.error());
-      k.weight = *f;
+      MMDKIT_TRY_ASSIGN(auto f, real(*v, join(path, "weight")));
+      k.weight = f;
     }
     return {};
   }
@@ -902,23 +880,20 @@ class Parser {
       return r;
     if (auto r = frame(obj, path, k.frame); !r) return r;
     if (const Value* v = find(obj, "distance")) {
-      auto f = real(*v, join(path, "distance"));
-      if (!f) return std::unexpected(f.error());
-      k.distance = *f;
+      MMDKIT_TRY_ASSIGN(auto f, real(*v, join(path, "distance")));
+      k.distance = f;
     }
     if (const Value* v = find(obj, "target"))
       if (auto r = reals(*v, join(path, "target"), k.target); !r) return r;
     if (const Value* v = find(obj, "rotation"))
       if (auto r = reals(*v, join(path, "rotation"), k.rotation); !r) return r;
     if (const Value* v = find(obj, "view_angle")) {
-      auto n = integer(*v, join(path, "view_angle"), 0, UINT32_MAX);
-      if (!n) return std::unexpected(n.error());
-      k.view_angle = static_cast<std::uint32_t>(*n);
+      MMDKIT_TRY_ASSIGN(auto n, integer(*v, join(path, "view_angle"), 0, UINT32_MAX));
+      k.view_angle = static_cast<std::uint32_t>(n);
     }
     if (const Value* v = find(obj, "perspective")) {
-      auto n = byte(*v, join(path, "perspective"));
-      if (!n) return std::unexpected(n.error());
-      k.perspective = *n;
+      MMDKIT_TRY_ASSIGN(auto n, byte(*v, join(path, "perspective")));
+      k.perspective = n;
     }
     CameraInterpolation c;
     if (const Value* v = find(obj, "interpolation")) {
@@ -929,16 +904,14 @@ class Parser {
       static constexpr const char* names6[6] = {"x", "y", "z", "rotation", "distance", "view_angle"};
       for (int i = 0; i < 6; ++i) {
         if (const Value* cv = find(*v, names6[i])) {
-          auto cr = curve(*cv, join(p, names6[i]));
-          if (!cr) return std::unexpected(cr.error());
-          *cs[i] = *cr;
+          MMDKIT_TRY_ASSIGN(auto cr, curve(*cv, join(p, names6[i])));
+          *cs[i] = cr;
         }
       }
     }
     if (const Value* h = find(obj, "interpolation_hex")) {
-      auto bytes = hex(*h, join(path, "interpolation_hex"), 24, true);
-      if (!bytes) return std::unexpected(bytes.error());
-      std::copy(bytes->begin(), bytes->end(), k.interpolation.begin());
+      MMDKIT_TRY_ASSIGN(auto bytes, hex(*h, join(path, "interpolation_hex"), 24, true));
+      std::copy(bytes.begin(), bytes.end(), k.interpolation.begin());
     } else {
       k.interpolation = encode_camera_interpolation(c);
     }
@@ -959,14 +932,12 @@ class Parser {
     if (auto r = allowed(obj, path, {"frame", "mode", "distance"}); !r) return r;
     if (auto r = frame(obj, path, k.frame); !r) return r;
     if (const Value* v = find(obj, "mode")) {
-      auto n = byte(*v, join(path, "mode"));
-      if (!n) return std::unexpected(n.error());
-      k.mode = *n;
+      MMDKIT_TRY_ASSIGN(auto n, byte(*v, join(path, "mode")));
+      k.mode = n;
     }
     if (const Value* v = find(obj, "distance")) {
-      auto f = real(*v, join(path, "distance"));
-      if (!f) return std::unexpected(f.error());
-      k.distance = *f;
+      MMDKIT_TRY_ASSIGN(auto f, real(*v, join(path, "distance")));
+      k.distance = f;
     }
     return {};
   }
@@ -975,9 +946,8 @@ class Parser {
     if (auto r = allowed(obj, path, {"frame", "visible", "ik"}); !r) return r;
     if (auto r = frame(obj, path, k.frame); !r) return r;
     if (const Value* v = find(obj, "visible")) {
-      auto n = byte(*v, join(path, "visible"));
-      if (!n) return std::unexpected(n.error());
-      k.visible = *n;
+      MMDKIT_TRY_ASSIGN(auto n, byte(*v, join(path, "visible")));
+      k.visible = n;
     }
     if (const Value* v = find(obj, "ik")) {
       std::string p = join(path, "ik");
@@ -988,13 +958,11 @@ class Parser {
         const Value& e = (*v)[i];
         if (!e.IsObject()) return fail(pi, std::string("must be an object, found ") + type_name(e));
         if (auto r = allowed(e, pi, {"name", "name_hex", "enabled"}); !r) return r;
-        auto n = fixed_name<kIkNameSize>(e, pi, kIkNameSize);
-        if (!n) return std::unexpected(n.error());
-        k.ik[i].name = std::move(*n);
+        MMDKIT_TRY_ASSIGN(auto n, fixed_name<kIkNameSize>(e, pi, kIkNameSize));
+        k.ik[i].name = std::move(n);
         if (const Value* en = find(e, "enabled")) {
-          auto b = byte(*en, join(pi, "enabled"));
-          if (!b) return std::unexpected(b.error());
-          k.ik[i].enabled = *b;
+          MMDKIT_TRY_ASSIGN(auto b, byte(*en, join(pi, "enabled")));
+          k.ik[i].enabled = b;
         }
       }
     }
@@ -1013,9 +981,9 @@ std::string to_json(const Motion& motion, const JsonWriteOptions& options) {
 
 Result<Motion> from_json(std::string_view text) {
   Document doc;
-  if (auto r = json::parse_marked(text, doc); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(json::parse_marked(text, doc));
   Parser p;
-  if (auto r = p.run(doc); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(p.run(doc));
   return std::move(p.m);
 }
 

@@ -14,6 +14,7 @@
 #include "mmdkit/core/file.hpp"
 #include "core/huge_pages.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::vmd {
 namespace {
@@ -179,7 +180,7 @@ class Parser {
   // Count of a mandatory section: the file must hold all its records.
   Result<std::uint32_t> mandatory_count(Section s) {
     const std::string what = s == Section::bone ? "bone keyframe count" : "morph keyframe count";
-    if (auto q = r_.require(4, section_name(s), -1, what); !q) return std::unexpected(q.error());
+    MMDKIT_TRY(r_.require(4, section_name(s), -1, what));
     const std::size_t count_offset = r_.offset();
     const std::uint32_t n = r_.u32();
     const std::size_t size = kRecordSize[static_cast<int>(s)];
@@ -201,15 +202,14 @@ class Parser {
   }
 
   Result<void> bones() {
-    auto n = mandatory_count(Section::bone);
-    if (!n) return std::unexpected(n.error());
-    counts[0] = *n;
+    MMDKIT_TRY_ASSIGN(auto n, mandatory_count(Section::bone));
+    counts[0] = n;
     const std::uint8_t* p = r_.cursor();
     if constexpr (Full) {
       auto& keys = motion.bone_keys;
-      keys.reserve(*n);  // exact; constructing in place lets the compiler drop the default stores
+      keys.reserve(n);  // exact; constructing in place lets the compiler drop the default stores
       mmdkit::detail::advise_huge_pages(keys);
-      for (std::uint32_t i = 0; i < *n; ++i, p += kBoneKeySize) {
+      for (std::uint32_t i = 0; i < n; ++i, p += kBoneKeySize) {
         BoneKey& k = keys.emplace_back();
         k.name = bone_names.intern(p);
         std::memcpy(&k.frame, p + 15, 4);
@@ -218,36 +218,35 @@ class Parser {
         std::memcpy(k.interpolation.data(), p + 47, 64);
       }
     } else {
-      for (std::uint32_t i = 0; i < *n; ++i, p += kBoneKeySize) {
+      for (std::uint32_t i = 0; i < n; ++i, p += kBoneKeySize) {
         bone_names.intern(p);
         frames.add(load_le<std::uint32_t>(p + 15));
       }
     }
-    r_.skip(std::size_t{*n} * kBoneKeySize);
+    r_.skip(std::size_t{n} * kBoneKeySize);
     return {};
   }
 
   Result<void> morphs() {
-    auto n = mandatory_count(Section::morph);
-    if (!n) return std::unexpected(n.error());
-    counts[1] = *n;
+    MMDKIT_TRY_ASSIGN(auto n, mandatory_count(Section::morph));
+    counts[1] = n;
     const std::uint8_t* p = r_.cursor();
     if constexpr (Full) {
       auto& keys = motion.morph_keys;
-      keys.reserve(*n);
-      for (std::uint32_t i = 0; i < *n; ++i, p += kMorphKeySize) {
+      keys.reserve(n);
+      for (std::uint32_t i = 0; i < n; ++i, p += kMorphKeySize) {
         MorphKey& k = keys.emplace_back();
         k.name = morph_names.intern(p);
         std::memcpy(&k.frame, p + 15, 4);
         std::memcpy(&k.weight, p + 19, 4);
       }
     } else {
-      for (std::uint32_t i = 0; i < *n; ++i, p += kMorphKeySize) {
+      for (std::uint32_t i = 0; i < n; ++i, p += kMorphKeySize) {
         morph_names.intern(p);
         frames.add(load_le<std::uint32_t>(p + 15));
       }
     }
-    r_.skip(std::size_t{*n} * kMorphKeySize);
+    r_.skip(std::size_t{n} * kMorphKeySize);
     return {};
   }
 
@@ -460,13 +459,13 @@ class Parser {
 
 Result<ReadResult> read(ByteSpan bytes, const ReadOptions& options) {
   Parser<true> p(bytes, options);
-  if (auto r = p.run(); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(p.run());
   return ReadResult{std::move(p.motion), std::move(p.warnings)};
 }
 
 Result<Summary> summarize(ByteSpan bytes, const ReadOptions& options) {
   Parser<false> p(bytes, options);
-  if (auto r = p.run(); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(p.run());
   Summary s;
   s.version = p.motion.version;
   s.signature = p.motion.signature;

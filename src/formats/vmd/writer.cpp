@@ -6,6 +6,7 @@
 
 #include "core/huge_pages.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::vmd {
 namespace {
@@ -38,9 +39,8 @@ Result<std::vector<std::array<std::uint8_t, kTrackNameSize>>> name_fields(const 
                                                                          Encoding enc, Section s) {
   std::vector<std::array<std::uint8_t, kTrackNameSize>> out(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
-    auto r = name_field(names[i], kTrackNameSize, enc, out[i].data(),
-                        std::string(section_name(s)) + " names", static_cast<std::int64_t>(i));
-    if (!r) return std::unexpected(r.error());
+    MMDKIT_TRY(name_field(names[i], kTrackNameSize, enc, out[i].data(),
+                        std::string(section_name(s)) + " names", static_cast<std::int64_t>(i)));
   }
   return out;
 }
@@ -72,10 +72,8 @@ Result<std::vector<std::uint8_t>> write(const Motion& motion) {
   for (std::size_t i = 0; i < motion.morph_keys.size(); ++i)
     if (motion.morph_keys[i].name >= nm)
       return std::unexpected(bad_index(Section::morph, i, motion.morph_keys[i].name, nm).error());
-  auto bone_fields = name_fields(motion.bone_names, enc, Section::bone);
-  if (!bone_fields) return std::unexpected(bone_fields.error());
-  auto morph_fields = name_fields(motion.morph_names, enc, Section::morph);
-  if (!morph_fields) return std::unexpected(morph_fields.error());
+  MMDKIT_TRY_ASSIGN(auto bone_fields, name_fields(motion.bone_names, enc, Section::bone));
+  MMDKIT_TRY_ASSIGN(auto morph_fields, name_fields(motion.morph_names, enc, Section::morph));
 
   std::size_t total = kSignatureSize + name_size + 8 + motion.bone_keys.size() * kBoneKeySize +
                       motion.morph_keys.size() * kMorphKeySize;
@@ -103,7 +101,7 @@ Result<std::vector<std::uint8_t>> write(const Motion& motion) {
     std::memcpy(p, sig.data(), sig.size());  // rest stays NUL
   }
   p += kSignatureSize;
-  if (auto r = name_field(motion.model_name, name_size, enc, p, "header", -1); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(name_field(motion.model_name, name_size, enc, p, "header", -1));
   p += name_size;
 
   auto count = [&](std::size_t n) {
@@ -113,7 +111,7 @@ Result<std::vector<std::uint8_t>> write(const Motion& motion) {
 
   count(motion.bone_keys.size());
   for (const BoneKey& k : motion.bone_keys) {
-    std::memcpy(p, (*bone_fields)[k.name].data(), kTrackNameSize);
+    std::memcpy(p, (bone_fields)[k.name].data(), kTrackNameSize);
     std::memcpy(p + 15, &k.frame, 4);
     std::memcpy(p + 19, k.position.data(), 12);
     std::memcpy(p + 31, k.rotation.data(), 16);
@@ -122,7 +120,7 @@ Result<std::vector<std::uint8_t>> write(const Motion& motion) {
   }
   count(motion.morph_keys.size());
   for (const MorphKey& k : motion.morph_keys) {
-    std::memcpy(p, (*morph_fields)[k.name].data(), kTrackNameSize);
+    std::memcpy(p, (morph_fields)[k.name].data(), kTrackNameSize);
     std::memcpy(p + 15, &k.frame, 4);
     std::memcpy(p + 19, &k.weight, 4);
     p += kMorphKeySize;

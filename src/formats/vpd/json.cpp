@@ -13,6 +13,7 @@
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::vpd {
 
@@ -410,9 +411,8 @@ Result<Pose> from_json(std::string_view text) {
   if (doc.HasParseError())
     return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "");
   if (!doc.IsObject()) return schema("", "the document is not an object");
-  auto format = get_string(doc, "format", "");
-  if (!format) return std::unexpected(format.error());
-  if (*format != "vpd") return schema(".format", "expected \"vpd\", found \"" + *format + "\"");
+  MMDKIT_TRY_ASSIGN(auto format, get_string(doc, "format", ""));
+  if (format != "vpd") return schema(".format", "expected \"vpd\", found \"" + format + "\"");
 
   Pose pose;
   if (const Value* e = member(doc, "encoding")) {
@@ -464,7 +464,7 @@ Result<Pose> from_json(std::string_view text) {
     if (!o.IsObject()) return schema(path, "expected an object");
     Bone b;
     b.layout = cb;
-    if (auto r = get_name(o, enc, path, b.name); !r) return std::unexpected(r.error());
+    MMDKIT_TRY(get_name(o, enc, path, b.name));
     float values[7];
     if (auto r = get_numbers(o, "translation", path, b.layout.numbers.data(), values, 3); !r)
       return std::unexpected(r.error());
@@ -473,7 +473,7 @@ Result<Pose> from_json(std::string_view text) {
     float deg[3] = {0.0f, 0.0f, 0.0f};
     if (has_euler) {
       std::string tokens[3];
-      if (auto r = get_numbers(o, "euler", path, tokens, deg, 3); !r) return std::unexpected(r.error());
+      MMDKIT_TRY(get_numbers(o, "euler", path, tokens, deg, 3));
       for (std::size_t j = 0; j < 3; ++j)
         if (!std::isfinite(deg[j])) return schema(path + ".euler[" + std::to_string(j) + "]", "expected a finite number");
     }
@@ -492,7 +492,7 @@ Result<Pose> from_json(std::string_view text) {
     }
     b.translation = {values[0], values[1], values[2]};
     b.rotation = {values[3], values[4], values[5], values[6]};
-    if (auto r = get_index(o, path, b.layout.index); !r) return std::unexpected(r.error());
+    MMDKIT_TRY(get_index(o, path, b.layout.index));
     auto lead = get_bytes(o, "lead", enc, path);
     if (!lead) return std::unexpected(lead.error());
     if (*lead) b.layout.lead = **lead;
@@ -509,11 +509,11 @@ Result<Pose> from_json(std::string_view text) {
       if (!o.IsObject()) return schema(path, "expected an object");
       Morph m;
       m.layout = cm;
-      if (auto r = get_name(o, enc, path, m.name); !r) return std::unexpected(r.error());
+      MMDKIT_TRY(get_name(o, enc, path, m.name));
       const Value* wv = member(o, "weight");
       if (!wv) return schema(path + ".weight", "missing");
-      if (auto r = get_number(*wv, path + ".weight", m.layout.number, m.weight); !r) return std::unexpected(r.error());
-      if (auto r = get_index(o, path, m.layout.index); !r) return std::unexpected(r.error());
+      MMDKIT_TRY(get_number(*wv, path + ".weight", m.layout.number, m.weight));
+      MMDKIT_TRY(get_index(o, path, m.layout.index));
       auto lead = get_bytes(o, "lead", enc, path);
       if (!lead) return std::unexpected(lead.error());
       if (*lead) m.layout.lead = **lead;

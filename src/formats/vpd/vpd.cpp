@@ -12,6 +12,7 @@
 
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/core/number.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::vpd {
 
@@ -289,30 +290,25 @@ Result<Pose> read(ByteSpan bytes, const ReadOptions& options) {
       b.layout.present = true;
       b.layout.lead = ps.text(lead_begin, p);
       NameSpan name{};
-      auto r = block_head(ps, sec, p + 4, b.layout.index, name);
-      if (!r) return std::unexpected(r.error());
-      p = *r;
+      MMDKIT_TRY_ASSIGN(auto r, block_head(ps, sec, p + 4, b.layout.index, name));
+      p = r;
       float* values[7] = {&b.translation[0], &b.translation[1], &b.translation[2], &b.rotation[0],
                           &b.rotation[1],    &b.rotation[2],    &b.rotation[3]};
       for (std::size_t i = 0; i < 7; ++i) {
         std::size_t g = p;
         if (i > 0) {
-          auto s = ps.expect_char(sec, p, i == 3 ? ';' : ',');
-          if (!s) return std::unexpected(s.error());
-          g = *s;
+          MMDKIT_TRY_ASSIGN(auto s, ps.expect_char(sec, p, i == 3 ? ';' : ','));
+          g = s;
         }
         g = ps.skip_ws(g);
         b.layout.gaps[i] = ps.text(p, g);
-        auto e = ps.number(sec, g, *values[i]);
-        if (!e) return std::unexpected(e.error());
-        b.layout.numbers[i] = ps.text(g, *e);
-        p = *e;
+        MMDKIT_TRY_ASSIGN(auto e, ps.number(sec, g, *values[i]));
+        b.layout.numbers[i] = ps.text(g, e);
+        p = e;
       }
-      auto s = ps.expect_char(sec, p, ';');
-      if (!s) return std::unexpected(s.error());
-      auto c = ps.expect_char(sec, *s, '}');
-      if (!c) return std::unexpected(c.error());
-      const std::size_t e = ps.rest_of_line(*c);
+      MMDKIT_TRY_ASSIGN(auto s, ps.expect_char(sec, p, ';'));
+      MMDKIT_TRY_ASSIGN(auto c, ps.expect_char(sec, s, '}'));
+      const std::size_t e = ps.rest_of_line(c);
       b.layout.gaps[7] = ps.text(p, e);
       p = e;
       bone_names.push_back(name);
@@ -327,20 +323,16 @@ Result<Pose> read(ByteSpan bytes, const ReadOptions& options) {
       m.layout.present = true;
       m.layout.lead = ps.text(lead_begin, p);
       NameSpan name{};
-      auto r = block_head(ps, sec, p + 5, m.layout.index, name);
-      if (!r) return std::unexpected(r.error());
-      p = *r;
+      MMDKIT_TRY_ASSIGN(auto r, block_head(ps, sec, p + 5, m.layout.index, name));
+      p = r;
       std::size_t g = ps.skip_ws(p);
       m.layout.gaps[0] = ps.text(p, g);
-      auto e = ps.number(sec, g, m.weight);
-      if (!e) return std::unexpected(e.error());
-      m.layout.number = ps.text(g, *e);
-      p = *e;
-      auto s = ps.expect_char(sec, p, ';');
-      if (!s) return std::unexpected(s.error());
-      auto c = ps.expect_char(sec, *s, '}');
-      if (!c) return std::unexpected(c.error());
-      const std::size_t end = ps.rest_of_line(*c);
+      MMDKIT_TRY_ASSIGN(auto e, ps.number(sec, g, m.weight));
+      m.layout.number = ps.text(g, e);
+      p = e;
+      MMDKIT_TRY_ASSIGN(auto s, ps.expect_char(sec, p, ';'));
+      MMDKIT_TRY_ASSIGN(auto c, ps.expect_char(sec, s, '}'));
+      const std::size_t end = ps.rest_of_line(c);
       m.layout.gaps[1] = ps.text(p, end);
       p = end;
       morph_names.push_back(name);
@@ -425,9 +417,8 @@ Result<std::vector<std::uint8_t>> write(const Pose& pose) {
   const MorphLayout cm = canonical_morph_layout(pose.line_ending);
   out += kSignature;
   out += h.after_signature;
-  auto model = name_bytes(pose.model_file, pose.encoding, "header", true);
-  if (!model) return std::unexpected(model.error());
-  out += *model;
+  MMDKIT_TRY_ASSIGN(auto model, name_bytes(pose.model_file, pose.encoding, "header", true));
+  out += model;
   out += h.after_model_file;
   {
     std::uint64_t c = 0;
@@ -446,16 +437,14 @@ Result<std::vector<std::uint8_t>> write(const Pose& pose) {
     out += "Bone";
     out += b.layout.index.empty() ? std::to_string(i) : b.layout.index;
     out += '{';
-    auto name = name_bytes(b.name, pose.encoding, sec, false);
-    if (!name) return std::unexpected(name.error());
-    out += *name;
+    MMDKIT_TRY_ASSIGN(auto name, name_bytes(b.name, pose.encoding, sec, false));
+    out += name;
     const float values[7] = {b.translation[0], b.translation[1], b.translation[2], b.rotation[0],
                              b.rotation[1],    b.rotation[2],    b.rotation[3]};
     for (std::size_t j = 0; j < 7; ++j) {
       out += l.gaps[j];
-      auto t = number_text(b.layout.numbers[j], values[j], sec);
-      if (!t) return std::unexpected(t.error());
-      out += *t;
+      MMDKIT_TRY_ASSIGN(auto t, number_text(b.layout.numbers[j], values[j], sec));
+      out += t;
     }
     out += l.gaps[7];
   }
@@ -467,13 +456,11 @@ Result<std::vector<std::uint8_t>> write(const Pose& pose) {
     out += "Morph";
     out += m.layout.index.empty() ? std::to_string(i) : m.layout.index;
     out += '{';
-    auto name = name_bytes(m.name, pose.encoding, sec, false);
-    if (!name) return std::unexpected(name.error());
-    out += *name;
+    MMDKIT_TRY_ASSIGN(auto name, name_bytes(m.name, pose.encoding, sec, false));
+    out += name;
     out += l.gaps[0];
-    auto t = number_text(m.layout.number, m.weight, sec);
-    if (!t) return std::unexpected(t.error());
-    out += *t;
+    MMDKIT_TRY_ASSIGN(auto t, number_text(m.layout.number, m.weight, sec));
+    out += t;
     out += l.gaps[1];
   }
   out += h.tail;

@@ -220,9 +220,8 @@ class Parser {
       return std::unexpected(s_.error(ErrorCode::invalid_value, "data objects nested deeper than " + std::to_string(kMaxDepth)));
     std::string name;
     if (s_.peek() == Tok::word) {
-      auto n = s_.read_word("an object name");
-      if (!n) return std::unexpected(n.error());
-      name = *n;
+      MMDKIT_TRY_ASSIGN(auto n, s_.read_word("an object name"));
+      name = n;
     }
     if (s_.peek() == Tok::guid) s_.next();  // a uuid before '{' (binary writers)
     MMDKIT_TRY(s_.expect(Tok::obrace, "after the object name"));
@@ -232,27 +231,23 @@ class Parser {
 
   Result<void> object(int depth, std::int32_t frame, const std::string& where) {
     const std::int64_t at = s_.offset();
-    auto type = s_.read_word("a data object or template");
-    if (!type) return std::unexpected(type.error());
-    if (*type == "template") return parse_template();
-    if (iequals(*type, "Frame")) return parse_frame(depth, frame);
-    if (iequals(*type, "Mesh")) return parse_mesh(depth, frame);
-    if (iequals(*type, "Material")) {
-      auto idx = parse_material(depth, where);
-      if (!idx) return std::unexpected(idx.error());
+    MMDKIT_TRY_ASSIGN(auto type, s_.read_word("a data object or template"));
+    if (type == "template") return parse_template();
+    if (iequals(type, "Frame")) return parse_frame(depth, frame);
+    if (iequals(type, "Mesh")) return parse_mesh(depth, frame);
+    if (iequals(type, "Material")) {
+      MMDKIT_TRY(parse_material(depth, where));
       return {};
     }
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
-    note_skipped(*type, at);
+    MMDKIT_TRY(open(depth));
+    note_skipped(type, at);
     return s_.skip_body();
   }
 
   Result<void> parse_template() {
     Template t;
-    auto name = s_.read_word("a template name");
-    if (!name) return std::unexpected(name.error());
-    t.name = decode(*name);
+    MMDKIT_TRY_ASSIGN(auto name, s_.read_word("a template name"));
+    t.name = decode(name);
     MMDKIT_TRY(s_.expect(Tok::obrace, "after the template name"));
     if (s_.peek() == Tok::guid) {
       s_.next();
@@ -294,11 +289,10 @@ class Parser {
 
   Result<void> parse_frame(int depth, std::int32_t parent) {
     const std::int64_t at = s_.offset();
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY_ASSIGN(auto name, open(depth));
     const auto index = static_cast<std::int32_t>(d_.frames.size());
     Frame f;
-    f.name = decode(*name);
+    f.name = decode(name);
     f.parent = parent;
     d_.frames.push_back(std::move(f));
     const std::string section = "Frame '" + d_.frames[static_cast<std::size_t>(index)].name + "'";
@@ -327,27 +321,23 @@ class Parser {
   Result<void> frame_child(int depth, std::int32_t frame, const std::string& section) {
     // Peek the type without consuming: read it, then dispatch.
     const std::int64_t at = s_.offset();
-    auto type = s_.read_word("a data object");
-    if (!type) return std::unexpected(type.error());
-    if (iequals(*type, "FrameTransformMatrix")) {
-      auto name = open(depth + 1);
-      if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY_ASSIGN(auto type, s_.read_word("a data object"));
+    if (iequals(type, "FrameTransformMatrix")) {
+      MMDKIT_TRY(open(depth + 1));
       Frame& f = d_.frames[static_cast<std::size_t>(frame)];
       MMDKIT_TRY(read_floats(f.transform, "FrameTransformMatrix element"));
       f.has_transform = true;
       return close("FrameTransformMatrix");
     }
-    if (*type == "template") return parse_template();
-    if (iequals(*type, "Frame")) return parse_frame(depth + 1, frame);
-    if (iequals(*type, "Mesh")) return parse_mesh(depth + 1, frame);
-    if (iequals(*type, "Material")) {
-      auto idx = parse_material(depth + 1, section);
-      if (!idx) return std::unexpected(idx.error());
+    if (type == "template") return parse_template();
+    if (iequals(type, "Frame")) return parse_frame(depth + 1, frame);
+    if (iequals(type, "Mesh")) return parse_mesh(depth + 1, frame);
+    if (iequals(type, "Material")) {
+      MMDKIT_TRY(parse_material(depth + 1, section));
       return {};
     }
-    auto name = open(depth + 1);
-    if (!name) return std::unexpected(name.error());
-    note_skipped(*type, at);
+    MMDKIT_TRY(open(depth + 1));
+    note_skipped(type, at);
     return s_.skip_body();
   }
 
@@ -365,11 +355,9 @@ class Parser {
       }
       if (t == Tok::word) {
         const std::int64_t at = s_.offset();
-        auto type = s_.read_word("a data object");
-        if (!type) return std::unexpected(type.error());
-        auto name = open(1);
-        if (!name) return std::unexpected(name.error());
-        note_skipped(*type, at);
+        MMDKIT_TRY_ASSIGN(auto type, s_.read_word("a data object"));
+        MMDKIT_TRY(open(1));
+        note_skipped(type, at);
         MMDKIT_TRY(s_.skip_body());
         continue;
       }
@@ -392,9 +380,8 @@ class Parser {
   // out.size() floats in a row (a vector's components, a matrix's elements).
   Result<void> read_floats(std::span<float> out, std::string_view what) {
     for (float& c : out) {
-      auto f = s_.read_float(what);
-      if (!f) return std::unexpected(f.error());
-      c = *f;
+      MMDKIT_TRY_ASSIGN(auto f, s_.read_float(what));
+      c = f;
     }
     return {};
   }
@@ -415,29 +402,25 @@ class Parser {
   }
 
   Result<void> read_faces(std::vector<std::uint32_t>& sizes, std::vector<std::uint32_t>& indices, std::string_view what) {
-    auto nf = count(std::string(what) + " count", 1);
-    if (!nf) return std::unexpected(nf.error());
-    sizes.reserve(*nf);
-    for (std::uint32_t f = 0; f < *nf; ++f) {
-      auto k = count("index count of face " + std::to_string(f), 1);
-      if (!k) return std::unexpected(k.error());
-      sizes.push_back(*k);
-      for (std::uint32_t j = 0; j < *k; ++j) {
-        auto i = s_.read_uint("face index");
-        if (!i) return std::unexpected(i.error());
-        indices.push_back(*i);
+    MMDKIT_TRY_ASSIGN(auto nf, count(std::string(what) + " count", 1));
+    sizes.reserve(nf);
+    for (std::uint32_t f = 0; f < nf; ++f) {
+      MMDKIT_TRY_ASSIGN(auto k, count("index count of face " + std::to_string(f), 1));
+      sizes.push_back(k);
+      for (std::uint32_t j = 0; j < k; ++j) {
+        MMDKIT_TRY_ASSIGN(auto i, s_.read_uint("face index"));
+        indices.push_back(i);
       }
     }
     return {};
   }
 
   Result<void> parse_mesh(int depth, std::int32_t frame) {
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY_ASSIGN(auto name, open(depth));
     const std::size_t mi = d_.meshes.size();
     {
       Mesh m;
-      m.name = decode(*name);
+      m.name = decode(name);
       m.frame = frame;
       m.offset = s_.offset();
       d_.meshes.push_back(std::move(m));
@@ -490,8 +473,7 @@ class Parser {
   }
 
   Result<void> mesh_normals(std::size_t mi, int depth) {
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY(open(depth));
     Mesh& m = d_.meshes[mi];
     if (m.has_normals) {
       m.normals.clear();
@@ -499,37 +481,31 @@ class Parser {
       m.normal_face_indices.clear();
     }
     m.has_normals = true;
-    auto n = count("normal count", 3);
-    if (!n) return std::unexpected(n.error());
-    MMDKIT_TRY(read_vec3s(m.normals, *n, "normal"));
+    MMDKIT_TRY_ASSIGN(auto n, count("normal count", 3));
+    MMDKIT_TRY(read_vec3s(m.normals, n, "normal"));
     MMDKIT_TRY(read_faces(m.normal_face_sizes, m.normal_face_indices, "normal face"));
     return close("MeshNormals");
   }
 
   Result<void> mesh_uvs(std::size_t mi, int depth) {
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY(open(depth));
     Mesh& m = d_.meshes[mi];
     m.uvs.clear();
-    auto n = count("texture coordinate count", 2);
-    if (!n) return std::unexpected(n.error());
-    MMDKIT_TRY(read_vectors(m.uvs, *n, "texture coordinate"));
+    MMDKIT_TRY_ASSIGN(auto n, count("texture coordinate count", 2));
+    MMDKIT_TRY(read_vectors(m.uvs, n, "texture coordinate"));
     return close("MeshTextureCoords");
   }
 
   Result<void> mesh_colors(std::size_t mi, int depth) {
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY(open(depth));
     Mesh& m = d_.meshes[mi];
     m.vertex_colors.clear();
-    auto n = count("vertex colour count", 5);
-    if (!n) return std::unexpected(n.error());
-    m.vertex_colors.reserve(*n);
-    for (std::uint32_t i = 0; i < *n; ++i) {
+    MMDKIT_TRY_ASSIGN(auto n, count("vertex colour count", 5));
+    m.vertex_colors.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
       Mesh::VertexColor c;
-      auto v = s_.read_uint("vertex colour index");
-      if (!v) return std::unexpected(v.error());
-      c.vertex = *v;
+      MMDKIT_TRY_ASSIGN(auto v, s_.read_uint("vertex colour index"));
+      c.vertex = v;
       MMDKIT_TRY(read_floats(c.color, "vertex colour"));
       m.vertex_colors.push_back(c);
     }
@@ -537,23 +513,19 @@ class Parser {
   }
 
   Result<void> mesh_materials(std::size_t mi, int depth) {
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY(open(depth));
     {
       Mesh& m = d_.meshes[mi];
       m.has_material_list = true;
       m.materials.clear();
       m.face_materials.clear();
-      auto nm = s_.read_uint("material count");
-      if (!nm) return std::unexpected(nm.error());
-      m.material_count = *nm;
-      auto nf = count("face material count", 1);
-      if (!nf) return std::unexpected(nf.error());
-      m.face_materials.reserve(*nf);
-      for (std::uint32_t i = 0; i < *nf; ++i) {
-        auto v = s_.read_uint("face material index");
-        if (!v) return std::unexpected(v.error());
-        m.face_materials.push_back(*v);
+      MMDKIT_TRY_ASSIGN(auto nm, s_.read_uint("material count"));
+      m.material_count = nm;
+      MMDKIT_TRY_ASSIGN(auto nf, count("face material count", 1));
+      m.face_materials.reserve(nf);
+      for (std::uint32_t i = 0; i < nf; ++i) {
+        MMDKIT_TRY_ASSIGN(auto v, s_.read_uint("face material index"));
+        m.face_materials.push_back(v);
       }
     }
     for (;;) {
@@ -565,12 +537,11 @@ class Parser {
       if (t == Tok::obrace) {
         const std::int64_t at = s_.offset();
         s_.next();
-        auto ref = s_.read_word("a material name");
-        if (!ref) return std::unexpected(ref.error());
+        MMDKIT_TRY_ASSIGN(auto ref, s_.read_word("a material name"));
         if (s_.peek() == Tok::guid) s_.next();
         MMDKIT_TRY(s_.expect(Tok::cbrace, "closing the material reference"));
         Mesh& m = d_.meshes[mi];
-        refs_.push_back(PendingRef{mi, m.materials.size(), *ref, at});
+        refs_.push_back(PendingRef{mi, m.materials.size(), ref, at});
         m.materials.push_back(-1);
         continue;
       }
@@ -579,16 +550,13 @@ class Parser {
                                         t == Tok::end ? "the input ends inside MeshMaterialList" : "expected a Material, a reference or '}' in MeshMaterialList",
                                         "MeshMaterialList of " + mesh_section(mi)));
       const std::int64_t at = s_.offset();
-      auto type = s_.read_word("a data object");
-      if (!type) return std::unexpected(type.error());
-      if (iequals(*type, "Material")) {
-        auto idx = parse_material(depth + 1, mesh_section(mi));
-        if (!idx) return std::unexpected(idx.error());
-        d_.meshes[mi].materials.push_back(*idx);
+      MMDKIT_TRY_ASSIGN(auto type, s_.read_word("a data object"));
+      if (iequals(type, "Material")) {
+        MMDKIT_TRY_ASSIGN(auto idx, parse_material(depth + 1, mesh_section(mi)));
+        d_.meshes[mi].materials.push_back(idx);
       } else {
-        auto n = open(depth + 1);
-        if (!n) return std::unexpected(n.error());
-        note_skipped(*type, at);
+        MMDKIT_TRY(open(depth + 1));
+        note_skipped(type, at);
         MMDKIT_TRY(s_.skip_body());
       }
     }
@@ -596,10 +564,9 @@ class Parser {
 
   Result<std::int32_t> parse_material(int depth, const std::string& where) {
     const std::int64_t at = s_.offset();
-    auto name = open(depth);
-    if (!name) return std::unexpected(name.error());
+    MMDKIT_TRY_ASSIGN(auto name, open(depth));
     Material mat;
-    mat.name = decode(*name);
+    mat.name = decode(name);
     mat.offset = at;
     const std::string section = mat.name.empty() ? "Material in " + where : "Material '" + mat.name + "'";
     auto num = [&](float& out, std::string_view what) -> Result<void> {
@@ -623,7 +590,7 @@ class Parser {
         break;
       }
       if (t == Tok::obrace) {
-        if (auto r = skip_reference(section); !r) return std::unexpected(r.error());
+        MMDKIT_TRY(skip_reference(section));
         continue;
       }
       if (t != Tok::word)
@@ -631,11 +598,9 @@ class Parser {
                                         t == Tok::end ? "the input ends inside the material" : "expected TextureFilename or '}' in the material",
                                         section));
       const std::int64_t cat = s_.offset();
-      auto type = s_.read_word("a data object");
-      if (!type) return std::unexpected(type.error());
-      auto n = open(depth + 1);
-      if (!n) return std::unexpected(n.error());
-      if (iequals(*type, "TextureFilename") || iequals(*type, "TextureFileName")) {
+      MMDKIT_TRY_ASSIGN(auto type, s_.read_word("a data object"));
+      MMDKIT_TRY(open(depth + 1));
+      if (iequals(type, "TextureFilename") || iequals(type, "TextureFileName")) {
         auto str = s_.read_string("TextureFilename");
         if (!str) {
           Error e = str.error();
@@ -644,10 +609,10 @@ class Parser {
         }
         mat.texture_filename_raw.assign(str->begin(), str->end());
         mat.texture_filename = decode(*str);
-        if (auto r = close("TextureFilename"); !r) return std::unexpected(r.error());
+        MMDKIT_TRY(close("TextureFilename"));
       } else {
-        note_skipped(*type, cat);
-        if (auto r = s_.skip_body(); !r) return std::unexpected(r.error());
+        note_skipped(type, cat);
+        MMDKIT_TRY(s_.skip_body());
       }
     }
     d_.materials.push_back(std::move(mat));
@@ -685,23 +650,21 @@ Result<Header> read_header(ByteSpan bytes) {
 }  // namespace
 
 Result<Document> read(ByteSpan bytes) {
-  auto h = read_header(bytes);
-  if (!h) return std::unexpected(h.error());
+  MMDKIT_TRY_ASSIGN(auto h, read_header(bytes));
   Document d;
-  d.header = *h;
+  d.header = h;
   ByteSpan body = bytes.subspan(16);
   std::vector<std::uint8_t> inflated;
-  const bool compressed = h->format == BodyFormat::compressed_text || h->format == BodyFormat::compressed_binary;
+  const bool compressed = h.format == BodyFormat::compressed_text || h.format == BodyFormat::compressed_binary;
   if (compressed) {
-    auto z = inflate_mszip(body);
-    if (!z) return std::unexpected(z.error());
-    inflated = std::move(*z);
+    MMDKIT_TRY_ASSIGN(auto z, inflate_mszip(body));
+    inflated = std::move(z);
     body = ByteSpan(inflated.data(), inflated.size());
   }
-  const bool binary = h->format == BodyFormat::binary || h->format == BodyFormat::compressed_binary;
+  const bool binary = h.format == BodyFormat::binary || h.format == BodyFormat::compressed_binary;
   // Offsets: in the file for uncompressed bodies, in the decompressed body (counting the header)
   // for compressed ones.
-  Source src(body, binary, h->float_bits, 16);
+  Source src(body, binary, h.float_bits, 16);
   Parser p(src, d);
   if (auto r = p.top(); !r) {
     Error e = r.error();
@@ -712,9 +675,8 @@ Result<Document> read(ByteSpan bytes) {
 }
 
 Result<Document> read_file(const std::filesystem::path& path) {
-  auto bytes = mmdkit::read_file(path);
-  if (!bytes) return std::unexpected(bytes.error());
-  auto d = read(*bytes);
+  MMDKIT_TRY_ASSIGN(auto bytes, mmdkit::read_file(path));
+  auto d = read(bytes);
   if (!d) {
     Error e = d.error();
     e.file = path.string();

@@ -117,5 +117,16 @@ TEST(PmmResolvePath, TrailingComponentsBelowTheProjectCaseInsensitively) {
   EXPECT_EQ(resolve_path((dir / "Model" / "Miku.PMD").string(), "/nonexistent"), dir / "Model" / "Miku.PMD");
 }
 
+TEST(PmmResolvePath, SplitsStoredPathsOnBothSeparators) {
+  bool drive = false;
+  EXPECT_EQ(split_stored_path("C:\\MMD\\\\UserFile/m.pmd", drive),
+            (std::vector<std::string>{"C:", "MMD", "UserFile", "m.pmd"}));
+  EXPECT_TRUE(drive);
+  EXPECT_EQ(split_stored_path("/abs//Model\\m.pmd\\", drive), (std::vector<std::string>{"abs", "Model", "m.pmd"}));
+  EXPECT_FALSE(drive);
+  EXPECT_TRUE(split_stored_path("\\/", drive).empty());
+  EXPECT_FALSE(drive);
+}
+
 }  // namespace
 }  // namespace mmdkit::pmm

@@ -1,19 +1,20 @@
-// mmdkit CLI — PMX models: thin wiring of the library (pmx.hpp, pmx_json.hpp, pmx_generate.hpp)
+// mmdkit format registry — PMX models: thin wiring of the library (pmx.hpp, pmx_json.hpp, pmx_generate.hpp)
 // into the generic commands.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
-#include "cli/model_ops.hpp"
+#include "formats/model_ops.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/model/convert.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/formats/pmx_json.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 pmx::ReadOptions read_options(const ReadFlags& f) { return pmx::ReadOptions{.strict = f.strict}; }
@@ -29,12 +30,11 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
   // Summary only: vertices and faces are validated, not stored (memory stays near the file size).
   pmx::ReadOptions o = read_options(flags);
   o.skip_geometry = true;
-  auto r = pmx::read(bytes, o);
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  const pmx::Model& m = r->model;
+  MMDKIT_TRY_ASSIGN(auto r, pmx::read(bytes, o));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  const pmx::Model& m = r.model;
   const pmx::Header& h = m.header;
-  const pmx::Counts& c = r->counts;
+  const pmx::Counts& c = r.counts;
   std::array<std::uint64_t, pmx::kMorphTypeCount> morph_types{};
   for (const auto& mo : m.morphs) ++morph_types[static_cast<std::size_t>(mo.type)];
   std::uint64_t ik_bones = 0, append_bones = 0;
@@ -114,37 +114,32 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = pmx::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return pmx::to_json(r->model);
+  MMDKIT_TRY_ASSIGN(auto r, pmx::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  return pmx::to_json(r.model);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
-  auto m = pmx::from_json(json);
-  if (!m) return std::unexpected(m.error());
-  return pmx::write(*m);
+  MMDKIT_TRY_ASSIGN(auto m, pmx::from_json(json));
+  return pmx::write(m);
 }
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
                                           std::vector<Warning>& warnings) {
   if (target != "pmx" && target != "pmd")
     return make_error(ErrorCode::unsupported, "a PMX model converts to .pmx, .pmd or .json, not ." + std::string(target));
-  auto r = pmx::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  MMDKIT_TRY_ASSIGN(auto r, pmx::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
   if (target == "pmd") {
     // Only a model that fits PMD (model/convert.hpp to_pmd: the error lists what does not fit).
-    auto p = model::pmx_to_pmd(r->model, &warnings, {.lossy = flags.lossy});
-    if (!p) return std::unexpected(p.error());
-    return pmd::write(*p);
+    MMDKIT_TRY_ASSIGN(auto p, model::pmx_to_pmd(r.model, &warnings, {.lossy = flags.lossy}));
+    return pmd::write(p);
   }
-  return pmx::write(r->model);
+  return pmx::write(r.model);
 }
 
 Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
-  auto variant = pmx::parse_generate_variant(f.format_variant);
-  if (!variant) return std::unexpected(variant.error());
+  MMDKIT_TRY_ASSIGN(auto variant, pmx::parse_generate_variant(f.format_variant));
   // About 60 bytes per vertex; keep the output below 2 GiB.
   if (f.vertices > 30'000'000 || f.bones > 1'000'000 || f.morphs > 1'000'000)
     return make_error(ErrorCode::limit_exceeded,
@@ -154,28 +149,21 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   o.vertices = f.vertices;
   o.bones = f.bones;
   o.morphs = f.morphs;
-  o.variant = *variant;
+  o.variant = variant;
   if (f.shape == "figure")
     o.shape = pmx::GenerateShape::figure;
   else if (!f.shape.empty() && f.shape != "scatter")
     return make_error(ErrorCode::invalid_argument, "generate pmx has no shape '" + f.shape + "' (scatter or figure)");
-  auto m = pmx::generate(o);
-  if (!m) return std::unexpected(m.error());
-  return pmx::write(*m);
+  MMDKIT_TRY_ASSIGN(auto m, pmx::generate(o));
+  return pmx::write(m);
 }
 
 }  // namespace
 
 const FormatOps& pmx_ops() {
-  static const FormatOps ops{.name = "pmx",
-                             .extension = ".pmx",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = generate,
-                             .check = check_pmx_ops};
+  static const FormatOps ops{.name = "pmx", .extension = ".pmx", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = generate, .check = check_pmx_ops};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,31 +1,35 @@
-// mmdkit CLI — DirectX .x meshes: thin wiring of the library (formats/x.hpp, model/accessory.hpp)
+// mmdkit format registry — DirectX .x meshes: thin wiring of the library (formats/x.hpp, model/accessory.hpp)
 // into the generic commands (info, dump, check). The dump schema is docs/formats/x.md "JSON".
 #include <cmath>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/x.hpp"
 #include "mmdkit/model/accessory.hpp"
 #include "mmdkit/model/textures.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
-// `,\n  "skipped": {"TYPE": N, ...}\n}\n`: the objects the reader skipped, closing the JSON object.
-void append_skipped_json(std::string& o, const std::vector<std::pair<std::string, std::uint32_t>>& skipped) {
-  o += ",\n  \"skipped\": {";
+std::string version_text(const x::Header& h) { return "0" + std::to_string(h.major) + "0" + std::to_string(h.minor); }
+
+// The last member of both JSON forms (info --json, the dump), and the object's end:
+// `,\n  "skipped": {"Type": n, ...}\n}\n`.
+std::string skipped_json(const std::vector<std::pair<std::string, std::uint32_t>>& skipped) {
+  std::string o = ",\n  \"skipped\": {";
   bool first = true;
   for (const auto& [type, n] : skipped) {
     o += (first ? "" : ", ") + json::string(type) + ": " + std::to_string(n);
     first = false;
   }
-  o += "}\n}\n";
+  return o + "}\n}\n";
 }
-
-std::string version_text(const x::Header& h) { return "0" + std::to_string(h.major) + "0" + std::to_string(h.minor); }
 
 std::uint64_t triangles(const x::Mesh& m) {
   std::uint64_t n = 0;
@@ -35,11 +39,10 @@ std::uint64_t triangles(const x::Mesh& m) {
 }
 
 Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto d = x::read(bytes);
-  if (!d) return std::unexpected(d.error());
-  warnings.insert(warnings.end(), d->warnings.begin(), d->warnings.end());
+  MMDKIT_TRY_ASSIGN(auto d, x::read(bytes));
+  warnings.insert(warnings.end(), d.warnings.begin(), d.warnings.end());
   std::uint64_t vertices = 0, faces = 0, tris = 0, normals = 0, uvs = 0, colors = 0;
-  for (const x::Mesh& m : d->meshes) {
+  for (const x::Mesh& m : d.meshes) {
     vertices += m.positions.size();
     faces += m.face_sizes.size();
     tris += triangles(m);
@@ -48,39 +51,38 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
     colors += m.vertex_colors.size();
   }
   std::vector<std::string> textures;
-  for (const x::Material& m : d->materials)
+  for (const x::Material& m : d.materials)
     if (!m.texture_filename.empty()) textures.push_back(m.texture_filename);
   std::string skipped;
-  for (const auto& [type, n] : d->skipped) skipped += (skipped.empty() ? "" : ", ") + type + " ×" + std::to_string(n);
+  for (const auto& [type, n] : d.skipped) skipped += (skipped.empty() ? "" : ", ") + type + " ×" + std::to_string(n);
   if (flags.json) {
-    std::string o = "{\n  \"format\": \"x\",\n  \"version\": \"" + version_text(d->header) + "\",\n  \"body\": \"" +
-                    std::string(x::body_format_name(d->header.format)) + "\",\n  \"float_bits\": " +
-                    std::to_string(d->header.float_bits) + ",\n  \"file_bytes\": " + std::to_string(bytes.size()) +
-                    ",\n  \"templates\": " + std::to_string(d->templates.size()) + ",\n  \"frames\": " +
-                    std::to_string(d->frames.size()) + ",\n  \"meshes\": " + std::to_string(d->meshes.size()) +
+    std::string o = "{\n  \"format\": \"x\",\n  \"version\": \"" + version_text(d.header) + "\",\n  \"body\": \"" +
+                    std::string(x::body_format_name(d.header.format)) + "\",\n  \"float_bits\": " +
+                    std::to_string(d.header.float_bits) + ",\n  \"file_bytes\": " + std::to_string(bytes.size()) +
+                    ",\n  \"templates\": " + std::to_string(d.templates.size()) + ",\n  \"frames\": " +
+                    std::to_string(d.frames.size()) + ",\n  \"meshes\": " + std::to_string(d.meshes.size()) +
                     ",\n  \"vertices\": " + std::to_string(vertices) + ",\n  \"faces\": " + std::to_string(faces) +
                     ",\n  \"triangles\": " + std::to_string(tris) + ",\n  \"normals\": " + std::to_string(normals) +
                     ",\n  \"texture_coordinates\": " + std::to_string(uvs) + ",\n  \"vertex_colors\": " +
-                    std::to_string(colors) + ",\n  \"materials\": " + std::to_string(d->materials.size()) +
+                    std::to_string(colors) + ",\n  \"materials\": " + std::to_string(d.materials.size()) +
                     ",\n  \"textures\": [";
     for (std::size_t i = 0; i < textures.size(); ++i) o += (i ? ", " : "") + json::string(textures[i]);
     o += "]";
-    append_skipped_json(o, d->skipped);
-    return o;
+    return o + skipped_json(d.skipped);
   }
   std::string out;
-  out += "format: x (DirectX mesh, " + std::string(x::body_format_name(d->header.format)) + ", version " +
-         version_text(d->header) + ", " + std::to_string(d->header.float_bits) + "-bit floats)\n";
+  out += "format: x (DirectX mesh, " + std::string(x::body_format_name(d.header.format)) + ", version " +
+         version_text(d.header) + ", " + std::to_string(d.header.float_bits) + "-bit floats)\n";
   out += "file bytes: " + std::to_string(bytes.size()) + "\n";
-  out += "templates: " + std::to_string(d->templates.size()) + "\n";
-  out += "frames: " + std::to_string(d->frames.size()) + "\n";
-  out += "meshes: " + std::to_string(d->meshes.size()) + "\n";
+  out += "templates: " + std::to_string(d.templates.size()) + "\n";
+  out += "frames: " + std::to_string(d.frames.size()) + "\n";
+  out += "meshes: " + std::to_string(d.meshes.size()) + "\n";
   out += "vertices: " + std::to_string(vertices) + "\n";
   out += "faces: " + std::to_string(faces) + " (" + std::to_string(tris) + " triangles)\n";
   out += "normals: " + std::to_string(normals) + "\n";
   out += "texture coordinates: " + std::to_string(uvs) + "\n";
   out += "vertex colours: " + std::to_string(colors) + "\n";
-  out += "materials: " + std::to_string(d->materials.size()) + "\n";
+  out += "materials: " + std::to_string(d.materials.size()) + "\n";
   for (const std::string& t : textures) out += "  texture: " + t + "\n";
   if (!skipped.empty()) out += "skipped objects: " + skipped + "\n";
   return out;
@@ -132,27 +134,26 @@ void list(std::string& o, const std::vector<T>& v, F each) {
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags&, std::vector<Warning>& warnings) {
-  auto d = x::read(bytes);
-  if (!d) return std::unexpected(d.error());
-  warnings.insert(warnings.end(), d->warnings.begin(), d->warnings.end());
+  MMDKIT_TRY_ASSIGN(auto d, x::read(bytes));
+  warnings.insert(warnings.end(), d.warnings.begin(), d.warnings.end());
   std::string o;
   o.reserve(bytes.size() * 2);
-  o += "{\n  \"format\": \"x\",\n  \"header\": {\"version\": \"" + version_text(d->header) + "\", \"body\": \"" +
-       std::string(x::body_format_name(d->header.format)) + "\", \"float_bits\": " + std::to_string(d->header.float_bits) + "},\n";
+  o += "{\n  \"format\": \"x\",\n  \"header\": {\"version\": \"" + version_text(d.header) + "\", \"body\": \"" +
+       std::string(x::body_format_name(d.header.format)) + "\", \"float_bits\": " + std::to_string(d.header.float_bits) + "},\n";
   o += "  \"templates\": ";
-  list(o, d->templates, [&](const x::Template& t) {
+  list(o, d.templates, [&](const x::Template& t) {
     o += "{\"name\": " + json::string(t.name) + ", \"uuid\": " + json::string(t.uuid) +
          ", \"members\": " + std::to_string(t.members) + ", \"restriction\": " + json::string(t.restriction) + "}";
   });
   o += ",\n  \"frames\": ";
-  list(o, d->frames, [&](const x::Frame& f) {
+  list(o, d.frames, [&](const x::Frame& f) {
     o += "{\"name\": " + json::string(f.name) + ", \"parent\": " + std::to_string(f.parent) + ", \"transform\": ";
     if (f.has_transform) arr(o, f.transform);
     else o += "null";
     o += "}";
   });
   o += ",\n  \"materials\": ";
-  list(o, d->materials, [&](const x::Material& m) {
+  list(o, d.materials, [&](const x::Material& m) {
     o += "\n    {\"name\": " + json::string(m.name) + ", \"face_color\": ";
     arr(o, m.face_color);
     o += ", \"power\": ";
@@ -167,7 +168,7 @@ Result<std::string> to_json(ByteSpan bytes, const ReadFlags&, std::vector<Warnin
          ", \"sphere_mode\": " + std::to_string(t.sphere_mode) + "}";
   });
   o += ",\n  \"meshes\": ";
-  list(o, d->meshes, [&](const x::Mesh& m) {
+  list(o, d.meshes, [&](const x::Mesh& m) {
     o += "\n    {\"name\": " + json::string(m.name) + ", \"frame\": " + std::to_string(m.frame) + ", \"world\": ";
     arr(o, m.world);
     o += ",\n     \"positions\": ";
@@ -204,16 +205,14 @@ Result<std::string> to_json(ByteSpan bytes, const ReadFlags&, std::vector<Warnin
     }
     o += "}";
   });
-  append_skipped_json(o, d->skipped);
-  return o;
+  return o + skipped_json(d.skipped);
 }
 
 // ---------------------------------------------------------------------------------------------
 // check
 
 Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
-  auto d = x::read(bytes);
-  if (!d) return std::unexpected(d.error());
+  MMDKIT_TRY_ASSIGN(auto d, x::read(bytes));
   std::vector<Finding> out;
   auto add = [&](bool error, ErrorCode code, std::string section, std::int64_t record, std::string message,
                  std::int64_t offset = -1) {
@@ -221,8 +220,8 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   };
   // One finding per (mesh, problem) with the first record and how many, so a broken stage does not
   // print a million lines.
-  for (std::size_t mi = 0; mi < d->meshes.size(); ++mi) {
-    const x::Mesh& m = d->meshes[mi];
+  for (std::size_t mi = 0; mi < d.meshes.size(); ++mi) {
+    const x::Mesh& m = d.meshes[mi];
     const std::string sec = m.name.empty() ? "Mesh " + std::to_string(mi) : "Mesh '" + m.name + "'";
     const std::size_t nv = m.positions.size(), nf = m.face_sizes.size();
     struct Tally {
@@ -307,8 +306,8 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
     }
   }
   // Textures: inside the file's folder only (absolute / ".." are refused), missing ones warned.
-  for (std::size_t i = 0; i < d->materials.size(); ++i) {
-    const x::Material& m = d->materials[i];
+  for (std::size_t i = 0; i < d.materials.size(); ++i) {
+    const x::Material& m = d.materials[i];
     const std::string sec = m.name.empty() ? "materials" : "Material '" + m.name + "'";
     for (float c : m.face_color)
       if (!std::isfinite(c)) {
@@ -338,7 +337,7 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
             "texture '" + ref + "' not found in '" + flags.input_folder->string() + "'", m.offset);
     }
   }
-  for (const Warning& w : d->warnings) add(false, w.code, w.section, w.record, w.message, w.offset);
+  for (const Warning& w : d.warnings) add(false, w.code, w.section, w.record, w.message, w.offset);
   return out;
 }
 
@@ -349,4 +348,4 @@ const FormatOps& x_ops() {
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

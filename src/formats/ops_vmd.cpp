@@ -1,19 +1,19 @@
-// mmdkit CLI — VMD motions: thin wiring of the library (vmd.hpp, vmd_json.hpp, vmd_generate.hpp)
+// mmdkit format registry — VMD motions: thin wiring of the library (vmd.hpp, vmd_json.hpp, vmd_generate.hpp)
 // into the generic commands.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "mmdkit/anim/input_files.hpp"
 #include "core/json.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vmd_generate.hpp"
 #include "mmdkit/formats/vmd_json.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 vmd::ReadOptions read_options(const ReadFlags& f) { return vmd::ReadOptions{f.encoding, f.strict}; }
@@ -69,18 +69,16 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = vmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
+  MMDKIT_TRY_ASSIGN(auto r, vmd::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
   vmd::JsonWriteOptions o;
   o.euler = flags.euler;
-  return vmd::to_json(r->motion, o);
+  return vmd::to_json(r.motion, o);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
-  auto m = vmd::from_json(json);
-  if (!m) return std::unexpected(m.error());
-  return vmd::write(*m);
+  MMDKIT_TRY_ASSIGN(auto m, vmd::from_json(json));
+  return vmd::write(m);
 }
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
@@ -92,10 +90,9 @@ Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view targe
     if (target == "vpd") why += "; 'mmdkit motion vpd IN.vmd --model MODEL --frame F -o OUT.vpd' takes a pose from a motion";
     return make_error(ErrorCode::unsupported, why);
   }
-  auto r = vmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return vmd::write(r->motion);
+  MMDKIT_TRY_ASSIGN(auto r, vmd::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  return vmd::write(r.motion);
 }
 
 Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
@@ -117,9 +114,8 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
   if (!f.model.empty()) {
     // --model: tracks of the model's own bones and morphs, so that every one binds.
     std::vector<Warning> ignored;
-    auto model = anim::read_model_file(f.model, anim::InputOptions{.encoding = {}, .geometry = false}, ignored);
-    if (!model) return std::unexpected(model.error());
-    for (const model::Bone& b : model->bones) o.bone_names.push_back(b.name);
+    MMDKIT_TRY_ASSIGN(auto model, anim::read_model_file(f.model, anim::InputOptions{.encoding = {}, .geometry = false}, ignored));
+    for (const model::Bone& b : model.bones) o.bone_names.push_back(b.name);
     // A motion for a model is one to watch: a random dance in view, above the floor, with the
     // model's expressions. Material morphs (and group / flip morphs driving one) are left out: at
     // random weights they recolour, whiten or hide whole materials (the generated figure's add
@@ -128,12 +124,12 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
       if (m.type == model::MorphType::material) return true;
       for (const auto* offsets : {&m.group_offsets, &m.flip_offsets})
         for (const model::GroupOffset& g : *offsets)
-          if (g.morph >= 0 && static_cast<std::size_t>(g.morph) < model->morphs.size() &&
-              model->morphs[static_cast<std::size_t>(g.morph)].type == model::MorphType::material)
+          if (g.morph >= 0 && static_cast<std::size_t>(g.morph) < model.morphs.size() &&
+              model.morphs[static_cast<std::size_t>(g.morph)].type == model::MorphType::material)
             return true;
       return false;
     };
-    for (const model::Morph& m : model->morphs)
+    for (const model::Morph& m : model.morphs)
       if (!recolours(m)) o.morph_names.push_back(m.name);
     o.bone_style = vmd::BoneStyle::dance;
   }
@@ -141,11 +137,10 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
 }
 
 Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
-  auto r = vmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
+  MMDKIT_TRY_ASSIGN(auto r, vmd::read(bytes, read_options(flags)));
   std::vector<Finding> out;
-  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  for (vmd::CheckFinding& f : vmd::check(r->motion))
+  for (const Warning& w : r.warnings) out.push_back(Finding{false, w});
+  for (vmd::CheckFinding& f : vmd::check(r.motion))
     out.push_back(Finding{f.error, std::move(f.where), f.omitted, std::move(f.track), f.keys, std::move(f.frames)});
   return out;
 }
@@ -153,15 +148,9 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 }  // namespace
 
 const FormatOps& vmd_ops() {
-  static const FormatOps ops{.name = "vmd",
-                             .extension = ".vmd",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = generate,
-                             .check = check};
+  static const FormatOps ops{.name = "vmd", .extension = ".vmd", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = generate, .check = check};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,17 +1,17 @@
-// mmdkit CLI — MMD projects (.pmm): thin wiring of the library (formats/pmm.hpp) into the
+// mmdkit format registry — MMD projects (.pmm): thin wiring of the library (formats/pmm.hpp) into the
 // generic commands. A version-1 project stores no bone / morph counts: they are read from the
 // model files it names, found below the project's folder (pmm::resolve_path).
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/formats/pmx.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 /// The bone, morph and IK counts of a model file (PMD or PMX), or nullopt when it cannot be read.
@@ -59,10 +59,9 @@ std::string frame_range(const pmm::Document& d) {
 }
 
 Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = read(bytes, flags);
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  const pmm::Document& d = r->document;
+  MMDKIT_TRY_ASSIGN(auto r, read(bytes, flags));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  const pmm::Document& d = r.document;
   const bool v2 = d.version == pmm::Version::v2;
   std::string out;
   if (flags.json) {
@@ -135,35 +134,31 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = read(bytes, flags);
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return pmm::to_json(r->document);
+  MMDKIT_TRY_ASSIGN(auto r, read(bytes, flags));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  return pmm::to_json(r.document);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
-  auto d = pmm::from_json(json);
-  if (!d) return std::unexpected(d.error());
-  return pmm::write(*d);
+  MMDKIT_TRY_ASSIGN(auto d, pmm::from_json(json));
+  return pmm::write(d);
 }
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
                                           std::vector<Warning>& warnings) {
   if (target != "pmm") return make_error(ErrorCode::unsupported, converts_only_to(kPmmOutput, target));
-  auto r = read(bytes, flags);
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return pmm::write(r->document);
+  MMDKIT_TRY_ASSIGN(auto r, read(bytes, flags));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  return pmm::write(r.document);
 }
 
 Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
-  auto r = read(bytes, flags);
-  if (!r) return std::unexpected(r.error());
+  MMDKIT_TRY_ASSIGN(auto r, read(bytes, flags));
   std::vector<Finding> out;
-  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  for (pmm::CheckFinding& f : pmm::check(r->document)) out.push_back(Finding{f.error, std::move(f.where)});
+  for (const Warning& w : r.warnings) out.push_back(Finding{false, w});
+  for (pmm::CheckFinding& f : pmm::check(r.document)) out.push_back(Finding{f.error, std::move(f.where)});
   // Files the project names: models, accessories, audio, background video and image.
-  const pmm::Document& d = r->document;
+  const pmm::Document& d = r.document;
   auto file = [&](const std::string& stored, const std::string& section, std::int64_t record, const std::string& what) {
     if (stored.empty()) return;
     if (!flags.project_folder) return;
@@ -191,15 +186,9 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 }  // namespace
 
 const FormatOps& pmm_ops() {
-  static const FormatOps ops{.name = "pmm",
-                             .extension = ".pmm",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = nullptr,
-                             .check = check};
+  static const FormatOps ops{.name = "pmm", .extension = ".pmm", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = nullptr, .check = check};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

@@ -1,4 +1,4 @@
-// mmdkit CLI — VPD poses: thin wiring of the library (vpd.hpp, vpd_json.hpp) into the generic
+// mmdkit format registry — VPD poses: thin wiring of the library (vpd.hpp, vpd_json.hpp) into the generic
 // commands (info, dump, convert, generate, check).
 #include <cmath>
 #include <cstdio>
@@ -6,55 +6,52 @@
 #include <random>
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/io.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/formats/vpd_json.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 vpd::ReadOptions read_options(const ReadFlags& f) { return vpd::ReadOptions{f.encoding}; }
 
 Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>&) {
-  auto p = vpd::read(bytes, read_options(flags));
-  if (!p) return std::unexpected(p.error());
-  const std::string le = p->line_ending == vpd::LineEnding::crlf ? "crlf" : "lf";
+  MMDKIT_TRY_ASSIGN(auto p, vpd::read(bytes, read_options(flags)));
+  const std::string le = p.line_ending == vpd::LineEnding::crlf ? "crlf" : "lf";
   std::size_t moved = 0;
-  for (const vpd::Bone& b : p->bones)
+  for (const vpd::Bone& b : p.bones)
     if (b.translation != std::array<float, 3>{0, 0, 0}) ++moved;
   if (flags.json) {
-    return "{\n  \"format\": \"vpd\",\n  \"model_file\": " + json::string(p->model_file.text) +
-           ",\n  \"encoding\": " + json::string(encoding_name(p->encoding)) + ",\n  \"line_ending\": \"" + le +
+    return "{\n  \"format\": \"vpd\",\n  \"model_file\": " + json::string(p.model_file.text) +
+           ",\n  \"encoding\": " + json::string(encoding_name(p.encoding)) + ",\n  \"line_ending\": \"" + le +
            "\",\n  \"file_bytes\": " + std::to_string(bytes.size()) + ",\n  \"bones\": " +
-           std::to_string(p->bones.size()) + ",\n  \"translated_bones\": " + std::to_string(moved) +
-           ",\n  \"morphs\": " + std::to_string(p->morphs.size()) + "\n}\n";
+           std::to_string(p.bones.size()) + ",\n  \"translated_bones\": " + std::to_string(moved) +
+           ",\n  \"morphs\": " + std::to_string(p.morphs.size()) + "\n}\n";
   }
   std::string out;
   out += "format: vpd (pose)\n";
-  out += "model file: " + p->model_file.text + "\n";
-  out += "encoding: " + std::string(encoding_name(p->encoding)) + "\n";
+  out += "model file: " + p.model_file.text + "\n";
+  out += "encoding: " + std::string(encoding_name(p.encoding)) + "\n";
   out += "line ending: " + le + "\n";
   out += "file bytes: " + std::to_string(bytes.size()) + "\n";
-  out += "bones: " + std::to_string(p->bones.size()) + " (" + std::to_string(moved) + " translated)\n";
-  out += "morphs: " + std::to_string(p->morphs.size()) + "\n";
+  out += "bones: " + std::to_string(p.bones.size()) + " (" + std::to_string(moved) + " translated)\n";
+  out += "morphs: " + std::to_string(p.morphs.size()) + "\n";
   return out;
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>&) {
-  auto p = vpd::read(bytes, read_options(flags));
-  if (!p) return std::unexpected(p.error());
+  MMDKIT_TRY_ASSIGN(auto p, vpd::read(bytes, read_options(flags)));
   vpd::JsonWriteOptions o;
   o.euler = flags.euler;
-  return vpd::to_json(*p, o);
+  return vpd::to_json(p, o);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
-  auto p = vpd::from_json(json);
-  if (!p) return std::unexpected(p.error());
-  return vpd::write(*p);
+  MMDKIT_TRY_ASSIGN(auto p, vpd::from_json(json));
+  return vpd::write(p);
 }
 
 Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view target, const ReadFlags& flags,
@@ -64,9 +61,8 @@ Result<std::vector<std::uint8_t>> convert(ByteSpan bytes, std::string_view targe
     if (target == "vmd") why += "; 'mmdkit motion vpd IN.vpd -o OUT.vmd' makes a one-key motion of a pose";
     return make_error(ErrorCode::unsupported, why);
   }
-  auto p = vpd::read(bytes, read_options(flags));
-  if (!p) return std::unexpected(p.error());
-  return vpd::write(*p);
+  MMDKIT_TRY_ASSIGN(auto p, vpd::read(bytes, read_options(flags)));
+  return vpd::write(p);
 }
 
 Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
@@ -104,16 +100,15 @@ Result<std::vector<std::uint8_t>> generate(const GenerateFlags& f) {
 }
 
 Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
-  auto p = vpd::read(bytes, read_options(flags));
-  if (!p) return std::unexpected(p.error());
+  MMDKIT_TRY_ASSIGN(auto p, vpd::read(bytes, read_options(flags)));
   std::vector<Finding> out;
   auto add = [&](bool error, std::string section, std::size_t record, std::string message) {
     out.push_back(Finding{error, Error{ErrorCode::invalid_value, std::move(message),
                                        std::move(section), static_cast<std::int64_t>(record), -1, {}}});
   };
   std::map<std::vector<std::uint8_t>, std::size_t> seen;
-  for (std::size_t i = 0; i < p->bones.size(); ++i) {
-    const vpd::Bone& b = p->bones[i];
+  for (std::size_t i = 0; i < p.bones.size(); ++i) {
+    const vpd::Bone& b = p.bones[i];
     bool finite = true;
     for (float v : b.translation) finite = finite && std::isfinite(v);
     for (float v : b.rotation) finite = finite && std::isfinite(v);
@@ -132,12 +127,12 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
       add(false, "bones", i, "bone '" + b.name.text + "' also posed by block " + std::to_string(it->second) + " (the later one wins)");
     if (!b.layout.index.empty() && b.layout.index != std::to_string(i))
       add(false, "bones", i, "block is numbered Bone" + b.layout.index + " at position " + std::to_string(i));
-    if (count_invalid(b.name.raw, p->encoding) != 0)
-      add(false, "bones", i, "bone name is not valid " + std::string(encoding_name(p->encoding)));
+    if (count_invalid(b.name.raw, p.encoding) != 0)
+      add(false, "bones", i, "bone name is not valid " + std::string(encoding_name(p.encoding)));
   }
   seen.clear();
-  for (std::size_t i = 0; i < p->morphs.size(); ++i) {
-    const vpd::Morph& m = p->morphs[i];
+  for (std::size_t i = 0; i < p.morphs.size(); ++i) {
+    const vpd::Morph& m = p.morphs[i];
     if (!std::isfinite(m.weight)) add(true, "morphs", i, "morph '" + m.name.text + "' has a non-finite weight");
     if (auto [it, inserted] = seen.emplace(m.name.raw, i); !inserted)
       add(false, "morphs", i, "morph '" + m.name.text + "' also set by block " + std::to_string(it->second) + " (the later one wins)");
@@ -150,15 +145,9 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
 }  // namespace
 
 const FormatOps& vpd_ops() {
-  static const FormatOps ops{.name = "vpd",
-                             .extension = ".vpd",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert,
-                             .generate = generate,
-                             .check = check};
+  static const FormatOps ops{.name = "vpd", .extension = ".vpd", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert, .generate = generate, .check = check};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

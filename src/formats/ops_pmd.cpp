@@ -1,18 +1,19 @@
-// mmdkit CLI — PMD models: thin wiring of the library (pmd.hpp, pmd_json.hpp) into the generic
+// mmdkit format registry — PMD models: thin wiring of the library (pmd.hpp, pmd_json.hpp) into the generic
 // commands; convert (.pmd, .pmx), generate and check come from model_ops (the model view).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
-#include "cli/format_ops.hpp"
-#include "cli/model_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
+#include "formats/model_ops.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 pmd::ReadOptions read_options(const ReadFlags& f) { return pmd::ReadOptions{f.encoding, f.strict}; }
@@ -23,10 +24,9 @@ std::string first_line(const std::string& s) {
 }
 
 Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = pmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  const pmd::Model& m = r->model;
+  MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  const pmd::Model& m = r.model;
   std::size_t links = 0, offsets = 0;
   for (const pmd::IkChain& k : m.ik_chains) links += k.links.size();
   for (const pmd::Morph& x : m.morphs) offsets += x.offsets.size();
@@ -98,30 +98,22 @@ Result<std::string> info(ByteSpan bytes, const ReadFlags& flags, std::vector<War
 }
 
 Result<std::string> to_json(ByteSpan bytes, const ReadFlags& flags, std::vector<Warning>& warnings) {
-  auto r = pmd::read(bytes, read_options(flags));
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  return pmd::to_json(r->model);
+  MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, read_options(flags)));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  return pmd::to_json(r.model);
 }
 
 Result<std::vector<std::uint8_t>> from_json(std::string_view json, const ReadFlags&) {
-  auto m = pmd::from_json(json);
-  if (!m) return std::unexpected(m.error());
-  return pmd::write(*m);
+  MMDKIT_TRY_ASSIGN(auto m, pmd::from_json(json));
+  return pmd::write(m);
 }
 
 }  // namespace
 
 const FormatOps& pmd_ops() {
-  static const FormatOps ops{.name = "pmd",
-                             .extension = ".pmd",
-                             .info = info,
-                             .to_json = to_json,
-                             .from_json = from_json,
-                             .convert = convert_pmd,
-                             .generate = generate_pmd,
-                             .check = check_pmd_ops};
+  static const FormatOps ops{.name = "pmd", .extension = ".pmd", .info = info, .to_json = to_json,
+                             .from_json = from_json, .convert = convert_pmd, .generate = generate_pmd, .check = check_pmd_ops};
   return ops;
 }
 
-}  // namespace mmdkit::cli
+}  // namespace mmdkit::formats

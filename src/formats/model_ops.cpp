@@ -1,5 +1,5 @@
 // mmdkit CLI — model operations (model_ops.hpp).
-#include "cli/model_ops.hpp"
+#include "formats/model_ops.hpp"
 
 #include <set>
 #include <system_error>
@@ -12,8 +12,9 @@
 #include "mmdkit/model/check.hpp"
 #include "mmdkit/model/convert.hpp"
 #include "mmdkit/model/textures.hpp"
+#include "core/try.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 namespace {
 
 template <class F>
@@ -26,12 +27,12 @@ std::optional<std::filesystem::path> folder_of(const F& flags) {
 }
 
 void append(std::vector<Finding>& out, const std::vector<model::Finding>& fs) {
-  for (const model::Finding& f : fs) out.push_back(to_cli_finding(f));
+  for (const model::Finding& f : fs) out.push_back(to_format_finding(f));
 }
 
 }  // namespace
 
-Finding to_cli_finding(const model::Finding& f) {
+Finding to_format_finding(const model::Finding& f) {
   // Texture findings have codes of their own (the kind's name, so it is not repeated).
   ErrorCode code = ErrorCode::invalid_value;
   std::string msg;
@@ -49,21 +50,20 @@ Finding to_cli_finding(const model::Finding& f) {
 
 Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
                                        std::optional<std::filesystem::path> folder) {
-  auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = flags.encoding, .strict = flags.strict});
-  if (!r) return std::unexpected(r.error());
+  MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, pmd::ReadOptions{.encoding = flags.encoding, .strict = flags.strict}));
   std::vector<Finding> out;
-  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
+  for (const Warning& w : r.warnings) out.push_back(Finding{false, w});
   // pmd::check reports indices, counts, cycles and PMD codes with byte offsets; the view adds
   // what it does not look at.
-  for (pmd::CheckFinding& f : pmd::check(r->model)) out.push_back(Finding{f.error, std::move(f.where)});
-  for (const model::Finding& f : model::check(r->model, model::CheckOptions{.folder = std::move(folder)})) {
+  for (pmd::CheckFinding& f : pmd::check(r.model)) out.push_back(Finding{f.error, std::move(f.where)});
+  for (const model::Finding& f : model::check(r.model, model::CheckOptions{.folder = std::move(folder)})) {
     switch (f.kind) {
       case model::FindingKind::ik_link_not_ancestor:
       case model::FindingKind::ik_invalid:
       case model::FindingKind::non_finite:
       case model::FindingKind::texture_missing:
       case model::FindingKind::texture_escapes:
-      case model::FindingKind::physics_record: out.push_back(to_cli_finding(f)); break;
+      case model::FindingKind::physics_record: out.push_back(to_format_finding(f)); break;
       default: break;
     }
   }
@@ -72,11 +72,10 @@ Result<std::vector<Finding>> check_pmd(ByteSpan bytes, const ReadFlags& flags,
 
 Result<std::vector<Finding>> check_pmx(ByteSpan bytes, const ReadFlags& flags,
                                        std::optional<std::filesystem::path> folder) {
-  auto r = pmx::read(bytes, pmx::ReadOptions{.strict = flags.strict, .skip_geometry = false});
-  if (!r) return std::unexpected(r.error());
+  MMDKIT_TRY_ASSIGN(auto r, pmx::read(bytes, pmx::ReadOptions{.strict = flags.strict, .skip_geometry = false}));
   std::vector<Finding> out;
-  for (const Warning& w : r->warnings) out.push_back(Finding{false, w});
-  append(out, model::check(r->model, model::CheckOptions{.folder = std::move(folder)}));
+  for (const Warning& w : r.warnings) out.push_back(Finding{false, w});
+  append(out, model::check(r.model, model::CheckOptions{.folder = std::move(folder)}));
   return out;
 }
 
@@ -93,13 +92,11 @@ Result<std::vector<std::uint8_t>> convert_pmd(ByteSpan bytes, std::string_view t
   if (target != "pmd" && target != "pmx")
     return make_error(ErrorCode::unsupported,
                       "a PMD model converts to .pmd, .pmx or .json, not ." + std::string(target));
-  auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = flags.encoding, .strict = flags.strict});
-  if (!r) return std::unexpected(r.error());
-  warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-  if (target == "pmd") return pmd::write(r->model);
-  auto p = model::pmd_to_pmx(r->model, &warnings);
-  if (!p) return std::unexpected(p.error());
-  return pmx::write(*p);
+  MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, pmd::ReadOptions{.encoding = flags.encoding, .strict = flags.strict}));
+  warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  if (target == "pmd") return pmd::write(r.model);
+  MMDKIT_TRY_ASSIGN(auto p, model::pmd_to_pmx(r.model, &warnings));
+  return pmx::write(p);
 }
 
 Result<std::vector<std::uint8_t>> generate_pmd(const GenerateFlags& flags) {
@@ -108,9 +105,8 @@ Result<std::vector<std::uint8_t>> generate_pmd(const GenerateFlags& flags) {
                       "generate pmd makes the 29-bone standard humanoid; --bones must be 0 or 29");
   if (!flags.format_variant.empty() && flags.format_variant != "pmd")
     return make_error(ErrorCode::invalid_argument, "generate pmd has no variant '" + flags.format_variant + "'");
-  auto m = pmd::generate(pmd::GenerateOptions{.seed = flags.seed, .vertices = flags.vertices, .morphs = flags.morphs});
-  if (!m) return std::unexpected(m.error());
-  return pmd::write(*m);
+  MMDKIT_TRY_ASSIGN(auto m, pmd::generate(pmd::GenerateOptions{.seed = flags.seed, .vertices = flags.vertices, .morphs = flags.morphs}));
+  return pmd::write(m);
 }
 
 Result<std::vector<CompanionFile>> generated_companions(std::string_view format) {
@@ -207,4 +203,9 @@ Result<std::vector<CompanionFile>> texture_files_for_output(ByteSpan output_byte
   return out;
 }
 
-}  // namespace mmdkit::cli
+std::string face_line(std::uint64_t n) {
+  const std::uint64_t t = n / 3;
+  return "face indices: " + std::to_string(n) + " (" + std::to_string(t) + (t == 1 ? " triangle)\n" : " triangles)\n");
+}
+
+}  // namespace mmdkit::formats

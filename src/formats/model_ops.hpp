@@ -1,24 +1,25 @@
-// mmdkit CLI — model operations shared by the PMD and PMX format ops: check (structure, indices,
+// mmdkit (internal) — model operations shared by the PMD and PMX format ops: check (structure, indices,
 // values, textures in the model's folder), PMD conversion (to .pmd or .pmx) and PMD generation.
 // Built on the model view (mmdkit/model/*.hpp).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "cli/format_ops.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "mmdkit/model/model.hpp"
 
-namespace mmdkit::cli {
+namespace mmdkit::formats {
 
-/// A model finding as a CLI finding, section and record as found (byte offset -1: the view has no
+/// A model finding as a registry finding, section and record as found (byte offset -1: the view has no
 /// offsets). Texture findings get their own codes, texture_missing / texture_escapes (still
 /// warnings; message "field <field>: <why>"); every other kind is code invalid_value with message
 /// "<kind>: field <field>: <why>".
-Finding to_cli_finding(const model::Finding& f);
+Finding to_format_finding(const model::Finding& f);
 
 /// Reads a PMD: reader warnings (as warnings), then pmd::check's findings (indices, counts,
 /// cycles, PMD codes; with byte offsets), then the model view's findings pmd::check does not
@@ -83,4 +84,9 @@ Result<std::vector<CompanionFile>> texture_files_for_output(ByteSpan output_byte
                                                             const std::filesystem::path& output_folder,
                                                             std::vector<Warning>& warnings);
 
-}  // namespace mmdkit::cli
+/// The `info` line of a model's faces, the same for PMD and PMX: "face indices: N (T triangles)"
+/// where N is the stored index count (the length of the JSON dump's "indices" / "faces" array)
+/// and T = N / 3. `info --json` gives both as "face_indices" and "triangles".
+std::string face_line(std::uint64_t face_indices);
+
+}  // namespace mmdkit::formats
