@@ -201,7 +201,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     c.set_ik(!a.no_ik);
     c.set_skinning_matrices(false);
     c.set_morphs(a.morphs);
-    c.set_scene(a.camera);
+    c.set_camera_and_light(a.camera);
   };
   configure(ch);
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);
@@ -395,7 +395,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
       s += fmt::format(",\"index\":{},\"position\":", b);
       put_floats(s, &mats[b][12], 3);
       s += ",\"quaternion\":";
-      const anim::Quat q = anim::quat_normalize(rots[b]);
+      const Quat q = quat_normalize(rots[b]);
       put_floats(s, q.data(), 4);
       s += ",\"matrix\":";
       put_floats(s, mats[b].data(), 16);

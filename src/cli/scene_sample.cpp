@@ -153,7 +153,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
       o += fmt::format("\n{{\"index\":{},\"bones\":[", i);
       for (std::size_t b = 0; b < names.size(); ++b) {
         const Mat4 m = identity ? mats[b] : scene::multiply(P, mats[b]);
-        const Quat q = anim::quat_normalize(identity ? rots[b] : quat_multiply(qp, rots[b]));
+        const Quat q = quat_normalize(identity ? rots[b] : quat_multiply(qp, rots[b]));
         if (b) o += ',';
         o += "\n {\"name\":";
         json::append_string(o, names[b]);

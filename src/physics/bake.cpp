@@ -8,6 +8,8 @@
 #include <numbers>
 
 #include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/bone_math.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/text.hpp"
@@ -16,9 +18,6 @@
 namespace mmdkit::physics {
 
 namespace {
-
-using anim::Quat;
-using anim::Vec3;
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3 scaled(const Vec3& a, float s) { return {a[0] * s, a[1] * s, a[2] * s}; }
@@ -173,7 +172,7 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
   const auto interpolation = vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve, vmd::kLinearCurve,
                                                             vmd::kLinearCurve, true);
   // The local transform each keyed bone gets in the playback (valued: keyed and keyable).
-  std::vector<Quat> value_rot(nb, anim::kIdentityQuat);
+  std::vector<Quat> value_rot(nb, kIdentityQuat);
   std::vector<Vec3> value_pos(nb, Vec3{});
   std::vector<std::uint8_t> valued(nb, 0);
   for (std::uint32_t b : bones) valued[b] = 1;
@@ -202,9 +201,9 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
       if (driven[b]) {
         const std::int32_t p = parents[b];
         if (p >= 0) {
-          const Quat inv = anim::quat_conjugate(mr[static_cast<std::size_t>(p)]);
-          want_rot = anim::quat_multiply(inv, mr[b]);
-          want_pos = sub(anim::quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
+          const Quat inv = quat_conjugate(mr[static_cast<std::size_t>(p)]);
+          want_rot = quat_multiply(inv, mr[b]);
+          want_pos = sub(quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
         } else {
           want_rot = mr[b];
           want_pos = sub(mpos[b], offsets[b]);
@@ -220,8 +219,8 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
         const auto s = static_cast<std::size_t>(d.append_source);
         if (d.append_rotation) {
           Quat a = d.append_local ? mr[s] : source_rot(s);
-          if (d.append_ratio != 1.0f) a = anim::quat_slerp(anim::kIdentityQuat, a, d.append_ratio);
-          key_rot = anim::quat_multiply(want_rot, anim::quat_conjugate(a));
+          if (d.append_ratio != 1.0f) a = quat_slerp(kIdentityQuat, a, d.append_ratio);
+          key_rot = quat_multiply(want_rot, quat_conjugate(a));
         }
         if (d.append_translation) {
           Vec3 t = d.append_local ? sub(mpos[s], sk->bind_positions()[s]) : source_pos(s);
@@ -232,7 +231,7 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
       // A fixed-axis bone's key is projected onto its axis when played back: what leaves the
       // axis cannot be keyed.
       if (d.has_fixed_axis) {
-        const Quat q = anim::quat_normalize(key_rot);
+        const Quat q = quat_normalize(key_rot);
         const Quat pq = anim::project_to_axis(q, d.fixed_axis);
         // Angle between the two rotations from ‖q − ±pq‖ = 2·sin(θ/4) (well conditioned near 0).
         const double sign = q[0] * pq[0] + q[1] * pq[1] + q[2] * pq[2] + q[3] * pq[3] < 0 ? -1.0 : 1.0;
@@ -252,7 +251,7 @@ Result<BakeResult> bake(const model::Model& model, std::span<const vmd::Motion* 
       k.name = name_of[b];
       k.frame = f;
       k.position = key_pos;
-      k.rotation = anim::quat_normalize(key_rot);
+      k.rotation = quat_normalize(key_rot);
       k.interpolation = interpolation;
       out.motion.bone_keys.push_back(k);
     }

@@ -40,15 +40,15 @@ int fail(std::ostream& err, Error e, const std::string& file) {
 
 fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
-anim::Vec3 unit(anim::Vec3 v) {
+Vec3 unit(Vec3 v) {
   const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return l > 0 ? anim::Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
+  return l > 0 ? Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
 }
 
 // Vertices of one drawn item in world space (reused every frame).
 struct WorldVertices {
-  std::vector<anim::Vec3> positions, normals;
-  void place(const Mat4& m, std::span<const anim::Vec3> p, std::span<const anim::Vec3> n) {
+  std::vector<Vec3> positions, normals;
+  void place(const Mat4& m, std::span<const Vec3> p, std::span<const Vec3> n) {
     positions.resize(p.size());
     normals.resize(n.size());
     for (std::size_t v = 0; v < p.size(); ++v) positions[v] = scene::transform_point(m, p[v]);
@@ -143,7 +143,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   std::vector<render::ModelFrame> frames(renderers.size());
   std::vector<WorldVertices> world(renderers.size());
   // Accessories' stored vertices (drawn rigidly).
-  std::vector<std::vector<anim::Vec3>> acc_pos(accessory_of.size()), acc_nrm(accessory_of.size());
+  std::vector<std::vector<Vec3>> acc_pos(accessory_of.size()), acc_nrm(accessory_of.size());
   for (std::size_t j = 0; j < accessory_of.size(); ++j) {
     const model::Model& m = *s.accessory(accessory_of[j]).model;
     for (const model::Vertex& v : m.vertices) {
@@ -171,7 +171,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     writer.emplace(std::move(*w));
   }
 
-  render::Image image;
+  Image image;
   std::string first_written, last_written;  // the files a pattern gave, for the summary
   render::SceneFrame sf;
   Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
@@ -199,8 +199,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
       const anim::MorphWorkspace& morphs = ch.morphs();
       mf.materials = morphs.materials();
       const bool uv_morph = !morphs.touched_uv_vertices().empty();
-      mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
-      mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
+      mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const Vec4>{};
+      mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const Vec4>{};
     }
     for (std::size_t j = 0; j < accessory_of.size(); ++j) {
       WorldVertices& wv = world[nc + j];
@@ -218,7 +218,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     if (writer) {
       if (auto r = writer->write(image); !r) return fail(err, r.error(), a.output);
     } else {
-      auto png = render::encode_png(image, false);
+      auto png = encode_png(image, false);
       if (!png) return fail(err, png.error(), a.output);
       const std::string name = pl.kind == OutKind::pattern ? pattern_name(pl.pattern, i) : a.output;
       if (auto r = check_output(name, inputs, a.force); !r) return fail(err, r.error(), name);
