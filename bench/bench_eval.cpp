@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/eval_isa.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/file.hpp"

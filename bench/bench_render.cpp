@@ -108,8 +108,8 @@ void frame_of(const anim::Character& c, render::ModelFrame& mf, render::SceneFra
   mf.normals = c.normals();
   mf.materials = morphs.materials();
   const bool uv = !morphs.touched_uv_vertices().empty();
-  mf.uv_offsets = uv ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
-  mf.additional_uv_offsets = uv ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
+  mf.uv_offsets = uv ? morphs.uv_offsets() : std::span<const mmdkit::Vec4>{};
+  mf.additional_uv_offsets = uv ? morphs.additional_uv_offsets() : std::span<const mmdkit::Vec4>{};
   scene.camera = c.camera();
   scene.light = c.light();
   scene.self_shadow = c.self_shadow();
@@ -142,7 +142,7 @@ void BM_RenderFrame(benchmark::State& state) {
   }
   render::ModelFrame mf;
   render::SceneFrame scene;
-  render::Image img;
+  mmdkit::Image img;
   const std::uint32_t last = in->data->last_frame();
   std::uint32_t f = 0;
   for (auto _ : state) {
@@ -206,7 +206,7 @@ void draw_read(benchmark::State& state, const render::RenderSettings& s) {
   ThreadPool pool(0);
   render::ModelFrame mf;
   render::SceneFrame scene;
-  render::Image img;
+  mmdkit::Image img;
   const std::uint32_t last = in->data->last_frame();
   std::uint32_t f = 0;
   for (auto _ : state) {
@@ -240,7 +240,7 @@ void BM_Render_Encode(benchmark::State& state) {
   if (!renderer) return;
   anim::Character c(in->data);
   ThreadPool pool(0);
-  std::vector<render::Image> frames(30);
+  std::vector<mmdkit::Image> frames(30);
   render::ModelFrame mf;
   render::SceneFrame scene;
   for (std::size_t i = 0; i < frames.size(); ++i) {

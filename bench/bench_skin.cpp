@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/bone_math.hpp"
 #include "mmdkit/anim/morph.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skinning.hpp"
@@ -46,9 +47,9 @@ constexpr std::size_t kBytesPerVertex = 57 + 24;
 
 struct SkinScene {
   anim::SkinningData data;
-  std::vector<anim::Mat4> mats;
-  std::vector<anim::Quat> rots;
-  std::vector<anim::Vec3> pos, nrm;
+  std::vector<mmdkit::Mat4> mats;
+  std::vector<mmdkit::Quat> rots;
+  std::vector<mmdkit::Vec3> pos, nrm;
 };
 
 SkinScene& skin_scene() {
@@ -73,7 +74,7 @@ SkinScene& skin_scene() {
     }
     x.data = *anim::SkinningData::create(in, kBones);
     for (std::size_t b = 0; b < kBones; ++b) {
-      x.rots.push_back(anim::quat_from_axis_angle({0, 1, 0}, 0.01f * static_cast<float>(b)));
+      x.rots.push_back(mmdkit::quat_from_axis_angle({0, 1, 0}, 0.01f * static_cast<float>(b)));
       x.mats.push_back(anim::rigid_matrix(x.rots.back(), {0.1f * static_cast<float>(b), 0, 0}));
     }
     x.pos.resize(kVertices);
@@ -163,8 +164,8 @@ std::uint64_t fold(const void* data, std::size_t bytes) {
 std::uint64_t bound_range(SkinScene& s, std::size_t b, std::size_t e) {
   const auto pos = s.data.bind_positions();
   const auto nrm = s.data.bind_normals();
-  std::memcpy(s.pos.data() + b, pos.data() + b, (e - b) * sizeof(anim::Vec3));
-  std::memcpy(s.nrm.data() + b, nrm.data() + b, (e - b) * sizeof(anim::Vec3));
+  std::memcpy(s.pos.data() + b, pos.data() + b, (e - b) * sizeof(mmdkit::Vec3));
+  std::memcpy(s.nrm.data() + b, nrm.data() + b, (e - b) * sizeof(mmdkit::Vec3));
   return fold(s.data.bones().data() + b, (e - b) * 16) ^ fold(s.data.weights().data() + b, (e - b) * 16) ^
          fold(s.data.types().data() + b, e - b);
 }

@@ -20,7 +20,7 @@ namespace {
 /// quadratic in overlapping bodies); the readers' targets still cover such files.
 constexpr std::size_t kMaxBodies = 128, kMaxJoints = 256, kMaxBones = 2048;
 
-bool finite(const anim::Mat4& m) {
+bool finite(const Mat4& m) {
   for (float x : m)
     if (!std::isfinite(x)) return false;
   return true;
@@ -74,8 +74,8 @@ std::string check_physics(ByteSpan in) {
         return "frame " + std::to_string(f) + ": bone " + std::to_string(b) +
                " is finite without physics and not finite with physics";
     for (std::size_t i = 0; i < mp.body_count(); ++i) {
-      anim::Quat q;
-      anim::Vec3 p;
+      Quat q;
+      Vec3 p;
       mp.body_transform(i, q, p);
       for (float x : q)
         if (!std::isfinite(x)) return "frame " + std::to_string(f) + ": rigid body " + std::to_string(i) + " rotation not finite";

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mmdkit/anim/vpd_binding.hpp"
 #include "mmdkit/core/text.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
@@ -201,7 +202,7 @@ Result<void> Character::sample_inputs(double frame, Character& cur) {
 
 void Character::sample_scene(double frame, Character& cur) {
   const CharacterData& d = *data_;
-  if (scene_) {
+  if (camera_and_light_) {
     camera_ = sample_camera(d.camera_, frame, cur.camera_cursor_);
     light_ = sample_light(d.light_, frame, cur.light_cursor_);
     self_shadow_ = sample_self_shadow(d.self_shadow_, frame, cur.self_shadow_cursor_);

@@ -13,11 +13,11 @@
 //   - after each iteration, stop when the effector is within 1e-4 of the goal.
 //
 // This file: the solves (one chain, a group, a group over several frames). The CCD step and
-// local chains: ik_local.hpp; twins in lockstep (pairs, bundles): ik_wide.hpp.
+// local chains: ik_local.inl; twins in lockstep (pairs, bundles): ik_wide.inl.
 #include <span>
 
-#include "anim/ik_local.hpp"
-#include "anim/ik_wide.hpp"
+#include "anim/ik_local.inl"
+#include "anim/ik_wide.inl"
 #include "anim/pose_internal.hpp"
 
 namespace mmdkit::anim {

@@ -1,4 +1,5 @@
-// Bone evaluation over caller-owned buffers (pose.hpp): prepass, schedule, matrices, samplers.
+// Bone evaluation over caller-owned buffers (pose.hpp): prepass, schedule, matrices; the ISA
+// choice (eval_isa.hpp) and the transform helpers (bone_math.hpp).
 #include "mmdkit/anim/pose.hpp"
 
 #include <algorithm>
@@ -422,93 +423,6 @@ Result<void> evaluate_frames_after_physics(const Skeleton& s, std::span<const Po
 Result<void> evaluate_frames(const Skeleton& s, std::span<const PoseInput> in, std::span<PoseWorkspace* const> ws) {
   if (auto r = evaluate_frames_before_physics(s, in, ws); !r) return r;
   return evaluate_frames_after_physics(s, in, ws);
-}
-
-// --- motion sampling ------------------------------------------------------------------------
-
-Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions) {
-  MotionSampler m;
-  auto bound = bind_motions(motions, skeleton.match_keys(), {});
-  if (!bound) return std::unexpected(bound.error());
-  m.bound_ = std::move(*bound);
-  m.cursors_.assign(skeleton.bone_count(), 0);
-  m.segments_.assign(skeleton.bone_count(), BoneSegmentCache{});
-  m.ik_tracks_.resize(skeleton.ik_count());
-  m.ik_cursors_.assign(skeleton.ik_count(), 0);
-  for (const BoneTrackKey& k : m.bound_.bone_keys) m.last_frame_ = std::max(m.last_frame_, k.frame);
-  // IK names: the IK bone's name bytes cut to 20 against the VMD field up to its NUL.
-  std::vector<std::vector<std::uint8_t>> ik_keys(skeleton.ik_count());
-  for (std::size_t k = 0; k < skeleton.ik_count(); ++k) {
-    const auto& nb = skeleton.desc(skeleton.solvers()[k].bone).name_bytes;
-    ik_keys[k].assign(nb.begin(), nb.begin() + static_cast<std::ptrdiff_t>(std::min(nb.size(), vmd::kIkNameSize)));
-  }
-  for (const vmd::Motion* mo : motions) {
-    if (!mo) continue;
-    for (const vmd::PropertyKey& pk : mo->property_keys) {
-      m.last_frame_ = std::max(m.last_frame_, pk.frame);
-      for (const vmd::IkState& st : pk.ik) {
-        ByteSpan raw = until_nul(st.name.raw);
-        std::vector<std::uint8_t> key(raw.begin(), raw.end());
-        if (raw.empty() && !st.name.text.empty())
-          if (auto e = encode_text(st.name.text, mo->encoding)) key = std::move(*e);
-        if (key.empty()) continue;
-        for (std::size_t k = 0; k < ik_keys.size(); ++k)
-          if (ik_keys[k] == key) m.ik_tracks_[k].push_back({pk.frame, static_cast<std::uint8_t>(st.enabled != 0)});
-      }
-    }
-  }
-  for (auto& t : m.ik_tracks_) sort_and_dedupe(t);
-  return m;
-}
-
-void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {
-  sample_bones(bound_, frame, local, cursors_, segments_);
-  sample_ik(frame, ik_enabled, ik_cursors_);
-}
-
-MotionSampler::Cursors MotionSampler::make_cursors() const {
-  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0),
-                 std::vector<BoneSegmentCache>(cursors_.size())};
-}
-
-void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
-                           Cursors& cursors) const noexcept {
-  sample_bones(bound_, frame, local, cursors.bones, cursors.segments);
-  sample_ik(frame, ik_enabled, cursors.ik);
-}
-
-void MotionSampler::sample_ik(double frame, std::span<std::uint8_t> ik_enabled,
-                              std::span<std::uint32_t> cursors) const noexcept {
-  const std::size_t n = std::min({ik_enabled.size(), ik_tracks_.size(), cursors.size()});
-  for (std::size_t k = 0; k < n; ++k) {
-    const auto& t = ik_tracks_[k];
-    if (t.empty()) {
-      ik_enabled[k] = 1;
-      continue;
-    }
-    const Segment seg = find_segment(std::span<const IkKey>(t), frame, cursors[k]);
-    ik_enabled[k] = t[seg.first].enabled;
-  }
-}
-
-std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose, std::vector<std::size_t>* unmatched,
-                                    std::vector<std::uint8_t>* named) {
-  std::vector<BonePose> out(skeleton.bone_count());
-  if (named) named->assign(skeleton.bone_count(), 0);
-  for (std::size_t b = 0; b < pose.bones.size(); ++b) {
-    const vpd::Bone& vb = pose.bones[b];
-    const std::vector<std::uint8_t> key = vpd_match_key(vb.name.raw, vb.name.text, pose.encoding);
-    bool found = false;
-    for (std::size_t i = 0; i < skeleton.bone_count(); ++i) {
-      if (key.empty() || skeleton.desc(i).name_bytes != key) continue;
-      out[i].translation = vb.translation;
-      out[i].rotation = quat_normalize(vb.rotation);
-      if (named) (*named)[i] = 1;
-      found = true;
-    }
-    if (!found && unmatched) unmatched->push_back(b);
-  }
-  return out;
 }
 
 }  // namespace mmdkit::anim

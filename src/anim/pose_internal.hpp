@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <span>
 
+#include "mmdkit/anim/bone_math.hpp"
+#include "mmdkit/anim/eval_isa.hpp"
 #include "mmdkit/anim/pose.hpp"
 
 // x86-64: the evaluation is compiled a second time with AVX encodings (eval_isa(), pose.hpp).

@@ -1,11 +1,16 @@
-// Bone and morph track sampling (sampler.hpp).
+// Bone and morph track sampling (sampler.hpp), and VMD motions sampled per frame
+// (motion_sampler.hpp).
 #include "mmdkit/anim/sampler.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "mmdkit/anim/bezier.hpp"
 #include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
+#include "mmdkit/core/text.hpp"
+#include "mmdkit/formats/vmd.hpp"
 
 namespace mmdkit::anim {
 
@@ -183,6 +188,73 @@ void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out
   for (std::size_t i = 0; i < n; ++i) {
     const KeyRange r = tracks[i];
     out[i] = sample_morph_impl(std::span<const MorphTrackKey>(keys + r.begin, r.end - r.begin), frame, cursors[i]);
+  }
+}
+
+// --- motion sampling (motion_sampler.hpp) ----------------------------------------------------
+
+Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions) {
+  MotionSampler m;
+  auto bound = bind_motions(motions, skeleton.match_keys(), {});
+  if (!bound) return std::unexpected(bound.error());
+  m.bound_ = std::move(*bound);
+  m.cursors_.assign(skeleton.bone_count(), 0);
+  m.segments_.assign(skeleton.bone_count(), BoneSegmentCache{});
+  m.ik_tracks_.resize(skeleton.ik_count());
+  m.ik_cursors_.assign(skeleton.ik_count(), 0);
+  for (const BoneTrackKey& k : m.bound_.bone_keys) m.last_frame_ = std::max(m.last_frame_, k.frame);
+  // IK names: the IK bone's name bytes cut to 20 against the VMD field up to its NUL.
+  std::vector<std::vector<std::uint8_t>> ik_keys(skeleton.ik_count());
+  for (std::size_t k = 0; k < skeleton.ik_count(); ++k) {
+    const auto& nb = skeleton.desc(skeleton.solvers()[k].bone).name_bytes;
+    ik_keys[k].assign(nb.begin(), nb.begin() + static_cast<std::ptrdiff_t>(std::min(nb.size(), vmd::kIkNameSize)));
+  }
+  for (const vmd::Motion* mo : motions) {
+    if (!mo) continue;
+    for (const vmd::PropertyKey& pk : mo->property_keys) {
+      m.last_frame_ = std::max(m.last_frame_, pk.frame);
+      for (const vmd::IkState& st : pk.ik) {
+        ByteSpan raw = until_nul(st.name.raw);
+        std::vector<std::uint8_t> key(raw.begin(), raw.end());
+        if (raw.empty() && !st.name.text.empty())
+          if (auto e = encode_text(st.name.text, mo->encoding)) key = std::move(*e);
+        if (key.empty()) continue;
+        for (std::size_t k = 0; k < ik_keys.size(); ++k)
+          if (ik_keys[k] == key) m.ik_tracks_[k].push_back({pk.frame, static_cast<std::uint8_t>(st.enabled != 0)});
+      }
+    }
+  }
+  for (auto& t : m.ik_tracks_) sort_and_dedupe(t);
+  return m;
+}
+
+void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {
+  sample_bones(bound_, frame, local, cursors_, segments_);
+  sample_ik(frame, ik_enabled, ik_cursors_);
+}
+
+MotionSampler::Cursors MotionSampler::make_cursors() const {
+  return Cursors{std::vector<std::uint32_t>(cursors_.size(), 0), std::vector<std::uint32_t>(ik_cursors_.size(), 0),
+                 std::vector<BoneSegmentCache>(cursors_.size())};
+}
+
+void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
+                           Cursors& cursors) const noexcept {
+  sample_bones(bound_, frame, local, cursors.bones, cursors.segments);
+  sample_ik(frame, ik_enabled, cursors.ik);
+}
+
+void MotionSampler::sample_ik(double frame, std::span<std::uint8_t> ik_enabled,
+                              std::span<std::uint32_t> cursors) const noexcept {
+  const std::size_t n = std::min({ik_enabled.size(), ik_tracks_.size(), cursors.size()});
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto& t = ik_tracks_[k];
+    if (t.empty()) {
+      ik_enabled[k] = 1;
+      continue;
+    }
+    const Segment seg = find_segment(std::span<const IkKey>(t), frame, cursors[k]);
+    ik_enabled[k] = t[seg.first].enabled;
   }
 }
 

@@ -120,7 +120,7 @@ int run_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   if (auto r = frame_eval.evaluate(a.frame); !r) return report_error(err, r.error(), a.model);
   if (auto r = ch.skin(); !r) return report_error(err, r.error(), a.model);
   const anim::MorphWorkspace& mws = ch.morphs();
-  std::span<const anim::Vec3> positions = ch.positions(), normals = ch.normals();
+  std::span<const Vec3> positions = ch.positions(), normals = ch.normals();
   std::vector<std::array<float, 2>> uvs(mdl.vertices.size());
   for (std::size_t v = 0; v < uvs.size(); ++v)
     uvs[v] = {mdl.vertices[v].uv[0] + mws.uv_offsets()[v][0], mdl.vertices[v].uv[1] + mws.uv_offsets()[v][1]};

@@ -309,7 +309,7 @@ void append_frame_json(std::string& s, const SampleLayout& l, std::size_t fi, do
   for (std::size_t k = 0; k < l.bones.size(); ++k) {
     const std::uint32_t b = l.bones[k];
     if (k) s += ',';
-    append_bone(s, sk.names()[b], b, mats[b], anim::quat_normalize(rots[b]));
+    append_bone(s, sk.names()[b], b, mats[b], quat_normalize(rots[b]));
   }
   s += ']';
   if (l.morphs) append_morphs(s, c.data().morph_names(), c.morph_weights());
@@ -407,7 +407,7 @@ int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
     c.set_ik(!a.no_ik);
     c.set_skinning_matrices(false);
     c.set_morphs(a.morphs);
-    c.set_scene(a.camera);
+    c.set_camera_and_light(a.camera);
   };
   configure(ch);
   FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);

@@ -30,21 +30,21 @@ fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_pa
 
 // The meshes of the whole scene, appended one after the other.
 struct Mesh {
-  std::vector<anim::Vec3> positions, normals;
+  std::vector<Vec3> positions, normals;
   std::vector<std::array<float, 2>> uvs;
   std::vector<std::uint32_t> faces;
   std::vector<exporter::ObjMaterial> materials;
   std::vector<std::array<std::uint32_t, 2>> ranges;
 };
 
-anim::Vec3 unit(anim::Vec3 v) {
+Vec3 unit(Vec3 v) {
   const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return l > 0 ? anim::Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
+  return l > 0 ? Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
 }
 
 // Appends one model view's mesh with `world` applied to its vertices.
-void append(Mesh& mesh, const model::Model& m, std::span<const anim::Vec3> pos, std::span<const anim::Vec3> nrm,
-            std::span<const anim::Vec4> uv_offsets, std::span<const anim::MaterialValues> values, const Mat4& world,
+void append(Mesh& mesh, const model::Model& m, std::span<const Vec3> pos, std::span<const Vec3> nrm,
+            std::span<const Vec4> uv_offsets, std::span<const anim::MaterialValues> values, const Mat4& world,
             bool identity, const std::string& prefix, const fs::path& model_dir, const fs::path& out_dir,
             const std::string& label, bool quiet, std::ostream& err) {
   const auto base = static_cast<std::uint32_t>(mesh.positions.size());
@@ -118,7 +118,7 @@ int run_scene_pose(const PoseArgs& a, std::ostream& out, std::ostream& err) {
   for (std::size_t k = 0; k < s.accessory_count(); ++k) {
     if (!s.accessory_visible(k)) continue;  // at this frame (an accessory's keys may hide it)
     const model::Model& m = *s.accessory(k).model;
-    std::vector<anim::Vec3> p(m.vertices.size()), n(m.vertices.size());
+    std::vector<Vec3> p(m.vertices.size()), n(m.vertices.size());
     for (std::size_t v = 0; v < m.vertices.size(); ++v) {
       p[v] = m.vertices[v].position;
       n[v] = m.vertices[v].normal;

@@ -138,7 +138,7 @@ int run_scene_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) 
       o += fmt::format("\n{{\"index\":{},\"bones\":[", i);
       for (std::size_t b = 0; b < names.size(); ++b) {
         const Mat4 m = identity ? mats[b] : scene::multiply(P, mats[b]);
-        const Quat q = anim::quat_normalize(identity ? rots[b] : quat_multiply(qp, rots[b]));
+        const Quat q = quat_normalize(identity ? rots[b] : quat_multiply(qp, rots[b]));
         if (b) o += ',';
         append_bone(o, names[b], b, m, q);
       }

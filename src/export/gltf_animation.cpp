@@ -62,11 +62,11 @@ void continuous(std::vector<float>& quats) {
   }
 }
 
-anim::Quat normalized(const anim::Quat& q) {
+Quat normalized(const Quat& q) {
   const double x = static_cast<double>(q[0]), y = static_cast<double>(q[1]);
   const double z = static_cast<double>(q[2]), w = static_cast<double>(q[3]);
   const double n = std::sqrt(x * x + y * y + z * z + w * w);
-  if (!(n > 1e-20) || !std::isfinite(n)) return anim::kIdentityQuat;
+  if (!(n > 1e-20) || !std::isfinite(n)) return kIdentityQuat;
   return {static_cast<float>(x / n), static_cast<float>(y / n), static_cast<float>(z / n), static_cast<float>(w / n)};
 }
 
@@ -132,10 +132,10 @@ double max_abs_error(const std::vector<float>& v, std::size_t width, std::size_t
 
 // Degrees between slerp(q_i, q_j, t) and q_k.
 double rot_error(const std::vector<float>& q, std::size_t i, std::size_t j, std::size_t k) {
-  const auto at = [&](std::size_t s) { return anim::Quat{q[s * 4], q[s * 4 + 1], q[s * 4 + 2], q[s * 4 + 3]}; };
+  const auto at = [&](std::size_t s) { return Quat{q[s * 4], q[s * 4 + 1], q[s * 4 + 2], q[s * 4 + 3]}; };
   const float t = static_cast<float>(k - i) / static_cast<float>(j - i);
-  const anim::Quat r = anim::quat_slerp(at(i), at(j), t);
-  return static_cast<double>(anim::quat_angle_between(r, at(k))) * 180.0 / 3.14159265358979323846;
+  const Quat r = quat_slerp(at(i), at(j), t);
+  return static_cast<double>(quat_angle_between(r, at(k))) * 180.0 / 3.14159265358979323846;
 }
 
 Error bad(std::string why) {
@@ -194,11 +194,11 @@ Result<void> write_animation(Document& doc, const model::Model& model, const Mes
   for (std::size_t bone = 0; bone < nb; ++bone) {
     std::vector<float> t(ns * 3), r(ns * 4);
     for (std::size_t i = 0; i < ns; ++i) {
-      const anim::Vec3& x = an.translations[i * nb + bone];
-      const anim::Quat q = to_gltf_quat(normalized(an.rotations[i * nb + bone]));
+      const Vec3& x = an.translations[i * nb + bone];
+      const Quat q = to_gltf_quat(normalized(an.rotations[i * nb + bone]));
       if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]))
         return std::unexpected(bad("non-finite translation of bone " + std::to_string(bone) + " at sample " + std::to_string(i)));
-      const anim::Vec3 g = to_gltf_point(x, s);
+      const Vec3 g = to_gltf_point(x, s);
       std::copy(g.begin(), g.end(), t.begin() + static_cast<std::ptrdiff_t>(i * 3));
       std::copy(q.begin(), q.end(), r.begin() + static_cast<std::ptrdiff_t>(i * 4));
     }
@@ -238,9 +238,9 @@ Result<void> write_animation(Document& doc, const model::Model& model, const Mes
     doc.scene_nodes().PushBack(cnode, a);
     std::vector<float> t(ns * 3), r(ns * 4);
     for (std::size_t i = 0; i < ns; ++i) {
-      const anim::Vec3 g = to_gltf_point(an.camera_positions[i], s);
+      const Vec3 g = to_gltf_point(an.camera_positions[i], s);
       // MMD camera looks along its local +Z (MMD space); mirrored, that is glTF's local −Z.
-      const anim::Quat q = to_gltf_quat(normalized(an.camera_rotations[i]));
+      const Quat q = to_gltf_quat(normalized(an.camera_rotations[i]));
       std::copy(g.begin(), g.end(), t.begin() + static_cast<std::ptrdiff_t>(i * 3));
       std::copy(q.begin(), q.end(), r.begin() + static_cast<std::ptrdiff_t>(i * 4));
     }

@@ -26,10 +26,10 @@ inline constexpr int kArrayBuffer = 34962;
 inline constexpr int kElementArrayBuffer = 34963;
 
 /// MMD → glTF space (header of gltf.hpp).
-inline anim::Vec3 to_gltf_point(const std::array<float, 3>& p, float scale) noexcept {
+inline Vec3 to_gltf_point(const std::array<float, 3>& p, float scale) noexcept {
   return {p[0] * scale, p[1] * scale, -p[2] * scale};
 }
-inline anim::Quat to_gltf_quat(const anim::Quat& q) noexcept { return {-q[0], -q[1], q[2], q[3]}; }
+inline Quat to_gltf_quat(const Quat& q) noexcept { return {-q[0], -q[1], q[2], q[3]}; }
 
 /// The document: JSON arrays of each top-level property, and the binary buffer.
 class Document {

@@ -36,7 +36,7 @@ void add_offsets(const model::Model& model, const model::Morph& m, float factor,
   if (m.type == MorphType::vertex) {
     for (const auto& o : m.vertex_offsets) {
       auto& d = t.attr[0][o.vertex];
-      const anim::Vec3 g = to_gltf_point(o.offset, scale);
+      const Vec3 g = to_gltf_point(o.offset, scale);
       for (int c = 0; c < 3; ++c) d[static_cast<std::size_t>(c)] += g[static_cast<std::size_t>(c)] * factor;
     }
     return;
@@ -89,12 +89,12 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
   }
   for (std::size_t b = 0; b < nb; ++b) {
     const model::Bone& bone = model.bones[b];
-    anim::Vec3 rel = bone.position;
+    Vec3 rel = bone.position;
     if (bone.parent >= 0) {
       const auto& pp = model.bones[static_cast<std::size_t>(bone.parent)].position;
       rel = {rel[0] - pp[0], rel[1] - pp[1], rel[2] - pp[2]};
     }
-    const anim::Vec3 t = to_gltf_point(rel, s);
+    const Vec3 t = to_gltf_point(rel, s);
     Value n(rapidjson::kObjectType);
     n.AddMember("name", doc.str(bone.name), a);
     Value tr(rapidjson::kArrayType);
@@ -130,7 +130,7 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     if (!finite(x.position)) return std::unexpected(bad_value("vertices", v, "position", "not finite"));
     if (!finite(x.normal)) return std::unexpected(bad_value("vertices", v, "normal", "not finite"));
     if (!finite(x.uv)) return std::unexpected(bad_value("vertices", v, "uv", "not finite"));
-    const anim::Vec3 p = to_gltf_point(x.position, s);
+    const Vec3 p = to_gltf_point(x.position, s);
     std::copy(p.begin(), p.end(), pos.begin() + static_cast<std::ptrdiff_t>(v * 3));
     const double n0 = static_cast<double>(x.normal[0]), n1 = static_cast<double>(x.normal[1]);
     const double n2 = static_cast<double>(x.normal[2]);
@@ -319,7 +319,7 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
   if (nb > 0) {
     std::vector<float> ibm(nb * 16, 0.0f);
     for (std::size_t b = 0; b < nb; ++b) {
-      const anim::Vec3 p = to_gltf_point(model.bones[b].position, s);
+      const Vec3 p = to_gltf_point(model.bones[b].position, s);
       float* m = &ibm[b * 16];
       m[0] = m[5] = m[10] = m[15] = 1.0f;
       m[12] = -p[0];

@@ -11,14 +11,14 @@ namespace mmdkit::exporter {
 
 namespace {
 
-anim::Vec3 sub(const anim::Vec3& a, const anim::Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 
 // The camera's orientation: R = Ry(−ry) · Rx(−rx) · Rz(−rz) (anim/camera.hpp).
-anim::Quat camera_rotation(const anim::Vec3& r) {
-  const anim::Quat qx = anim::quat_from_axis_angle({1, 0, 0}, -r[0]);
-  const anim::Quat qy = anim::quat_from_axis_angle({0, 1, 0}, -r[1]);
-  const anim::Quat qz = anim::quat_from_axis_angle({0, 0, 1}, -r[2]);
-  return anim::quat_multiply(qy, anim::quat_multiply(qx, qz));
+Quat camera_rotation(const Vec3& r) {
+  const Quat qx = quat_from_axis_angle({1, 0, 0}, -r[0]);
+  const Quat qy = quat_from_axis_angle({0, 1, 0}, -r[1]);
+  const Quat qz = quat_from_axis_angle({0, 0, 1}, -r[2]);
+  return quat_multiply(qy, quat_multiply(qx, qz));
 }
 
 }  // namespace
@@ -59,9 +59,9 @@ Result<GltfAnimation> sample_animation(anim::Character& character, const GltfSam
         an.rotations[i * nb + b] = rot[b];
         an.translations[i * nb + b] = pos[b];
       } else {
-        const anim::Quat inv = anim::quat_conjugate(rot[static_cast<std::size_t>(p)]);
-        an.rotations[i * nb + b] = anim::quat_multiply(inv, rot[b]);
-        an.translations[i * nb + b] = anim::quat_rotate(inv, sub(pos[b], pos[static_cast<std::size_t>(p)]));
+        const Quat inv = quat_conjugate(rot[static_cast<std::size_t>(p)]);
+        an.rotations[i * nb + b] = quat_multiply(inv, rot[b]);
+        an.translations[i * nb + b] = quat_rotate(inv, sub(pos[b], pos[static_cast<std::size_t>(p)]));
       }
     }
     if (s.morphs) {

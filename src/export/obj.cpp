@@ -27,7 +27,7 @@ std::string obj_material_name(std::size_t index, std::string_view name) {
   return r;
 }
 
-std::string write_obj(std::span<const anim::Vec3> positions, std::span<const anim::Vec3> normals,
+std::string write_obj(std::span<const Vec3> positions, std::span<const Vec3> normals,
                       std::span<const std::array<float, 2>> uvs, std::span<const std::uint32_t> faces,
                       std::span<const std::array<std::uint32_t, 2>> material_ranges,
                       std::span<const ObjMaterial> materials, const ObjOptions& options) {

@@ -1,7 +1,8 @@
 // mmdkit motion — 3D keypoints → VMD (motion/keypoints.hpp keypoints_to_vmd; the method is
 // docs/KEYPOINTS.md "Method"). Wanted model-space rotations come from limb directions here; the
-// keys are found by motion/fit.hpp through anim::Character.
+// keys are found by motion/key_fit.hpp through anim::Character.
 #include <algorithm>
+#include <span>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -10,7 +11,7 @@
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/motion/keypoints.hpp"
 #include "motion/dmath.hpp"
-#include "motion/fit.hpp"
+#include "motion/key_fit.hpp"
 #include "motion/keypoints_internal.hpp"
 
 namespace mmdkit::motion {
@@ -66,14 +67,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const model::Model> model_ptr,
-                                     const KeypointOptions& o, KeypointReport* report) {
-  if (!model_ptr) return make_error(ErrorCode::invalid_argument, "no model");
-  const model::Model& m = *model_ptr;
-  const auto names = keypoint_joint_names(o.layout);
-  const std::size_t J = names.size();
+// The checks of the arguments: the layout's joint count, the array sizes, fps and scale.
+Result<void> check_arguments(const Keypoints& kin, std::size_t J, const KeypointOptions& o) {
   if (kin.joints != J)
     return make_error(ErrorCode::invalid_argument, "layout " + std::string(keypoint_layout_name(o.layout)) + " has " +
                                                        std::to_string(J) + " joints, the array " + std::to_string(kin.joints));
@@ -83,33 +78,69 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     return make_error(ErrorCode::invalid_argument, "positions / confidence sizes disagree with frames × joints");
   if (!(o.fps > 0) || !std::isfinite(o.fps)) return make_error(ErrorCode::invalid_argument, "fps must be > 0");
   if (!(o.scale >= 0) || !std::isfinite(o.scale)) return make_error(ErrorCode::invalid_argument, "scale must be ≥ 0");
-  // --- axes ---------------------------------------------------------------------------------------
+  return {};
+}
+
+// MMD's X, Y, Z: which input axis each is, and its sign (KeypointOptions::axes).
+struct Axes {
   std::array<int, 3> axis{};
   std::array<double, 3> sign{};
+};
+
+Result<Axes> parse_axes(const KeypointOptions& o) {
+  Axes x;
   for (int i = 0; i < 3; ++i) {
     std::string_view a = o.axes[static_cast<std::size_t>(i)];
-    sign[static_cast<std::size_t>(i)] = 1;
+    x.sign[static_cast<std::size_t>(i)] = 1;
     if (!a.empty() && (a[0] == '-' || a[0] == '+')) {
-      sign[static_cast<std::size_t>(i)] = a[0] == '-' ? -1 : 1;
+      x.sign[static_cast<std::size_t>(i)] = a[0] == '-' ? -1 : 1;
       a.remove_prefix(1);
     }
     if (a != "x" && a != "y" && a != "z" && a != "X" && a != "Y" && a != "Z")
       return make_error(ErrorCode::invalid_argument, "axes entry '" + o.axes[static_cast<std::size_t>(i)] + "' is not x, y or z with an optional sign");
-    axis[static_cast<std::size_t>(i)] = std::tolower(static_cast<unsigned char>(a[0])) - 'x';
+    x.axis[static_cast<std::size_t>(i)] = std::tolower(static_cast<unsigned char>(a[0])) - 'x';
   }
-  if (axis[0] == axis[1] || axis[1] == axis[2] || axis[0] == axis[2])
+  if (x.axis[0] == x.axis[1] || x.axis[1] == x.axis[2] || x.axis[0] == x.axis[2])
     return make_error(ErrorCode::invalid_argument, "axes name one input axis twice");
-  KeypointReport rep;
-  // --- positions in MMD axes, missing held ----------------------------------------------------
+  return x;
+}
+
+// The observed points at 30 fps in MMD axes (P: frame-major, joint, xyz), which canonical points
+// are seen (`have`), and the model's rest points (`rest`, the seen ones).
+struct Points {
+  std::vector<double> P;
+  std::size_t F = 0, J = 0;
+  const Spec* spec = nullptr;
+  std::array<bool, kCanonCount> have{};
+  std::array<dm::V, kCanonCount> rest{};
+  // Canonical point c of frame f: a joint, or the midpoint of two.
+  dm::V canon(std::size_t f, int c) const {
+    const auto& s = (*spec)[static_cast<std::size_t>(c)];
+    const double* a = &P[(f * J + static_cast<std::size_t>(s[0])) * 3];
+    if (s[1] < 0) return {a[0], a[1], a[2]};
+    const double* b = &P[(f * J + static_cast<std::size_t>(s[1])) * 3];
+    return {(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2};
+  }
+};
+
+// Positions in MMD axes, missing ones held (a required joint never seen is an error), resampled
+// to 30 fps.
+Result<Points> observed_points(const Keypoints& kin, const KeypointOptions& o, const Axes& ax,
+                               std::span<const std::string_view> names, KeypointReport& rep) {
+  Points pts;
+  const std::size_t J = names.size();
+  pts.J = J;
   const std::size_t F_in = kin.frames;
-  std::vector<double> P(F_in * J * 3);
+  std::vector<double>& P = pts.P;
+  P.resize(F_in * J * 3);
   for (std::size_t i = 0; i < F_in * J; ++i)
     for (std::size_t c = 0; c < 3; ++c)
-      P[i * 3 + c] = sign[c] * double(kin.positions[i * 3 + static_cast<std::size_t>(axis[c])]);
+      P[i * 3 + c] = ax.sign[c] * double(kin.positions[i * 3 + static_cast<std::size_t>(ax.axis[c])]);
   const Spec& spec = spec_of(o.layout);
+  pts.spec = &spec;
   std::vector<std::size_t> never;
   rep.missing = kp::hold_missing(P, F_in, J, kin.confidence, o.min_confidence, never);
-  std::array<bool, kCanonCount> have{};
+  std::array<bool, kCanonCount>& have = pts.have;
   for (int c = 0; c < kCanonCount; ++c) {
     have[static_cast<std::size_t>(c)] = spec[static_cast<std::size_t>(c)][0] >= 0;
     for (int s : spec[static_cast<std::size_t>(c)])
@@ -122,7 +153,7 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
         have[static_cast<std::size_t>(c)] = false;
       }
   }
-  // --- resample to 30 fps -----------------------------------------------------------------------
+  // Resampled to 30 fps (linear).
   std::size_t F = F_in;
   if (std::abs(o.fps - 30.0) > 1e-9) {
     F = static_cast<std::size_t>(std::floor(double(F_in - 1) * 30.0 / o.fps + 1e-9)) + 1;
@@ -136,22 +167,21 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     }
     P = std::move(R);
   }
-  auto canon = [&](std::size_t f, int c) -> dm::V {
-    const auto& s = spec[static_cast<std::size_t>(c)];
-    const double* a = &P[(f * J + static_cast<std::size_t>(s[0])) * 3];
-    if (s[1] < 0) return {a[0], a[1], a[2]};
-    const double* b = &P[(f * J + static_cast<std::size_t>(s[1])) * 3];
-    return {(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2};
-  };
-  // --- the model's rest points --------------------------------------------------------------------
+  pts.F = F;
+  return pts;
+}
+
+// The model's rest points (the layout placed on the model's bones), and the bones the method needs.
+Result<void> rest_points(const model::Model& m, const KeypointOptions& o, Points& pts) {
   const auto rest_layout = kp::layout_on_model(m, o.layout, {}, {});
-  std::array<dm::V, kCanonCount> rest{};
+  const Spec& spec = *pts.spec;
+  auto& have = pts.have;
   for (int c = 0; c < kCanonCount; ++c) {
     if (!have[static_cast<std::size_t>(c)]) continue;
     const auto& s = spec[static_cast<std::size_t>(c)];
     dm::V v = rest_layout[static_cast<std::size_t>(s[0])];
     if (s[1] >= 0) v = dm::scale(dm::add(v, rest_layout[static_cast<std::size_t>(s[1])]), 0.5);
-    rest[static_cast<std::size_t>(c)] = v;
+    pts.rest[static_cast<std::size_t>(c)] = v;
     if (!finite(v)) have[static_cast<std::size_t>(c)] = false;
   }
   struct Need {
@@ -164,7 +194,15 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     if (bone_named(m, n.bone) < 0 || (n.point >= 0 && !have[static_cast<std::size_t>(n.point)]))
       return make_error(ErrorCode::invalid_value, std::string("the model has no bone '") + n.bone +
                                                       "' (the method needs センター, 上半身, 下半身 and both legs and arms)");
-  // --- scale: leg lengths ----------------------------------------------------------------------
+  return {};
+}
+
+// Scale (input units per MMD unit: the leg lengths' median against the model's, unless given) and
+// floor (a low percentile of the lower ankle, moved onto the model's ankle height); the points are
+// scaled, smoothed when asked, and moved. Returns the model's rest ankle height.
+double scale_and_floor(Points& pts, const KeypointOptions& o, KeypointReport& rep) {
+  const std::size_t F = pts.F;
+  const auto& rest = pts.rest;
   auto leg = [&](auto point) {
     return (dm::norm(dm::sub(point(l_knee), point(l_hip))) + dm::norm(dm::sub(point(l_ankle), point(l_knee))) +
             dm::norm(dm::sub(point(r_knee), point(r_hip))) + dm::norm(dm::sub(point(r_ankle), point(r_knee)))) / 2;
@@ -172,52 +210,64 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
   double s = o.scale;
   if (!(s > 0)) {
     std::vector<double> lens(F);
-    for (std::size_t f = 0; f < F; ++f) lens[f] = leg([&](int c) { return canon(f, c); });
+    for (std::size_t f = 0; f < F; ++f) lens[f] = leg([&](int c) { return pts.canon(f, c); });
     const double model_leg = leg([&](int c) { return rest[static_cast<std::size_t>(c)]; });
     s = model_leg > 0 ? median(lens) / model_leg : 1.0;
     if (!(s > 0) || !std::isfinite(s)) s = 1.0;
   }
   rep.scale = s;
-  for (double& v : P) v /= s;
-  if (o.smoothing) kp::one_euro(P, F, J, *o.smoothing, 30.0);
-  // --- floor: a low percentile of the lower ankle, moved onto the model's ankle height ----------
+  for (double& v : pts.P) v /= s;
+  if (o.smoothing) kp::one_euro(pts.P, F, pts.J, *o.smoothing, 30.0);
   const double rest_ankle_y = (rest[l_ankle][1] + rest[r_ankle][1]) / 2;
-  {
-    std::vector<double> low(F);
-    for (std::size_t f = 0; f < F; ++f) low[f] = std::min(canon(f, l_ankle)[1], canon(f, r_ankle)[1]);
-    std::sort(low.begin(), low.end());
-    rep.floor = low[std::min(F - 1, static_cast<std::size_t>(0.05 * double(F)))];
-    const double shift = rest_ankle_y - rep.floor;
-    for (std::size_t i = 0; i < F * J; ++i) P[i * 3 + 1] += shift;
-  }
-  // --- bones ----------------------------------------------------------------------------------
-  const std::int32_t b_center = bone_named(m, "センター"), b_groove = bone_named(m, "グルーブ"), b_lower = bone_named(m, "下半身"),
-                     b_upper = bone_named(m, "上半身");
-  fit::Problem prob;
-  prob.model = model_ptr;
-  prob.frames = F;
-  prob.ik_off = !o.leg_ik;
-  std::vector<std::int32_t> slot(m.bones.size(), -1);
-  auto add = [&](std::int32_t b, fit::Target t) {
-    if (b < 0 || slot[static_cast<std::size_t>(b)] >= 0) return;
-    slot[static_cast<std::size_t>(b)] = static_cast<std::int32_t>(prob.keyed.size());
+  std::vector<double> low(F);
+  for (std::size_t f = 0; f < F; ++f) low[f] = std::min(pts.canon(f, l_ankle)[1], pts.canon(f, r_ankle)[1]);
+  std::sort(low.begin(), low.end());
+  rep.floor = low[std::min(F - 1, static_cast<std::size_t>(0.05 * double(F)))];
+  const double shift = rest_ankle_y - rep.floor;
+  for (std::size_t i = 0; i < F * pts.J; ++i) pts.P[i * 3 + 1] += shift;
+  return rest_ankle_y;
+}
+
+struct SideBones {
+  std::int32_t shoulder, arm, arm_twist, elbow, hand_twist, wrist, leg, knee, ankle;
+  bool hand_roll;  // the hand's orientation is seen (wrist, hand point and the knuckle line)
+};
+
+// The keyed bones (their key_fit slots) and the model bones the method reads.
+struct KeyedBones {
+  std::vector<std::int32_t> slot;  // per model bone: its index in Problem::keyed, −1 if not keyed
+  std::int32_t center = -1, groove = -1, lower = -1, upper = -1, neck = -1, head = -1;
+  std::array<SideBones, 2> side{};
+  std::array<std::int32_t, 2> foot_ik{-1, -1};
+};
+
+// Chooses the keyed bones: rotations of the body, head and limbs the points show, translations of
+// センター / グルーブ, and (leg IK) the IK bones, the feet's with a goal. Sizes the problem's tables.
+KeyedBones choose_bones(const model::Model& m, const Points& pts, const KeypointOptions& o, key_fit::Problem& prob,
+                        KeypointReport& rep) {
+  const auto& have = pts.have;
+  const std::size_t F = pts.F;
+  KeyedBones kb;
+  kb.center = bone_named(m, "センター");
+  kb.groove = bone_named(m, "グルーブ");
+  kb.lower = bone_named(m, "下半身");
+  kb.upper = bone_named(m, "上半身");
+  kb.slot.assign(m.bones.size(), -1);
+  auto add = [&](std::int32_t b, key_fit::Target t) {
+    if (b < 0 || kb.slot[static_cast<std::size_t>(b)] >= 0) return;
+    kb.slot[static_cast<std::size_t>(b)] = static_cast<std::int32_t>(prob.keyed.size());
     prob.keyed.push_back({static_cast<std::size_t>(b), t, false, false});
   };
-  add(b_lower, fit::Target::rotation);
-  add(b_upper, fit::Target::rotation);
-  const std::int32_t b_neck = have[head_base] || have[nose] ? bone_named(m, "首") : -1;
-  const std::int32_t b_head = have[head_base] && have[head_top] ? bone_named(m, "頭") : -1;
-  add(b_neck, fit::Target::rotation);
-  add(b_head, fit::Target::rotation);
-  struct SideBones {
-    std::int32_t shoulder, arm, arm_twist, elbow, hand_twist, wrist, leg, knee, ankle;
-    bool hand_roll;  // the hand's orientation is seen (wrist, hand point and the knuckle line)
-  };
-  std::array<SideBones, 2> side{};
+  add(kb.lower, key_fit::Target::rotation);
+  add(kb.upper, key_fit::Target::rotation);
+  kb.neck = have[head_base] || have[nose] ? bone_named(m, "首") : -1;
+  kb.head = have[head_base] && have[head_top] ? bone_named(m, "頭") : -1;
+  add(kb.neck, key_fit::Target::rotation);
+  add(kb.head, key_fit::Target::rotation);
   for (int k = 0; k < 2; ++k) {
     const std::string p = k == 0 ? "左" : "右";
     const int o2 = k * kSide;
-    SideBones& sb = side[static_cast<std::size_t>(k)];
+    SideBones& sb = kb.side[static_cast<std::size_t>(k)];
     sb.shoulder = have[static_cast<std::size_t>(l_collar + o2)] ? bone_named(m, p + "肩") : -1;
     sb.arm = bone_named(m, p + "腕");
     sb.arm_twist = bone_named(m, p + "腕捩");
@@ -229,27 +279,40 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     sb.knee = bone_named(m, p + "ひざ");
     sb.ankle = have[static_cast<std::size_t>(l_toe + o2)] ? bone_named(m, p + "足首") : -1;
     for (std::int32_t b : {sb.shoulder, sb.arm, sb.arm_twist, sb.elbow, sb.hand_twist, sb.wrist, sb.leg, sb.knee, sb.ankle})
-      add(b, fit::Target::rotation);
+      add(b, key_fit::Target::rotation);
   }
   rep.bones = prob.keyed.size();
-  add(b_center, fit::Target::fixed_translation);
-  add(b_groove, fit::Target::fixed_translation);
-  std::array<std::int32_t, 2> foot_ik{-1, -1};
+  add(kb.center, key_fit::Target::fixed_translation);
+  add(kb.groove, key_fit::Target::fixed_translation);
   if (o.leg_ik)
     for (const model::IkChain& c : m.ik_chains) {
-      add(c.ik_bone, fit::Target::ik);
+      add(c.ik_bone, key_fit::Target::ik);
       for (int k = 0; k < 2; ++k)
-        if (c.effector == bone_named(m, k == 0 ? "左足首" : "右足首")) foot_ik[static_cast<std::size_t>(k)] = c.ik_bone;
+        if (c.effector == bone_named(m, k == 0 ? "左足首" : "右足首")) kb.foot_ik[static_cast<std::size_t>(k)] = c.ik_bone;
     }
-  for (std::int32_t b : foot_ik)
-    if (b >= 0) prob.keyed[static_cast<std::size_t>(slot[static_cast<std::size_t>(b)])].has_goal = true;
+  for (std::int32_t b : kb.foot_ik)
+    if (b >= 0) prob.keyed[static_cast<std::size_t>(kb.slot[static_cast<std::size_t>(b)])].has_goal = true;
   const std::size_t K = prob.keyed.size();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   prob.want_rot.assign(F * K, dm::kIdentity);
   prob.want_pos.assign(F * K, dm::V{nan, nan, nan});
   prob.key_rot.assign(F * K, dm::kIdentity);
   prob.key_pos.assign(F * K, dm::V{});
+  return kb;
+}
 
+// The wanted world rotations of every frame (from the limb directions), the センター / グルーブ
+// keys, and each ankle's observed position per frame (for ground contact).
+std::array<std::vector<dm::V>, 2> want_rotations(const model::Model& m, const Points& pts, const KeyedBones& kb,
+                                                 key_fit::Problem& prob) {
+  const std::size_t F = pts.F;
+  const std::size_t K = prob.keyed.size();
+  const auto& have = pts.have;
+  const auto& rest = pts.rest;
+  const auto& slot = kb.slot;
+  const auto& side = kb.side;
+  const std::int32_t b_center = kb.center, b_groove = kb.groove, b_lower = kb.lower, b_upper = kb.upper,
+                     b_neck = kb.neck, b_head = kb.head;
   const dm::V front{0, 0, -1}, back{0, 0, 1};
   const double straight_lo = 10.0 * dm::kPi / 180, straight_hi = 30.0 * dm::kPi / 180;
   auto want = [&](std::size_t f, std::int32_t b, const dm::Q& q) {
@@ -312,7 +375,7 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
   std::array<std::vector<dm::V>, 2> ankle_obs;
   for (auto& a : ankle_obs) a.resize(F);
   for (std::size_t f = 0; f < F; ++f) {
-    auto pt = [&](int c) { return canon(f, c); };
+    auto pt = [&](int c) { return pts.canon(f, c); };
     auto rs = [&](int c) { return rest[static_cast<std::size_t>(c)]; };
     const int up_from = have[spine_mid] ? spine_mid : pelvis;
     const dm::Q w_lower = dm::two_vector(dm::sub(rs(l_hip), rs(r_hip)), dm::sub(rs(have[spine_mid] ? spine_mid : chest), rs(pelvis)),
@@ -387,12 +450,18 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
     prob.key_pos[f * K + static_cast<std::size_t>(slot[static_cast<std::size_t>(b_center)])] = tc;
     if (b_groove >= 0) prob.key_pos[f * K + static_cast<std::size_t>(slot[static_cast<std::size_t>(b_groove)])] = tg;
   }
-  // --- ground contact: a foot near the floor and nearly still holds its place -----------------
+  return ankle_obs;
+}
+
+// Ground contact: a foot near the floor and nearly still holds its place (its IK bone's goal).
+void ground_contact(const KeyedBones& kb, const std::array<std::vector<dm::V>, 2>& ankle_obs, double rest_ankle_y,
+                    std::size_t F, key_fit::Problem& prob, KeypointReport& rep) {
+  const std::size_t K = prob.keyed.size();
   for (int k = 0; k < 2; ++k) {
-    const std::int32_t ik = foot_ik[static_cast<std::size_t>(k)];
+    const std::int32_t ik = kb.foot_ik[static_cast<std::size_t>(k)];
     if (ik < 0) continue;
     const auto& a = ankle_obs[static_cast<std::size_t>(k)];
-    const std::size_t slot_k = static_cast<std::size_t>(slot[static_cast<std::size_t>(ik)]);
+    const std::size_t slot_k = static_cast<std::size_t>(kb.slot[static_cast<std::size_t>(ik)]);
     bool in = false;
     dm::V hold{};
     for (std::size_t f = 0; f < F; ++f) {
@@ -406,12 +475,36 @@ Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const
       }
     }
   }
-  fit::initial_keys(prob);
-  auto motion = fit::solve(prob);
+}
+
+}  // namespace
+
+Result<vmd::Motion> keypoints_to_vmd(const Keypoints& kin, std::shared_ptr<const model::Model> model_ptr,
+                                     const KeypointOptions& o, KeypointReport* report) {
+  if (!model_ptr) return make_error(ErrorCode::invalid_argument, "no model");
+  const model::Model& m = *model_ptr;
+  const auto names = keypoint_joint_names(o.layout);
+  if (auto c = check_arguments(kin, names.size(), o); !c) return std::unexpected(c.error());
+  auto axes = parse_axes(o);
+  if (!axes) return std::unexpected(axes.error());
+  KeypointReport rep;
+  auto pts = observed_points(kin, o, *axes, names, rep);
+  if (!pts) return std::unexpected(pts.error());
+  if (auto r = rest_points(m, o, *pts); !r) return std::unexpected(r.error());
+  const double rest_ankle_y = scale_and_floor(*pts, o, rep);
+  key_fit::Problem prob;
+  prob.model = model_ptr;
+  prob.frames = pts->F;
+  prob.ik_off = !o.leg_ik;
+  const KeyedBones kb = choose_bones(m, *pts, o, prob, rep);
+  const auto ankle_obs = want_rotations(m, *pts, kb, prob);
+  ground_contact(kb, ankle_obs, rest_ankle_y, pts->F, prob, rep);
+  key_fit::initial_keys(prob);
+  auto motion = key_fit::solve(prob);
   if (!motion) return std::unexpected(motion.error());
-  if (o.reduce) rep.keys_dropped = fit::reduce_linear_keys(*motion, o.reduce_deg, o.reduce_units);
+  if (o.reduce) rep.keys_dropped = key_fit::reduce_linear_keys(*motion, o.reduce_deg, o.reduce_units);
   rep.keys = motion->bone_keys.size();
-  rep.frames = F;
+  rep.frames = pts->F;
   if (report) *report = rep;
   return motion;
 }

@@ -60,13 +60,7 @@ Result<vmd::Motion> resample(const vmd::Motion& m, const ResampleOptions& o) {
     return make_error(ErrorCode::invalid_argument, "the frame rate must be a finite number > 0");
   if (o.every == 0) return make_error(ErrorCode::invalid_argument, "--every must be at least 1");
   Clock c{o.fps, o.every};
-  vmd::Motion out = m;
-  out.bone_keys.clear();
-  out.morph_keys.clear();
-  out.camera_keys.clear();
-  out.light_keys.clear();
-  out.self_shadow_keys.clear();
-  out.property_keys.clear();
+  vmd::Motion out = detail::without_keys(m);
 
   auto bones = detail::tracks_by_name(m.bone_keys, m.bone_names.size(), "bone keyframes");
   if (!bones) return std::unexpected(bones.error());

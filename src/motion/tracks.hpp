@@ -56,4 +56,17 @@ Result<std::vector<std::vector<std::size_t>>> tracks_by_name(const std::vector<K
 /// Bytes 2-3 of a bone interpolation block say "physics off" (vmd.hpp BoneInterpolation).
 inline bool is_physics_off(const std::array<std::uint8_t, 64>& raw) { return raw[2] == 0x63 && raw[3] == 0x0F; }
 
+/// `m` without its keys (every section emptied): its header and name tables, for an operation that
+/// writes the keys anew (trim, resample).
+inline vmd::Motion without_keys(const vmd::Motion& m) {
+  vmd::Motion out = m;
+  out.bone_keys.clear();
+  out.morph_keys.clear();
+  out.camera_keys.clear();
+  out.light_keys.clear();
+  out.self_shadow_keys.clear();
+  out.property_keys.clear();
+  return out;
+}
+
 }  // namespace mmdkit::motion::detail

@@ -319,13 +319,7 @@ Result<vmd::Motion> trim(const vmd::Motion& motion, const TrimOptions& o, TrimRe
     return make_error(ErrorCode::invalid_argument, "the first frame " + std::to_string(o.first) +
                                                        " is after the last frame " + std::to_string(o.last));
   TrimReport r;
-  vmd::Motion out = motion;
-  out.bone_keys.clear();
-  out.morph_keys.clear();
-  out.camera_keys.clear();
-  out.light_keys.clear();
-  out.self_shadow_keys.clear();
-  out.property_keys.clear();
+  vmd::Motion out = detail::without_keys(motion);
   std::size_t budget = kMaxExactKeys;
   if (auto x = trim_bones(motion, out, o, r, budget); !x) return std::unexpected(x.error());
   if (auto x = trim_morphs(motion, out, o, budget); !x) return std::unexpected(x.error());

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "mmdkit/anim/binding.hpp"
+#include "mmdkit/anim/bone_math.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
@@ -18,9 +19,6 @@
 namespace mmdkit::physics {
 
 namespace {
-
-using anim::Quat;
-using anim::Vec3;
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 Vec3 scaled(const Vec3& a, float s) { return {a[0] * s, a[1] * s, a[2] * s}; }
@@ -165,7 +163,7 @@ std::vector<std::uint32_t> name_tracks(const anim::Skeleton& sk, std::span<const
 // Angle (degrees) between a fixed-axis bone's key rotation and its projection onto the axis, from
 // ‖q − ±pq‖ = 2·sin(θ/4) (well conditioned near 0).
 double off_axis_degrees(const Quat& key_rot, const Vec3& axis) {
-  const Quat q = anim::quat_normalize(key_rot);
+  const Quat q = quat_normalize(key_rot);
   const Quat pq = anim::project_to_axis(q, axis);
   const double sign = q[0] * pq[0] + q[1] * pq[1] + q[2] * pq[2] + q[3] * pq[3] < 0 ? -1.0 : 1.0;
   double d2 = 0;
@@ -181,7 +179,7 @@ double off_axis_degrees(const Quat& key_rot, const Vec3& axis) {
 class FrameKeyer {
  public:
   FrameKeyer(const anim::Skeleton& sk, const KeyPlan& plan, std::vector<std::uint32_t> name_of)
-      : sk_(sk), plan_(plan), name_of_(std::move(name_of)), value_rot_(sk.bone_count(), anim::kIdentityQuat),
+      : sk_(sk), plan_(plan), name_of_(std::move(name_of)), value_rot_(sk.bone_count(), kIdentityQuat),
         value_pos_(sk.bone_count(), Vec3{}), valued_(sk.bone_count(), 0) {
     for (std::uint32_t b : plan.bones) valued_[b] = 1;
   }
@@ -211,9 +209,9 @@ class FrameKeyer {
       if (plan_.driven[b]) {
         const std::int32_t p = parents[b];
         if (p >= 0) {
-          const Quat inv = anim::quat_conjugate(mr[static_cast<std::size_t>(p)]);
-          want_rot = anim::quat_multiply(inv, mr[b]);
-          want_pos = sub(anim::quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
+          const Quat inv = quat_conjugate(mr[static_cast<std::size_t>(p)]);
+          want_rot = quat_multiply(inv, mr[b]);
+          want_pos = sub(quat_rotate(inv, sub(mpos[b], mpos[static_cast<std::size_t>(p)])), offsets[b]);
         } else {
           want_rot = mr[b];
           want_pos = sub(mpos[b], offsets[b]);
@@ -229,8 +227,8 @@ class FrameKeyer {
         const auto s = static_cast<std::size_t>(d.append_source);
         if (d.append_rotation) {
           Quat a = d.append_local ? mr[s] : source_rot(s);
-          if (d.append_ratio != 1.0f) a = anim::quat_slerp(anim::kIdentityQuat, a, d.append_ratio);
-          key_rot = anim::quat_multiply(want_rot, anim::quat_conjugate(a));
+          if (d.append_ratio != 1.0f) a = quat_slerp(kIdentityQuat, a, d.append_ratio);
+          key_rot = quat_multiply(want_rot, quat_conjugate(a));
         }
         if (d.append_translation) {
           Vec3 t = d.append_local ? sub(mpos[s], sk_.bind_positions()[s]) : source_pos(s);
@@ -243,7 +241,7 @@ class FrameKeyer {
       // the identity offset, which changes nothing but the sign of a zero.)
       if (b < morph.size()) {
         const anim::BoneMorphOffset& m = morph[b];
-        if (m.rotation != anim::kIdentityQuat) key_rot = anim::quat_multiply(anim::quat_conjugate(m.rotation), key_rot);
+        if (m.rotation != kIdentityQuat) key_rot = quat_multiply(quat_conjugate(m.rotation), key_rot);
         if (m.translation != Vec3{}) key_pos = sub(key_pos, m.translation);
       }
       // A fixed-axis bone's key is projected onto its axis when played back: what leaves the
@@ -260,7 +258,7 @@ class FrameKeyer {
       k.name = name_of_[b];
       k.frame = f;
       k.position = key_pos;
-      k.rotation = anim::quat_normalize(key_rot);
+      k.rotation = quat_normalize(key_rot);
       k.interpolation = interpolation;
       motion.bone_keys.push_back(k);
     }
@@ -353,7 +351,7 @@ Result<BakeResult> bake(const std::shared_ptr<const anim::CharacterData>& data,
   anim::Character character(data);
   character.set_skinning_matrices(false);
   character.set_morphs(false);
-  character.set_scene(false);
+  character.set_camera_and_light(false);
   CharacterPhysics physics(character, options.settings);
 
   BakeResult out;

@@ -32,7 +32,7 @@ std::size_t ModelPhysics::joint_count() const noexcept { return impl_->desc.join
 std::span<const std::uint32_t> ModelPhysics::driven_bones() const noexcept { return impl_->desc.driven; }
 
 void ModelPhysics::body_transform(std::size_t i, Quat& rotation, Vec3& position) const noexcept {
-  rotation = anim::kIdentityQuat;
+  rotation = kIdentityQuat;
   position = {};
   if (i >= impl_->bodies.size() || !impl_->bodies[i]) return;
   const btTransform& t = impl_->bodies[i]->getWorldTransform();

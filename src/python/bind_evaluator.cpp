@@ -12,7 +12,7 @@
 #include "model_arg.hpp"
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/anim/input_files.hpp"
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
@@ -194,7 +194,7 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
       c.set_ik(ev.ik);
       c.set_skinning_matrices(false);
       c.set_morphs(mw != nullptr);
-      c.set_scene(want_scene);
+      c.set_camera_and_light(want_scene);
     };
     anim::Character ch(ev.data);
     configure(ch);
@@ -224,7 +224,7 @@ void sample_into(const Evaluator& ev, const py::array_t<double, py::array::c_sty
         const std::size_t i = static_cast<std::size_t>(f * nb + k);
         if (pos) std::memcpy(pos + i * 3, &mats[b][12], 3 * sizeof(float));
         if (rot) {
-          const anim::Quat q = anim::quat_normalize(rots[b]);
+          const Quat q = quat_normalize(rots[b]);
           std::memcpy(rot + i * 4, q.data(), 4 * sizeof(float));
         }
         if (mat) {  // column-major in the pipeline; NumPy gets M[row, col] (translation M[:3, 3])
@@ -260,8 +260,8 @@ py::tuple pose_at(const Evaluator& ev, double frame) {
     FrameRunner runner(ch, ev.physics_fps);
     if (auto e = runner.evaluate(frame); !e) return e;
     if (auto e = ch.skin(); !e) return e;
-    std::memcpy(p, ch.positions().data(), ch.positions().size() * sizeof(anim::Vec3));
-    std::memcpy(n, ch.normals().data(), ch.normals().size() * sizeof(anim::Vec3));
+    std::memcpy(p, ch.positions().data(), ch.positions().size() * sizeof(Vec3));
+    std::memcpy(n, ch.normals().data(), ch.normals().size() * sizeof(Vec3));
     return {};
   });
   unwrap(std::move(r));

@@ -27,7 +27,7 @@
 #include "mmdkit/motion/lipsync.hpp"
 #include "mmdkit/motion/merge.hpp"
 #include "mmdkit/motion/mirror.hpp"
-#include "mmdkit/motion/pose.hpp"
+#include "mmdkit/motion/vpd_pose.hpp"
 #include "mmdkit/motion/reduce.hpp"
 #include "mmdkit/motion/rename.hpp"
 #include "mmdkit/motion/resample.hpp"

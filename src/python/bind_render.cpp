@@ -112,7 +112,7 @@ struct Session {
   std::unique_ptr<render::SceneRenderer> renderer;
   std::unique_ptr<ThreadPool> pool;
   std::vector<Warning> warnings;
-  render::Image image;
+  Image image;
   std::string audio;  ///< the scene's audio file (a scene file's "audio")
 
   Session() = default;
@@ -248,7 +248,7 @@ py::bytes frame_png(Session& s, double frame) {
   unwrap(without_gil([&] { return s.gl->run([&]() -> Result<void> {
     if (auto r = s.draw(frame); !r) return r;
     s.renderer->read(s.image);
-    auto png = render::encode_png(s.image, false);
+    auto png = encode_png(s.image, false);
     if (!png) return std::unexpected(png.error());
     bytes = std::move(*png);
     return {};

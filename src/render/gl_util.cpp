@@ -57,8 +57,8 @@ Result<GLuint> make_program(const char* vs, const char* fs, const char* name) {
   return p;
 }
 
-anim::Mat4 mul(const anim::Mat4& a, const anim::Mat4& b) noexcept {
-  anim::Mat4 r{};
+Mat4 mul(const Mat4& a, const Mat4& b) noexcept {
+  Mat4 r{};
   for (int c = 0; c < 4; ++c)
     for (int rr = 0; rr < 4; ++rr) {
       float s = 0;
@@ -68,20 +68,20 @@ anim::Mat4 mul(const anim::Mat4& a, const anim::Mat4& b) noexcept {
   return r;
 }
 
-anim::Mat4 look_at_lh(const anim::Vec3& eye, const anim::Vec3& center, const anim::Vec3& up) noexcept {
-  auto sub = [](const anim::Vec3& a, const anim::Vec3& b) { return anim::Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
-  auto cross = [](const anim::Vec3& a, const anim::Vec3& b) {
-    return anim::Vec3{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+Mat4 look_at_lh(const Vec3& eye, const Vec3& center, const Vec3& up) noexcept {
+  auto sub = [](const Vec3& a, const Vec3& b) { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  auto cross = [](const Vec3& a, const Vec3& b) {
+    return Vec3{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   };
-  auto dot = [](const anim::Vec3& a, const anim::Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
-  auto norm = [&](anim::Vec3 a) {
+  auto dot = [](const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  auto norm = [&](Vec3 a) {
     const float l = std::sqrt(dot(a, a));
     if (l > 0) a = {a[0] / l, a[1] / l, a[2] / l};
     return a;
   };
-  const anim::Vec3 f = norm(sub(center, eye));
-  const anim::Vec3 s = norm(cross(up, f));
-  const anim::Vec3 u = cross(f, s);
+  const Vec3 f = norm(sub(center, eye));
+  const Vec3 s = norm(cross(up, f));
+  const Vec3 u = cross(f, s);
   return {s[0], u[0], f[0], 0, s[1], u[1], f[1], 0, s[2], u[2], f[2], 0, -dot(s, eye), -dot(u, eye), -dot(f, eye), 1};
 }
 

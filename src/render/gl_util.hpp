@@ -6,7 +6,7 @@
 #include <array>
 #include <string>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/core/error.hpp"
 
 namespace mmdkit::render::gl {
@@ -15,9 +15,9 @@ namespace mmdkit::render::gl {
 Result<GLuint> make_program(const char* vs, const char* fs, const char* name);
 
 /// a · b (column-major).
-anim::Mat4 mul(const anim::Mat4& a, const anim::Mat4& b) noexcept;
+Mat4 mul(const Mat4& a, const Mat4& b) noexcept;
 
 /// Left-handed look-at (+Z forward), as glm::lookAtLH.
-anim::Mat4 look_at_lh(const anim::Vec3& eye, const anim::Vec3& center, const anim::Vec3& up) noexcept;
+Mat4 look_at_lh(const Vec3& eye, const Vec3& center, const Vec3& up) noexcept;
 
 }  // namespace mmdkit::render::gl

@@ -119,9 +119,9 @@ Renderer::~Renderer() = default;
 const RenderSettings& Renderer::settings() const noexcept { return impl_->settings; }
 float Renderer::edge_pixels() const noexcept { return impl_->edge_px; }
 
-anim::Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept {
+Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept {
   const float fov = std::clamp(camera.fov_degrees, 1.0f, 179.0f) * kPi / 180.0f;
-  anim::Mat4 m{};
+  Mat4 m{};
   if (camera.perspective) {
     const float f = 1.0f / std::tan(fov / 2);
     m[0] = f / aspect;
@@ -220,7 +220,7 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
   r.vbo_uv = bufs[2];
   r.vbo_edge = bufs[3];
   r.ebo = bufs[4];
-  const auto bytes3 = static_cast<GLsizeiptr>(n * sizeof(anim::Vec3));
+  const auto bytes3 = static_cast<GLsizeiptr>(n * sizeof(Vec3));
   glBindBuffer(GL_ARRAY_BUFFER, r.vbo_pos);
   glBufferData(GL_ARRAY_BUFFER, bytes3, nullptr, GL_STREAM_DRAW);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
@@ -392,7 +392,7 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
 
 namespace {
 
-anim::Vec3 normalized(anim::Vec3 v) {
+Vec3 normalized(Vec3 v) {
   const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   if (l > 0) v = {v[0] / l, v[1] / l, v[2] / l};
   return v;
@@ -401,14 +401,14 @@ anim::Vec3 normalized(anim::Vec3 v) {
 // The light's view-projection for the self-shadow map (docs/RENDER.md "Self-shadow"): orthographic
 // along the light, centred on the camera's look-at point, x/y scaled by the stored shadow distance
 // (MMD's (10000 − UI distance) / 100000), depth over ±1000 MMD units.
-anim::Mat4 shadow_matrix(const SceneFrame& scene) {
-  const anim::Vec3 d = normalized(scene.light.direction);
-  const anim::Vec3& c = scene.camera.target;
-  const anim::Vec3 eye{c[0] - 50 * d[0], c[1] - 50 * d[1], c[2] - 50 * d[2]};
-  const anim::Vec3 up = std::abs(d[1]) > 0.99f ? anim::Vec3{0, 0, 1} : anim::Vec3{0, 1, 0};
-  const anim::Mat4 view = gl::look_at_lh(eye, c, up);
+Mat4 shadow_matrix(const SceneFrame& scene) {
+  const Vec3 d = normalized(scene.light.direction);
+  const Vec3& c = scene.camera.target;
+  const Vec3 eye{c[0] - 50 * d[0], c[1] - 50 * d[1], c[2] - 50 * d[2]};
+  const Vec3 up = std::abs(d[1]) > 0.99f ? Vec3{0, 0, 1} : Vec3{0, 1, 0};
+  const Mat4 view = gl::look_at_lh(eye, c, up);
   const float s = std::clamp(scene.self_shadow.distance, 1e-5f, 1.0f);
-  anim::Mat4 proj{};
+  Mat4 proj{};
   proj[0] = s;
   proj[5] = s;
   proj[10] = 1.0f / 1000.0f;  // z in [-1000, 1000] → [-1, 1]
@@ -422,8 +422,8 @@ namespace {
 
 // What every model of one picture shares: the camera's matrices, the light, the shadow map.
 struct PassState {
-  anim::Mat4 proj{}, view{}, light_vp{};
-  anim::Vec3 light_dir{}, to_light{};
+  Mat4 proj{}, view{}, light_vp{};
+  Vec3 light_dir{}, to_light{};
   bool self_shadow = false;
   GLuint tex_shadow = 0;
 };
@@ -449,7 +449,7 @@ static Result<std::span<const anim::MaterialValues>> upload_frame(Renderer::Impl
 
   // Upload the frame's vertices (and UVs when morphs move them).
   glBindVertexArray(r.vao);
-  const auto bytes3 = static_cast<GLsizeiptr>(n * sizeof(anim::Vec3));
+  const auto bytes3 = static_cast<GLsizeiptr>(n * sizeof(Vec3));
   glBindBuffer(GL_ARRAY_BUFFER, r.vbo_pos);
   glBufferData(GL_ARRAY_BUFFER, bytes3, nullptr, GL_STREAM_DRAW);
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes3, frame.positions.data());
@@ -528,9 +528,9 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
   glDepthFunc(GL_LEQUAL);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  const anim::Mat4& view = ps.view;
-  const anim::Mat4& proj = ps.proj;
-  const anim::Vec3& light_dir = ps.light_dir;
+  const Mat4& view = ps.view;
+  const Mat4& proj = ps.proj;
+  const Vec3& light_dir = ps.light_dir;
   auto visible = [&](std::size_t i) { return material_visible(r, mats, i); };
 
   // 3. Ground shadow (light colour; stencil keeps overlapping triangles from blending twice).
@@ -562,7 +562,7 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
   glUniform3fv(l.to_light, 1, ps.to_light.data());
   glUniform3fv(l.eye, 1, scene.camera.position.data());
   glUniform1i(l.ortho, scene.camera.perspective ? 0 : 1);
-  const anim::Vec3 view_dir{view[2], view[6], view[10]};  // third row of the rotation = forward
+  const Vec3 view_dir{view[2], view[6], view[10]};  // third row of the rotation = forward
   glUniform3fv(l.view_dir, 1, view_dir.data());
   glUniform1i(l.accessory, r.accessory ? 1 : 0);
   if (!r.vbo_color) glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);  // current value (context state)
@@ -582,7 +582,7 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
       glCullFace(GL_BACK);
     }
     if (opacity != 1.0f) {
-      const anim::Vec4 diffuse{v.diffuse[0], v.diffuse[1], v.diffuse[2], v.diffuse[3] * opacity};
+      const Vec4 diffuse{v.diffuse[0], v.diffuse[1], v.diffuse[2], v.diffuse[3] * opacity};
       glUniform4fv(l.diffuse, 1, diffuse.data());
     } else {
       glUniform4fv(l.diffuse, 1, v.diffuse.data());
@@ -656,7 +656,7 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   ps.light_dir = normalized(scene.light.direction);
   ps.to_light = {-ps.light_dir[0], -ps.light_dir[1], -ps.light_dir[2]};
   ps.self_shadow = s.self_shadow && t.tex_shadow && scene.self_shadow.mode != 0;
-  ps.light_vp = ps.self_shadow ? shadow_matrix(scene) : anim::Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  ps.light_vp = ps.self_shadow ? shadow_matrix(scene) : Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   ps.tex_shadow = t.tex_shadow;
   glFrontFace(GL_CW);  // MMD's front faces are clockwise on screen (Direct3D)
   glDisable(GL_SCISSOR_TEST);
@@ -751,8 +751,8 @@ Result<void> Renderer::draw_ids(std::span<Renderer* const> renderers, std::span<
   auto uploaded = upload_frames(renderers, frames, "draw_ids");
   if (!uploaded) return std::unexpected(uploaded.error());
   const std::vector<std::span<const anim::MaterialValues>>& mats = *uploaded;
-  const anim::Mat4 proj = projection_matrix(scene.camera, float(s.width) / float(s.height));
-  const anim::Mat4 vp = gl::mul(proj, scene.camera.view);
+  const Mat4 proj = projection_matrix(scene.camera, float(s.width) / float(s.height));
+  const Mat4 vp = gl::mul(proj, scene.camera.view);
   glBindFramebuffer(GL_FRAMEBUFFER, ib.fbo);
   glViewport(0, 0, s.width, s.height);
   glFrontFace(GL_CW);

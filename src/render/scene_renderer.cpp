@@ -16,15 +16,15 @@ namespace {
 
 fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
-anim::Vec3 unit(anim::Vec3 v) {
+Vec3 unit(Vec3 v) {
   const float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return l > 0 ? anim::Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
+  return l > 0 ? Vec3{v[0] / l, v[1] / l, v[2] / l} : v;
 }
 
 // Vertices of one drawn item in world space (reused every frame).
 struct WorldVertices {
-  std::vector<anim::Vec3> positions, normals;
-  void place(const scene::Mat4& m, std::span<const anim::Vec3> p, std::span<const anim::Vec3> n) {
+  std::vector<Vec3> positions, normals;
+  void place(const scene::Mat4& m, std::span<const Vec3> p, std::span<const Vec3> n) {
     positions.resize(p.size());
     normals.resize(n.size());
     for (std::size_t v = 0; v < p.size(); ++v) positions[v] = scene::transform_point(m, p[v]);
@@ -42,7 +42,7 @@ struct SceneRenderer::Impl {
   std::size_t characters = 0;
   std::vector<ModelFrame> frames;
   std::vector<WorldVertices> world;
-  std::vector<std::vector<anim::Vec3>> acc_pos, acc_nrm;  // accessories' stored vertices
+  std::vector<std::vector<Vec3>> acc_pos, acc_nrm;  // accessories' stored vertices
   SceneFrame scene_frame;
   bool prepared = false;   // prepare() filled frames and scene_frame
   bool has_frame = false;  // they were drawn (read_depth / read_mask may redraw them)
@@ -131,8 +131,8 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
     mf.edge_scale = c < s.model_count() ? s.description().models[c].edge_width : 1.0f;
     mf.materials = morphs.materials();
     const bool uv_morph = !morphs.touched_uv_vertices().empty();
-    mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const anim::Vec4>{};
-    mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const anim::Vec4>{};
+    mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const Vec4>{};
+    mf.additional_uv_offsets = uv_morph ? morphs.additional_uv_offsets() : std::span<const Vec4>{};
   }
   for (std::size_t j = 0; j < r.accessory_of.size(); ++j) {
     WorldVertices& wv = r.world[nc + j];

@@ -1,6 +1,7 @@
 // Placement matrices (placement.hpp).
 #include "mmdkit/scene/placement.hpp"
 
+#include "mmdkit/anim/bone_math.hpp"
 #include "mmdkit/anim/pose.hpp"
 
 namespace mmdkit::scene {

@@ -369,7 +369,7 @@ TEST(Character, SharedDataOnThreadsGivesTheSameBytes) {
 
 // Character::evaluate_frames gives each character what evaluate(frame) gives it alone: bones,
 // morph weights, camera, frame; in passes (more characters than kMaxFrameBatch) and any order.
-// set_morphs(false) / set_scene(false): bones bit for bit as when on, alone and frames together.
+// set_morphs(false) / set_camera_and_light(false): bones bit for bit as when on, alone and frames together.
 // With a bone morph ("lift") the morphs still run (weights as when on); with vertex morphs only
 // they do not (weights stay 0, no vertex offset); the camera is not sampled (its defaults stay).
 TEST(Character, MorphsAndSceneOffLeaveTheBonesAsTheyAre) {
@@ -393,7 +393,7 @@ TEST(Character, MorphsAndSceneOffLeaveTheBonesAsTheyAre) {
     Character on(*data), off(*data), off2(*data);
     for (Character* c : {&off, &off2}) {
       c->set_morphs(false);
-      c->set_scene(false);
+      c->set_camera_and_light(false);
     }
     const CameraState rest = off.camera();
     const std::vector<double> frames{0, 20, 40};

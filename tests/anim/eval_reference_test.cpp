@@ -23,6 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "mmdkit/anim/bone_math.hpp"
+#include "mmdkit/anim/eval_isa.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/formats/vmd.hpp"

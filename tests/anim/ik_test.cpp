@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/formats/vmd.hpp"

@@ -41,9 +41,6 @@ TEST(InputFiles, DetectionKnowsEachFormatsOwnSignature) {
   auto pose = vpd::write(vpd::Pose{});
   ASSERT_TRUE(pose);
   EXPECT_EQ(detect_format(*pose).format, FileFormat::vpd);
-  // The anim names forward to core's (kept for older callers).
-  static_assert(std::is_same_v<anim::FileFormat, mmdkit::FileFormat>);
-  EXPECT_EQ(anim::file_format_name(FileFormat::pmd), "pmd");
 }
 
 

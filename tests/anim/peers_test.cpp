@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/file.hpp"

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "support/counting_new.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/formats/vmd.hpp"

@@ -8,6 +8,7 @@
 
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
+#include "mmdkit/anim/vpd_binding.hpp"
 #include "mmdkit/formats/vpd.hpp"
 
 namespace mmdkit::anim {

@@ -22,6 +22,7 @@
 #include <span>
 #include <vector>
 
+#include "mmdkit/anim/bone_math.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skinning.hpp"
 

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <vector>
 
+#include "mmdkit/anim/bone_math.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skinning.hpp"
 

@@ -116,14 +116,14 @@ const Files& files() {
 }
 
 // sample --format binary → per frame, per bone: the 16 floats.
-std::vector<std::vector<anim::Mat4>> sample_matrices(const std::vector<std::string>& inputs, const std::string& frames,
+std::vector<std::vector<Mat4>> sample_matrices(const std::vector<std::string>& inputs, const std::string& frames,
                                                      std::string* err = nullptr) {
   std::vector<std::string> args = inputs;
   args.insert(args.end(), {"--frames", frames, "--format", "binary"});
   const CmdRun r = run(cmd_sample, args);
   if (err) *err = r.err;
   EXPECT_EQ(r.code, 0) << r.err;
-  std::vector<std::vector<anim::Mat4>> out;
+  std::vector<std::vector<Mat4>> out;
   if (r.code != 0 || r.out.size() < 32) return out;
   const char* p = r.out.data();
   std::uint32_t frames_n, bones_n, morphs_n;
@@ -138,20 +138,20 @@ std::vector<std::vector<anim::Mat4>> sample_matrices(const std::vector<std::stri
   }
   for (std::uint32_t f = 0; f < frames_n; ++f) {
     p += 8;
-    std::vector<anim::Mat4> mats(bones_n);
-    std::memcpy(mats.data(), p, bones_n * sizeof(anim::Mat4));
-    p += bones_n * sizeof(anim::Mat4) + morphs_n * 4;
+    std::vector<Mat4> mats(bones_n);
+    std::memcpy(mats.data(), p, bones_n * sizeof(Mat4));
+    p += bones_n * sizeof(Mat4) + morphs_n * 4;
     out.push_back(std::move(mats));
   }
   return out;
 }
 
 // What `pose` evaluates: the library pipeline on the model WITH geometry.
-std::vector<std::vector<anim::Mat4>> pose_path_matrices(const fs::path& model, const std::vector<fs::path>& motions,
+std::vector<std::vector<Mat4>> pose_path_matrices(const fs::path& model, const std::vector<fs::path>& motions,
                                                         const std::vector<double>& frames) {
   auto loaded = anim::load_character(model, motions, anim::InputOptions{.encoding = {}, .geometry = true});
   EXPECT_TRUE(loaded) << loaded.error().to_string();
-  std::vector<std::vector<anim::Mat4>> out;
+  std::vector<std::vector<Mat4>> out;
   if (!loaded) return out;
   anim::Character c(loaded->data);
   for (double f : frames) {
@@ -162,10 +162,10 @@ std::vector<std::vector<anim::Mat4>> pose_path_matrices(const fs::path& model, c
   return out;
 }
 
-bool same_bytes(const std::vector<std::vector<anim::Mat4>>& a, const std::vector<std::vector<anim::Mat4>>& b) {
+bool same_bytes(const std::vector<std::vector<Mat4>>& a, const std::vector<std::vector<Mat4>>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].size() != b[i].size() || std::memcmp(a[i].data(), b[i].data(), a[i].size() * sizeof(anim::Mat4)) != 0)
+    if (a[i].size() != b[i].size() || std::memcmp(a[i].data(), b[i].data(), a[i].size() * sizeof(Mat4)) != 0)
       return false;
   return true;
 }
@@ -215,7 +215,7 @@ TEST(PipelineCli, PoseAndSampleGiveTheSameBonesWithABoneMorphAndALongVpdName) {
     ASSERT_TRUE(write_file_atomic(no_morph, *vmd::write(m)).has_value());
     const auto plain = sample_matrices({x.model.string(), no_morph.string(), x.pose.string()}, "10");
     ASSERT_EQ(plain.size(), 1u);
-    EXPECT_NE(std::memcmp(plain[0].data(), m10.data(), m10.size() * sizeof(anim::Mat4)), 0);
+    EXPECT_NE(std::memcmp(plain[0].data(), m10.data(), m10.size() * sizeof(Mat4)), 0);
   }
 
   // The VPD names kLong2 whole: kLong2 turns 90° about X relative to its parent, kLong1 (same
@@ -238,7 +238,7 @@ TEST(PipelineCli, PoseAndSampleGiveTheSameBonesWithABoneMorphAndALongVpdName) {
     const pmx::Vertex& pv = x.pmx.vertices[i];
     if (pv.deform != pmx::DeformType::bdef1) continue;
     const auto b = static_cast<std::size_t>(pv.bones[0]);
-    const anim::Mat4& M = sampled[2][b];
+    const Mat4& M = sampled[2][b];
     const auto& bind = x.pmx.bones[b].position;
     const float d[3] = {pv.position[0] - bind[0], pv.position[1] - bind[1], pv.position[2] - bind[2]};
     for (int c = 0; c < 3; ++c) {

@@ -113,7 +113,7 @@ class RenderCli : public ::testing::Test {
     auto bytes = read_file(png);
     EXPECT_TRUE(bytes) << png;
     if (!bytes) return {-1, -1};
-    auto img = render::decode_image(*bytes, png.string());
+    auto img = decode_image(*bytes, png.string());
     EXPECT_TRUE(img);
     double sx = 0, sy = 0, n = 0;
     for (int y = 0; y < img->height; ++y)

@@ -44,10 +44,10 @@ bool regenerating() {
   return v && *v && std::string(v) != "0";
 }
 
-std::optional<render::Image> load(const fs::path& png) {
+std::optional<Image> load(const fs::path& png) {
   auto bytes = read_file(png);
   if (!bytes) return std::nullopt;
-  auto img = render::decode_image(*bytes, png.string());
+  auto img = decode_image(*bytes, png.string());
   if (!img) return std::nullopt;
   return std::move(*img);
 }
@@ -73,7 +73,7 @@ class RenderGolden : public test::CliTest {
   std::string p(const std::string& name) const { return test::quote((dir / name).string()); }
 
   /// Renders `args` at 160x120 into dir/NAME.png and returns it.
-  std::optional<render::Image> draw(const std::string& name, const std::string& args) {
+  std::optional<Image> draw(const std::string& name, const std::string& args) {
     const auto r = run("render " + args + " --size 160x120 -q --force -o " + p(name + ".png"));
     EXPECT_EQ(r.code, 0) << name << ": " << r.err;
     return load(dir / (name + ".png"));
@@ -132,17 +132,17 @@ TEST_F(RenderGolden, SensitivityOfTheBound) {
 // of two pixels off by 155 gives MSE 155² / 6; every colour channel off by 1 gives MSE 1, i.e.
 // 20·log10(255) dB; alpha is not compared; identical images give infinity, other sizes -1.
 TEST(RenderPsnr, KnownAnswers) {
-  const render::Image a{2, 1, std::vector<std::uint8_t>(8, 100)};
+  const Image a{2, 1, std::vector<std::uint8_t>(8, 100)};
   EXPECT_TRUE(std::isinf(render::psnr(a, a)));
-  render::Image c = a;
+  Image c = a;
   c.rgba[2] = 255;
   c.rgba[7] = 0;  // alpha
   EXPECT_NEAR(render::psnr(a, c), 10 * std::log10(255.0 * 255.0 / (155.0 * 155.0 / 6.0)), 1e-9);
-  render::Image e = a;
+  Image e = a;
   for (std::size_t i = 0; i < e.rgba.size(); ++i)
     if (i % 4 != 3) e.rgba[i] = 101;
   EXPECT_NEAR(render::psnr(a, e), 20 * std::log10(255.0), 1e-9);
-  EXPECT_EQ(render::psnr(a, render::Image{1, 1, std::vector<std::uint8_t>(4, 0)}), -1);
+  EXPECT_EQ(render::psnr(a, Image{1, 1, std::vector<std::uint8_t>(4, 0)}), -1);
 }
 
 }  // namespace

@@ -56,8 +56,8 @@ TEST(GltfSampling, ComposedNodeTransformsGiveThePipelinesModelTransforms) {
   anim::Character check(f.data);
   for (std::size_t i : {std::size_t{0}, std::size_t{7}, std::size_t{20}}) {
     ASSERT_TRUE(check.evaluate(10 + 0.5 * static_cast<double>(i)));
-    std::vector<anim::Quat> rot(nb);
-    std::vector<anim::Vec3> pos(nb);
+    std::vector<Quat> rot(nb);
+    std::vector<Vec3> pos(nb);
     // Parents may come after children in index order: resolve in a loop.
     std::vector<bool> done(nb, false);
     for (std::size_t pass = 0; pass < nb; ++pass) {
@@ -65,15 +65,15 @@ TEST(GltfSampling, ComposedNodeTransformsGiveThePipelinesModelTransforms) {
         if (done[b]) continue;
         const std::int32_t p = parents[b];
         if (p >= 0 && !done[static_cast<std::size_t>(p)]) continue;
-        const anim::Quat& lr = an->rotations[i * nb + b];
-        const anim::Vec3& lt = an->translations[i * nb + b];
+        const Quat& lr = an->rotations[i * nb + b];
+        const Vec3& lt = an->translations[i * nb + b];
         if (p < 0) {
           rot[b] = lr;
           pos[b] = lt;
         } else {
           const auto up = static_cast<std::size_t>(p);
-          rot[b] = anim::quat_multiply(rot[up], lr);
-          const anim::Vec3 d = anim::quat_rotate(rot[up], lt);
+          rot[b] = quat_multiply(rot[up], lr);
+          const Vec3 d = quat_rotate(rot[up], lt);
           pos[b] = {pos[up][0] + d[0], pos[up][1] + d[1], pos[up][2] + d[2]};
         }
         done[b] = true;
@@ -82,7 +82,7 @@ TEST(GltfSampling, ComposedNodeTransformsGiveThePipelinesModelTransforms) {
     for (std::size_t b = 0; b < nb; ++b) {
       const auto& want = check.pose().model_positions()[b];
       for (int k = 0; k < 3; ++k) EXPECT_NEAR(pos[b][static_cast<std::size_t>(k)], want[static_cast<std::size_t>(k)], 1e-4) << b;
-      EXPECT_LT(anim::quat_angle_between(rot[b], check.pose().model_rotations()[b]), 1e-4f) << b;
+      EXPECT_LT(quat_angle_between(rot[b], check.pose().model_rotations()[b]), 1e-4f) << b;
     }
     const auto w = check.morph_weights();
     for (std::size_t m = 0; m < w.size(); ++m) EXPECT_EQ(an->morph_weights[i * w.size() + m], w[m]);
@@ -104,7 +104,7 @@ TEST(GltfSampling, CameraLooksAtItsTarget) {
     const anim::CameraState& cam = check.camera();
     // The eye is at target + R·(0, 0, distance): R·(0, 0, 1) points from the target to the eye
     // scaled by 1 / distance.
-    const anim::Vec3 fwd = anim::quat_rotate(an->camera_rotations[i], {0, 0, 1});
+    const Vec3 fwd = quat_rotate(an->camera_rotations[i], {0, 0, 1});
     for (int k = 0; k < 3; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       EXPECT_NEAR(fwd[uk] * cam.distance, cam.position[uk] - cam.target[uk], 1e-3) << i;
@@ -139,7 +139,7 @@ TEST(GltfReduce, KeepsOnlyWhatTheToleranceNeedsAndStaysWithinIt) {
   an.sample_count = 101;
   for (int i = 0; i <= 100; ++i) {
     an.translations.push_back({0.1f * static_cast<float>(i), i == 50 ? 1.0f : 0.0f, 0});
-    an.rotations.push_back(anim::quat_from_axis_angle({0, 1, 0}, 0.02f * static_cast<float>(i)));
+    an.rotations.push_back(quat_from_axis_angle({0, 1, 0}, 0.02f * static_cast<float>(i)));
   }
   an.reduce_tolerance = 0.01f;
   an.reduce_tolerance_degrees = 0.01f;

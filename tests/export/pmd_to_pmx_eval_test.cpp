@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/formats/pmd.hpp"

@@ -1,11 +1,11 @@
-// VPD conversions and fit (motion/pose.hpp, fit.hpp), checked through anim::Character.
+// VPD conversions and fit (motion/vpd_pose.hpp, fit.hpp), checked through anim::Character.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "mmdkit/formats/pmx_generate.hpp"
 #include "mmdkit/motion/fit.hpp"
-#include "mmdkit/motion/pose.hpp"
+#include "mmdkit/motion/vpd_pose.hpp"
 #include "motion/motion_test_util.hpp"
 
 namespace mmdkit::motion {

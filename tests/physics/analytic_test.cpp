@@ -131,7 +131,7 @@ INSTANTIATE_TEST_SUITE_P(ArmAndRate, Pendulum,
                          ::testing::Values(std::pair<float, std::uint32_t>{3.0f, 120},
                                            std::pair<float, std::uint32_t>{10.0f, 240}));
 
-anim::Quat about_y(float angle) {
+Quat about_y(float angle) {
   return {0, std::sin(angle / 2), 0, std::cos(angle / 2)};
 }
 
@@ -157,8 +157,8 @@ TEST(Modes, FollowBoneSitsExactlyOnItsBone) {
     Vec3 p;
     mp.body_transform(0, q, p);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(p[static_cast<std::size_t>(k)], expected_p[static_cast<std::size_t>(k)], 1e-5f);
-    const Quat expected_q = anim::quat_multiply(about_y(a), Quat{std::sin(0.15f), 0, 0, std::cos(0.15f)});
-    EXPECT_LT(anim::quat_angle_between(q, expected_q), 1e-5f);
+    const Quat expected_q = quat_multiply(about_y(a), Quat{std::sin(0.15f), 0, 0, std::cos(0.15f)});
+    EXPECT_LT(quat_angle_between(q, expected_q), 1e-5f);
     EXPECT_EQ(rig.ws.model_positions()[0], (Vec3{0.5f * static_cast<float>(f), 10, 0}));  // the bone is not written
   }
 }
@@ -192,11 +192,11 @@ TEST(Modes, PhysicsBoneFollowsItsBody) {
   Vec3 p;
   mp.body_transform(1, q, p);
   // bone = body × offset⁻¹, offset = translation (1, 0, 0) (no bind rotation).
-  const Vec3 back = anim::quat_rotate(q, {-1, 0, 0});
+  const Vec3 back = quat_rotate(q, {-1, 0, 0});
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(bone[static_cast<std::size_t>(k)], p[static_cast<std::size_t>(k)] + back[static_cast<std::size_t>(k)], 1e-5f);
   // The tip (no body) is recomputed from the written bone: 3 units along the rotated bone.
   const Vec3 tip = rig.ws.model_positions()[2];
-  const Vec3 along = anim::quat_rotate(rig.ws.model_rotations()[1], {3, 0, 0});
+  const Vec3 along = quat_rotate(rig.ws.model_rotations()[1], {3, 0, 0});
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(tip[static_cast<std::size_t>(k)], bone[static_cast<std::size_t>(k)] + along[static_cast<std::size_t>(k)], 1e-4f);
   EXPECT_EQ(mp.driven_bones().size(), 1u);
 }
@@ -214,7 +214,7 @@ TEST(Modes, PhysicsWithBoneKeepsTheAnimatedTranslation) {
     test::frame(world, mp, rig);
     EXPECT_EQ(rig.ws.model_positions()[1], (Vec3{3, 20 + 0.1f * static_cast<float>(f), 1.5f}));
   }
-  EXPECT_GT(anim::quat_angle_between(rig.ws.model_rotations()[1], anim::kIdentityQuat), 0.05f);  // but it turned
+  EXPECT_GT(quat_angle_between(rig.ws.model_rotations()[1], kIdentityQuat), 0.05f);  // but it turned
 }
 
 // A bone whose key switches physics off follows its keys; its body follows the bone.
@@ -229,7 +229,7 @@ TEST(Modes, PhysicsOffBoneFollowsItsKeys) {
   for (int f = 0; f < 10; ++f) {
     test::frame(world, mp, rig, false, off);
     EXPECT_EQ(rig.ws.model_positions()[1], (Vec3{3, 20, 0}));
-    EXPECT_LT(anim::quat_angle_between(rig.ws.model_rotations()[1], about_y(0.5f)), 1e-6f);
+    EXPECT_LT(quat_angle_between(rig.ws.model_rotations()[1], about_y(0.5f)), 1e-6f);
     Quat q;
     Vec3 p;
     mp.body_transform(1, q, p);

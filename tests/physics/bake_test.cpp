@@ -10,6 +10,7 @@
 
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/character.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/physics/bake.hpp"
 #include "mmdkit/physics/character_physics.hpp"
 #include "physics/physics_test_util.hpp"
@@ -22,7 +23,7 @@ using model::RigidBodyMode;
 using model::RigidBodyShape;
 
 /// Model-space matrices of every bone for frames 0..last.
-using Frames = std::vector<std::vector<anim::Mat4>>;
+using Frames = std::vector<std::vector<Mat4>>;
 
 /// The physics run by hand, on the layers below Character (the reference CharacterPhysics and
 /// bake are held to): frames `from`..last of a run that starts at `from` (earlier entries empty).
@@ -91,8 +92,8 @@ void expect_same(const Frames& a, const Frames& b, const anim::Skeleton& sk, std
   double worst_pos = 0, worst_deg = 0;
   for (std::size_t f = from; f < a.size(); ++f)
     for (std::size_t i = 0; i < a[f].size(); ++i) {
-      const anim::Mat4& x = a[f][i];
-      const anim::Mat4& y = b[f][i];
+      const Mat4& x = a[f][i];
+      const Mat4& y = b[f][i];
       const double dp = static_cast<double>(std::hypot(x[12] - y[12], x[13] - y[13], x[14] - y[14]));
       // Angle between the rotations from ‖X − Y‖ (Frobenius) = 2√2·sin(θ/2), well conditioned
       // for small angles (acos of the trace is not).

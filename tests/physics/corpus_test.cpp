@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <set>
 
+#include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/model/model.hpp"
@@ -66,7 +67,7 @@ void simulate_every_model(const Settings& settings, bool bound) {
           world.step_frame();
         mp.write_bones(ws);
         ASSERT_TRUE(anim::evaluate_after_physics(*sk, in, ws));
-        for (const anim::Mat4& mat : ws.model_matrices())
+        for (const Mat4& mat : ws.model_matrices())
           for (float x : mat) ASSERT_TRUE(std::isfinite(x)) << f.local_path << " frame " << frame;
         for (std::uint32_t b : mp.driven_bones()) {
           const std::int32_t p = parents[b];

@@ -35,16 +35,16 @@ std::shared_ptr<const model::Model> pendulum() {
   return m;
 }
 
-std::vector<anim::Mat4> matrices(const anim::Character& c) {
+std::vector<Mat4> matrices(const anim::Character& c) {
   const auto m = c.pose().model_matrices();
   return {m.begin(), m.end()};
 }
 
 // The model matrices of frames 0..last of a 30 fps run (one evaluate per frame, in order).
-std::vector<std::vector<anim::Mat4>> run_30fps(const std::shared_ptr<const anim::CharacterData>& data, std::uint32_t last) {
+std::vector<std::vector<Mat4>> run_30fps(const std::shared_ptr<const anim::CharacterData>& data, std::uint32_t last) {
   anim::Character character(data);
   CharacterPhysics physics(character);
-  std::vector<std::vector<anim::Mat4>> out;
+  std::vector<std::vector<Mat4>> out;
   for (std::uint32_t f = 0; f <= last; ++f) {
     EXPECT_TRUE(physics.evaluate(f));
     out.push_back(matrices(character));
@@ -60,7 +60,7 @@ TEST(CharacterPhysicsHalfFrames, WholeFramesOfA60FpsRunEqualThe30FpsRunAtRest) {
   ASSERT_FALSE(std::equal(expected[5].begin(), expected[5].end(), expected[20].begin()));
   anim::Character character(*data);
   CharacterPhysics physics(character);
-  std::vector<anim::Mat4> half;  // sample 9 = frame 4.5
+  std::vector<Mat4> half;  // sample 9 = frame 4.5
   for (std::uint64_t i = 0; i <= 40; ++i) {
     ASSERT_TRUE(physics.evaluate_sample(i, 2));
     EXPECT_EQ(physics.last_frame(), static_cast<std::int64_t>(i));
@@ -80,7 +80,7 @@ TEST(CharacterPhysicsHalfFrames, SeeksAndRateChangesRestartFromFrameZero) {
   const auto expected = run_30fps(*data, 12);
   anim::Character character(*data);
   CharacterPhysics physics(character);
-  std::vector<anim::Mat4> half7;
+  std::vector<Mat4> half7;
   {
     anim::Character fresh(*data);
     CharacterPhysics p(fresh);

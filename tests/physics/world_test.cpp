@@ -100,7 +100,7 @@ TEST(World, SeveralModelsShareTheWorld) {
 }
 
 bool finite(const anim::PoseWorkspace& ws) {
-  for (const anim::Mat4& mat : ws.model_matrices())
+  for (const Mat4& mat : ws.model_matrices())
     for (float x : mat)
       if (!std::isfinite(x)) return false;
   return true;
@@ -248,7 +248,7 @@ TEST(BadInput, BodyPutBackKeepsSimulating) {
 // Bytes of every model matrix of one frame.
 std::vector<float> snapshot(const anim::PoseWorkspace& ws) {
   std::vector<float> out;
-  for (const anim::Mat4& mat : ws.model_matrices()) out.insert(out.end(), mat.begin(), mat.end());
+  for (const Mat4& mat : ws.model_matrices()) out.insert(out.end(), mat.begin(), mat.end());
   return out;
 }
 

@@ -44,7 +44,7 @@ Ids draw_two(const anim::CameraState* camera = nullptr) {
   auto rc = Renderer::create(*ctx, c, {}, s, w);
   EXPECT_TRUE(ra && rb && rc);
   if (!ra || !rb || !rc) return out;
-  std::vector<std::vector<anim::Vec3>> pos(3), nrm(3);
+  std::vector<std::vector<Vec3>> pos(3), nrm(3);
   const model::Model* models[] = {&a, &b, &c};
   std::vector<ModelFrame> frames(3);
   for (std::size_t k = 0; k < 3; ++k) {

@@ -103,7 +103,7 @@ inline Image render(const model::Model& m, const RenderSettings& settings, const
     ADD_FAILURE() << r.error().to_string();
     return img;
   }
-  std::vector<anim::Vec3> pos, nrm;
+  std::vector<Vec3> pos, nrm;
   for (const auto& v : m.vertices) {
     pos.push_back(v.position);
     nrm.push_back(v.normal);

@@ -23,7 +23,7 @@
 #include <span>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/formats/vmd.hpp"
 
 namespace mmdkit::anim {

@@ -45,7 +45,8 @@
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/anim/camera.hpp"
 #include "mmdkit/anim/light.hpp"
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/anim/motion_sampler.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/anim/morph.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/anim/sampler.hpp"
@@ -197,7 +198,7 @@ class Character {
   /// false: evaluate() does not sample the camera, light and self-shadow (step 7); camera(),
   /// light() and self_shadow() keep what they held (defaults before the first sampled frame).
   /// Everything else is the same, bit for bit. For `mmdkit sample` without --camera. On by default.
-  void set_scene(bool on) noexcept { scene_ = on; }
+  void set_camera_and_light(bool on) noexcept { camera_and_light_ = on; }
 
   /// Evaluates one frame (steps 1–7 of the file comment; no physics). Errors: invalid_argument when `frame`
   /// is NaN or infinite (nothing is evaluated). Never allocates on success.
@@ -276,7 +277,7 @@ class Character {
   LightState light_;
   SelfShadowState self_shadow_;
   bool ik_ = true;
-  bool morphs_ = true, scene_ = true;
+  bool morphs_ = true, camera_and_light_ = true;
   double pending_frame_ = std::numeric_limits<double>::quiet_NaN();  // between the two halves
   double frame_ = std::numeric_limits<double>::quiet_NaN();
 };

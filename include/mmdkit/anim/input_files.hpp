@@ -27,12 +27,6 @@
 
 namespace mmdkit::anim {
 
-/// Format detection moved to core (core/file_format.hpp); these names forward to it.
-using mmdkit::DetectedFormat;
-using mmdkit::detect_format;
-using mmdkit::file_format_name;
-using mmdkit::FileFormat;
-
 /// Options of the readers below.
 struct InputOptions {
   /// Force the legacy text encoding of PMD / VMD / VPD names (nullopt = detect per file).

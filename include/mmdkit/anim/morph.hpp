@@ -44,7 +44,7 @@
 #include <span>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/anim/pose.hpp"
 #include "mmdkit/core/error.hpp"
 
@@ -222,7 +222,7 @@ Result<void> validate(const MorphData& data, const MorphWorkspace& ws);
 Result<void> apply_morphs(const MorphData& data, std::span<const float> weights, MorphWorkspace& ws);
 
 /// Per-morph weights of a VPD pose (MikuMikuMoving morph blocks): matched by their FULL CP932
-/// name bytes (not cut: see pose_from_vpd in pose.hpp) against `morph_names`, one per model morph
+/// name bytes (not cut: see pose_from_vpd in vpd_binding.hpp) against `morph_names`, one per model morph
 /// (the morph's name encoded in CP932); the last block wins, unmatched morphs weigh 0. A block
 /// without raw bytes is encoded from its text in the pose's encoding (binding.hpp vpd_match_key).
 /// `unmatched` (optional) receives the indices of VPD morph blocks that matched no model morph;

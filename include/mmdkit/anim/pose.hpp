@@ -20,6 +20,10 @@
 //
 // Space: MMD's left-handed Y-up model space, MMD units; matrices 4×4 column-major with the
 // translation at elements 12..14 (docs/CONVENTIONS.md), rigid (rotation + translation, no scale).
+//
+// Beside it: the code evaluate* runs (anim/eval_isa.hpp), a motion sampled per frame
+// (anim/motion_sampler.hpp), a VPD pose bound to a skeleton (anim/vpd_binding.hpp), and the
+// per-bone transform helpers (anim/bone_math.hpp).
 #pragma once
 
 #include <cstddef>
@@ -28,18 +32,10 @@
 #include <span>
 #include <vector>
 
-#include "mmdkit/anim/binding.hpp"
-#include "mmdkit/anim/math.hpp"
 #include "mmdkit/anim/sampler.hpp"
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/error.hpp"
-
-namespace mmdkit::vmd {
-struct Motion;
-}
-namespace mmdkit::vpd {
-struct Pose;
-}
+#include "mmdkit/core/math.hpp"
 
 namespace mmdkit::anim {
 
@@ -158,88 +154,5 @@ Result<void> evaluate_frames_after_physics(const Skeleton& skeleton, std::span<c
 /// for every i, as evaluate_frames_before_physics.
 Result<void> evaluate_frames(const Skeleton& skeleton, std::span<const PoseInput> inputs,
                              std::span<PoseWorkspace* const> workspaces);
-
-/// The code evaluate* (bones, append, CCD IK, matrices) runs. Chosen once from the CPU: `avx` on
-/// x86-64 CPUs that report AVX (the same operations in AVX encodings: three-operand forms, fewer
-/// register copies; no FMA, nothing reordered), else `baseline`. Both give the same results bit
-/// for bit (tests/anim/eval_reference_test.cpp runs both).
-enum class EvalIsa : std::uint8_t { baseline = 0, avx = 1 };
-/// The code in use.
-EvalIsa eval_isa() noexcept;
-/// Selects the code (tests and benchmarks compare them). Asking for `avx` on a CPU without it
-/// selects `baseline`. Returns the code now in use. Process-wide; do not call while another thread
-/// evaluates.
-EvalIsa set_eval_isa(EvalIsa isa) noexcept;
-
-/// Key rotation projected onto a fixed axis (PMX 0x400 / PMD twist): the rotation's angle about
-/// its own axis, signed by the axis' direction relative to `axis`, applied about `axis`
-/// (babylon-mmd MmdRuntimeBone; MMD does this when loading the motion). A zero axis gives identity.
-Quat project_to_axis(const Quat& rotation, const Vec3& axis) noexcept;
-
-/// One or several VMD motions bound to a skeleton, sampled per frame without allocation:
-/// bone tracks (binding.hpp, keys merged; the later motion wins at equal frames) and IK on/off
-/// from property keys (stepped: the last key at or before the frame holds; before the first key
-/// the first key's states; IK bones a motion never mentions stay on). IK names are matched by
-/// bytes: the model bone name's match bytes against the 20-byte VMD field up to its first NUL.
-class MotionSampler {
- public:
-  MotionSampler() = default;
-  /// Binds `motions` (nulls skipped) to `skeleton`'s bones and IK solvers. Errors: from
-  /// bind_motions.
-  static Result<MotionSampler> create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions);
-
-  /// Samples bone poses into `local` (size ≥ bone count; extra ignored) and IK states into
-  /// `ik_enabled` (size ≥ solver count), with the sampler's own cursors. Never allocates.
-  void sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept;
-
-  /// Per-user lookup caches, so that one sampler (immutable tracks) can be sampled by several
-  /// users at once, each with its own Cursors (anim/character.hpp does this).
-  struct Cursors {
-    std::vector<std::uint32_t> bones;  ///< one per model bone
-    std::vector<std::uint32_t> ik;     ///< one per IK solver
-    /// One per model bone (sampler.hpp; fewer: the remaining bones are sampled without a cache).
-    std::vector<BoneSegmentCache> segments;
-  };
-  /// Cursors sized for this sampler (allocates; once per user).
-  Cursors make_cursors() const;
-  /// As sample() above with the caller's cursors (made by make_cursors of this sampler; smaller
-  /// cursor vectors sample fewer bones / solvers). Const: safe to call from several threads with
-  /// different cursors. Never allocates.
-  void sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
-              Cursors& cursors) const noexcept;
-
-  const BoundMotion& bound() const noexcept { return bound_; }
-  /// Last key frame over all bone, morph and property tracks (0 if none).
-  std::uint32_t last_frame() const noexcept { return last_frame_; }
-
- private:
-  struct IkKey {
-    std::uint32_t frame;
-    std::uint8_t enabled;
-  };
-  void sample_ik(double frame, std::span<std::uint8_t> ik_enabled, std::span<std::uint32_t> cursors) const noexcept;
-  BoundMotion bound_;
-  std::vector<std::uint32_t> cursors_;
-  std::vector<BoneSegmentCache> segments_;
-  std::vector<std::vector<IkKey>> ik_tracks_;  // per solver
-  std::vector<std::uint32_t> ik_cursors_;
-  std::uint32_t last_frame_ = 0;
-};
-
-/// Per-bone local poses from a VPD pose: bones matched by their FULL name bytes (a VPD line holds
-/// the whole CP932 name, unlike the 15-byte VMD field, so a long name is not cut: two model bones
-/// sharing their first 15 bytes are told apart; glmmd VpdData::toModelPose and three.js MMDLoader
-/// match whole names too) against BoneDesc::name_bytes; translation and rotation (normalized) as
-/// stored; unmatched bones at rest. A VPD bone without raw bytes is encoded from its text in the
-/// pose's encoding (binding.hpp vpd_match_key); a later block naming the same bone wins.
-/// `unmatched` (optional) receives the indices of VPD bones that matched no model bone; `named`
-/// (optional) is set to one flag per model bone, 1 where the pose names it. Used by
-/// anim::CharacterData (character.hpp), the one place poses are bound.
-std::vector<BonePose> pose_from_vpd(const Skeleton& skeleton, const vpd::Pose& pose,
-                                    std::vector<std::size_t>* unmatched = nullptr,
-                                    std::vector<std::uint8_t>* named = nullptr);
-
-/// Builds the 4×4 column-major matrix of a rigid transform (rotation then translation).
-Mat4 rigid_matrix(const Quat& rotation, const Vec3& translation) noexcept;
 
 }  // namespace mmdkit::anim

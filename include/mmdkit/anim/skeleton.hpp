@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/core/error.hpp"
 
 namespace mmdkit::model {
@@ -223,8 +223,7 @@ class Skeleton {
 
  private:
   friend Result<Skeleton> build_skeleton(SkeletonDesc desc);
-  friend void plan_ik_groups(Skeleton& s, const std::vector<BoneDesc>& bones);  // internal (skeleton.cpp)
-  friend void mark_prepared_paths(Skeleton& s, const std::vector<BoneDesc>& bones);  // internal (skeleton.cpp)
+  friend struct SkeletonBuilder;  // internal (skeleton.cpp): the steps of build_skeleton
   OrderRule rule_ = OrderRule::pmx;
   std::uint64_t id_ = 0;
   std::vector<BoneDesc> desc_;

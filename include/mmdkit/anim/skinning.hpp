@@ -36,8 +36,8 @@
 #include <span>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
 #include "mmdkit/core/error.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/core/thread_pool.hpp"
 
 namespace mmdkit::model {
@@ -180,9 +180,6 @@ SkinKernelIsa set_skin_kernel_isa(SkinKernelIsa isa) noexcept;
 /// empty. Never allocates on success.
 Result<void> skin(const SkinningData& data, const SkinBones& bones, SkinWorkspace& ws,
                   std::span<const Vec3> morph_offsets, std::span<Vec3> out_positions, std::span<Vec3> out_normals);
-
-/// The thread pool skin_parallel runs on (moved to core; this name is kept for older callers).
-using ThreadPool = mmdkit::ThreadPool;
 
 /// prepare_skin, then skin_range over all vertices spread over `pool`. Errors as skin(). Never
 /// allocates on success.

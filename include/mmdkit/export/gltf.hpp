@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/core/error.hpp"
 
 namespace mmdkit::model {
@@ -51,15 +51,15 @@ struct GltfAnimation {
   std::size_t sample_count = 0; ///< number of samples (0 = no animation)
   /// Bone local transforms relative to the parent bone (MMD space, MMD units): the translation
   /// includes the rest offset (position − parent position), as the glTF node's translation.
-  std::vector<anim::Vec3> translations;
-  std::vector<anim::Quat> rotations;  ///< (x, y, z, w), MMD space
+  std::vector<Vec3> translations;
+  std::vector<Quat> rotations;  ///< (x, y, z, w), MMD space
   /// Weight of every model morph per sample ([s × morphs + m]); empty = no morph channel.
   std::vector<float> morph_weights;
   /// Camera (optional; empty = none): the eye position (MMD space, MMD units), its orientation
   /// (MMD space; the camera looks along its local +Z in MMD space) and the vertical field of view
   /// in radians per sample (glTF cannot animate it: the first sample's value is written).
-  std::vector<anim::Vec3> camera_positions;
-  std::vector<anim::Quat> camera_rotations;
+  std::vector<Vec3> camera_positions;
+  std::vector<Quat> camera_rotations;
   std::vector<float> camera_fov;
   /// Keyframe reduction: when any is > 0, each channel keeps only the samples needed for linear
   /// interpolation (slerp for rotations) of the kept ones to stay within this many MMD units

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/anim/morph.hpp"
 
 namespace mmdkit::model {
@@ -47,7 +47,7 @@ struct ObjOptions {
 /// empty = no vt), triangles `faces` (3 indices each, < vertex count) grouped by the ranges
 /// [first_index, first_index + index_count) of `model_materials` named `materials[i].name`.
 /// Faces outside every material range are written without usemtl at the end.
-std::string write_obj(std::span<const anim::Vec3> positions, std::span<const anim::Vec3> normals,
+std::string write_obj(std::span<const Vec3> positions, std::span<const Vec3> normals,
                       std::span<const std::array<float, 2>> uvs, std::span<const std::uint32_t> faces,
                       std::span<const std::array<std::uint32_t, 2>> material_ranges,
                       std::span<const ObjMaterial> materials, const ObjOptions& options);

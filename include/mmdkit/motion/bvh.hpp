@@ -197,7 +197,7 @@ struct BvhImportOptions {
   bool leg_ik = true;
   std::uint32_t first_frame = 0;  ///< VMD frame of BVH frame 0
   /// Drop keys that linear interpolation between the kept ones reproduces within reduce_deg
-  /// degrees and reduce_units MMD units (per bone track; fit::reduce_linear_keys).
+  /// degrees and reduce_units MMD units (per bone track; key_fit::reduce_linear_keys).
   bool reduce = true;
   double reduce_deg = 0.0002;
   double reduce_units = 1e-5;

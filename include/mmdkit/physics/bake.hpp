@@ -56,7 +56,7 @@ struct BakeResult {
   std::vector<std::string> unkeyable;     ///< UTF-8 names of physics bones that cannot be keyed
   /// UTF-8 names of keyed bones with a fixed axis whose baked rotation leaves the axis by more
   /// than 0.01° on some frame: a VMD key of such a bone is projected onto the axis when played
-  /// back (anim::project_to_axis), so the playback differs from the physics run there. One
+  /// back (anim::project_to_axis, anim/bone_math.hpp), so the playback differs from the physics run there. One
   /// warning each (section "bake", record = bone index) tells the frames and the worst angle.
   std::vector<std::string> fixed_axis_loss;
   std::vector<Warning> warnings;          ///< the physics warnings (model records, simulation) and the bake's

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 
 namespace mmdkit::model {
 struct Model;
@@ -42,9 +42,6 @@ class PoseWorkspace;
 }  // namespace mmdkit::anim
 
 namespace mmdkit::physics {
-
-using anim::Quat;
-using anim::Vec3;
 
 /// MMD's gravity: 9.8 × 10 MMD units / s² downwards (saba, three.js, babylon-mmd; docs/PHYSICS.md).
 inline constexpr Vec3 kMmdGravity{0.0f, -98.0f, 0.0f};

@@ -30,7 +30,7 @@
 
 #include "mmdkit/anim/camera.hpp"
 #include "mmdkit/anim/light.hpp"
-#include "mmdkit/anim/math.hpp"
+#include "mmdkit/core/math.hpp"
 #include "mmdkit/anim/morph.hpp"
 #include "mmdkit/anim/self_shadow.hpp"
 #include "mmdkit/core/error.hpp"
@@ -68,12 +68,12 @@ struct RenderSettings {
 
 /// One frame of the model: its posed geometry and material values. Spans may be empty where noted.
 struct ModelFrame {
-  std::span<const anim::Vec3> positions;  ///< per vertex, world space, MMD units (required)
-  std::span<const anim::Vec3> normals;    ///< per vertex, world space, unit (required)
+  std::span<const Vec3> positions;  ///< per vertex, world space, MMD units (required)
+  std::span<const Vec3> normals;    ///< per vertex, world space, unit (required)
   /// Per vertex UV offsets (x, y used; UV morphs, anim::MorphWorkspace::uv_offsets); empty = none.
-  std::span<const anim::Vec4> uv_offsets;
+  std::span<const Vec4> uv_offsets;
   /// Per vertex × additional UV offsets (additional UV morphs); empty = none.
-  std::span<const anim::Vec4> additional_uv_offsets;
+  std::span<const Vec4> additional_uv_offsets;
   /// Per material values after material morphs (anim::MorphWorkspace::materials); empty = as stored.
   std::span<const anim::MaterialValues> materials;
   /// false: not drawn this frame (no shadow, no colour; the spans are not read). A scene's
@@ -161,6 +161,6 @@ class Renderer {
 /// vertical view angle, near plane 0.5, far plane 100000 (MMD units); orthographic cameras
 /// (perspective off) see a view of height 2·|distance|·tan(angle / 2). Maps MMD's left-handed
 /// view space to OpenGL clip space (column-major). For projecting points in tools and tests.
-anim::Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept;
+Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept;
 
 }  // namespace mmdkit::render

@@ -163,7 +163,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   if (!opened) return report_error(err, opened.error(), a.output);
   std::optional<render::VideoWriter> writer = std::move(*opened);
 
-  render::Image image;
+  Image image;
   std::string first_written, last_written;  // the files a pattern gave, for the summary
   Progress progress(err, count, progress_mode(err, a.quiet), "mmdkit render");
   using clock = std::chrono::steady_clock;
@@ -182,7 +182,7 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
     if (writer) {
       if (auto r = writer->write(image); !r) return report_error(err, r.error(), a.output);
     } else {
-      auto png = render::encode_png(image, false);
+      auto png = encode_png(image, false);
       if (!png) return report_error(err, png.error(), a.output);
       const std::string name = pl.kind == OutKind::pattern ? pattern_name(pl.pattern, i) : a.output;
       if (auto r = check_output(name, inputs, a.force); !r) return report_error(err, r.error(), name);

@@ -15,7 +15,7 @@
 #include "mmdkit/model/model.hpp"
 #include "motion/dmath.hpp"
 
-namespace mmdkit::motion::fit {
+namespace mmdkit::motion::key_fit {
 
 enum class Target : std::uint8_t {
   rotation,           ///< want_rot (model space); with `position`, want_pos too
@@ -61,4 +61,4 @@ Result<vmd::Motion> solve(Problem& p, double* worst_deg = nullptr, double* worst
 /// number of keys dropped. tol 0 drops only exact repeats of a constant track.
 std::size_t reduce_linear_keys(vmd::Motion& motion, double tol_deg, double tol_units);
 
-}  // namespace mmdkit::motion::fit
+}  // namespace mmdkit::motion::key_fit

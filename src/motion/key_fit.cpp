@@ -1,5 +1,5 @@
-// mmdkit motion — keys from wanted model-space transforms (fit.hpp).
-#include "motion/fit.hpp"
+// mmdkit motion — keys from wanted model-space transforms (key_fit.hpp).
+#include "motion/key_fit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "mmdkit/anim/character.hpp"
 #include "mmdkit/core/text.hpp"
 
-namespace mmdkit::motion::fit {
+namespace mmdkit::motion::key_fit {
 
 std::vector<std::int32_t> keyed_index(const Problem& p) {
   std::vector<std::int32_t> k(p.model->bones.size(), -1);
@@ -193,4 +193,4 @@ std::size_t reduce_linear_keys(vmd::Motion& motion, double tol_deg, double tol_u
   return dropped;
 }
 
-}  // namespace mmdkit::motion::fit
+}  // namespace mmdkit::motion::key_fit

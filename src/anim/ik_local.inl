@@ -376,7 +376,7 @@ template <class St>
 }
 
 // The CCD turns of a group's running chains, one turn of each unfinished chain in turn (the
-// baseline build; run_group_wide in ik_wide.hpp adds twins in lockstep).
+// baseline build; run_group_wide in ik_wide.inl adds twins in lockstep).
 template <class St>
 [[gnu::always_inline]] inline void run_group_narrow(St& st, LocalChain** active, std::uint32_t running) noexcept {
   while (running > 0) {

@@ -1,5 +1,5 @@
-// mmdkit — VPD ↔ motion (motion/pose.hpp).
-#include "mmdkit/motion/pose.hpp"
+// mmdkit — VPD ↔ motion (motion/vpd_pose.hpp).
+#include "mmdkit/motion/vpd_pose.hpp"
 
 #include <cmath>
 #include <filesystem>

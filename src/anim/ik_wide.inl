@@ -10,7 +10,7 @@
 #include <immintrin.h>
 #endif
 
-#include "anim/ik_local.hpp"
+#include "anim/ik_local.inl"
 
 namespace mmdkit::anim {
 namespace {
@@ -215,9 +215,14 @@ MMDKIT_WIDE void bundle_store(St& st, const Bundle& b) noexcept {
   }
 }
 
-// limit_single_axis per lane: (IK · local) limited on half angles.
-MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const Q8& q, bool use_axis) noexcept {
-  const V8 x = q.x, y = q.y, z = q.z, w = q.w;
+// limit_single_axis's half angles per lane, written once for bundles and pairs: the link's
+// single-axis angle of (IK · local) = (x, y, z, w) as a half-angle sine and cosine (half_angle),
+// limited (reflected or clamped) to the link's range. `k` gives the limit's lanes (LinkLanes of a
+// bundle, loaded once; PairLimits of twins, splatted where used): each lane runs the scalar code's
+// operations on its chain, as the file comment says. Not called for axes none and fixed.
+template <class Limits>
+MMDKIT_WIDE void limit_half_angles8(const IkLink& link, V8 x, V8 y, V8 z, V8 w, const Limits& k, bool use_axis, V8& hs,
+                                    V8& hc) noexcept {
   const V8 one = splat8(1.0f), two = splat8(2.0f), zero = splat8(0.0f);
   V8 a = zero, b = one;
   switch (link.axis) {
@@ -244,12 +249,13 @@ MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const 
       break;
     case IkSolveAxis::none:
     case IkSolveAxis::fixed:
-      return q;  // not called for these
+      hs = zero;
+      hc = one;
+      return;  // not called for these
   }
   // half_angle(a, b, hs, hc)
   const V8 r = sqrt8(a * a + b * b), twor = two * r;
   const V8 bad = _mm256_cmp_ps(r, zero, _CMP_NGT_UQ), pos = ge(b, zero);
-  V8 hs, hc;
   if (lanes(bad) == 0 && lanes(pos) == 0xFF) {
     hc = sqrt8((r + b) / twor);
     hs = a / (twor * hc);
@@ -259,18 +265,43 @@ MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const 
     hs = sel(bad, sel(eq(r, zero), zero, r), sel(pos, hs1, hs2));
     hc = sel(bad, one, sel(pos, hc1, hc2));
   }
-  const V8 below = lt(hs, k.lo_hs), above = _mm256_andnot_ps(below, gt(hs, k.hi_hs));
+  const V8 lo_hs = k.lo_hs(), hi_hs = k.hi_hs();
+  const V8 below = lt(hs, lo_hs), above = _mm256_andnot_ps(below, gt(hs, hi_hs));
   if (lanes(or8(below, above)) != 0) {
-    const V8 rlo = use_axis ? ge(hs, k.rlo) : zero;
-    const V8 rhi = use_axis ? le(hs, k.rhi) : zero;
-    const V8 s_lo = sel(rlo, k.lo_s * hc - k.lo_c * hs, k.lo_hs);
-    const V8 c_lo = sel(rlo, k.lo_c * hc + k.lo_s * hs, k.lo_hc);
-    const V8 s_hi = sel(rhi, k.hi_s * hc - k.hi_c * hs, k.hi_hs);
-    const V8 c_hi = sel(rhi, k.hi_c * hc + k.hi_s * hs, k.hi_hc);
+    const V8 rlo = use_axis ? ge(hs, k.rlo()) : zero;
+    const V8 rhi = use_axis ? le(hs, k.rhi()) : zero;
+    const V8 lo_s = k.lo_s(), lo_c = k.lo_c(), hi_s = k.hi_s(), hi_c = k.hi_c();
+    const V8 s_lo = sel(rlo, lo_s * hc - lo_c * hs, lo_hs);
+    const V8 c_lo = sel(rlo, lo_c * hc + lo_s * hs, k.lo_hc());
+    const V8 s_hi = sel(rhi, hi_s * hc - hi_c * hs, hi_hs);
+    const V8 c_hi = sel(rhi, hi_c * hc + hi_s * hs, k.hi_hc());
     const V8 hs2 = sel(below, s_lo, sel(above, s_hi, hs));
     hc = sel(below, c_lo, sel(above, c_hi, hc));
     hs = hs2;
   }
+}
+
+// A bundle link's limit lanes (limit_half_angles8).
+struct BundleLimits {
+  const LinkLanes& k;
+  MMDKIT_WIDE V8 lo_hs() const noexcept { return k.lo_hs; }
+  MMDKIT_WIDE V8 hi_hs() const noexcept { return k.hi_hs; }
+  MMDKIT_WIDE V8 lo_hc() const noexcept { return k.lo_hc; }
+  MMDKIT_WIDE V8 hi_hc() const noexcept { return k.hi_hc; }
+  MMDKIT_WIDE V8 lo_s() const noexcept { return k.lo_s; }
+  MMDKIT_WIDE V8 lo_c() const noexcept { return k.lo_c; }
+  MMDKIT_WIDE V8 hi_s() const noexcept { return k.hi_s; }
+  MMDKIT_WIDE V8 hi_c() const noexcept { return k.hi_c; }
+  MMDKIT_WIDE V8 rlo() const noexcept { return k.rlo; }
+  MMDKIT_WIDE V8 rhi() const noexcept { return k.rhi; }
+};
+
+// limit_single_axis per lane: (IK · local) limited on half angles.
+MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const Q8& q, bool use_axis) noexcept {
+  if (link.axis == IkSolveAxis::none || link.axis == IkSolveAxis::fixed) return q;  // not called for these
+  V8 hs, hc;
+  limit_half_angles8(link, q.x, q.y, q.z, q.w, BundleLimits{k}, use_axis, hs, hc);
+  const V8 zero = splat8(0.0f);
   switch (link.axis) {
     case IkSolveAxis::y: return {zero, hs, zero, hc};
     case IkSolveAxis::z: return {zero, zero, hs, hc};
@@ -414,68 +445,29 @@ MMDKIT_WIDE V8 hsum3x4_8(V8 p, V8 q, V8 r, V8 t) noexcept {
   return (x + y) + z;
 }
 
+// Twin links' limit lanes: a's value over the low four lanes, b's over the high four
+// (limit_half_angles8; splatted where used, as the 4-lane code has a float there).
+struct PairLimits {
+  const IkAxisLimit &a, &b;
+  MMDKIT_WIDE V8 lo_hs() const noexcept { return splat2(a.lo_half_sin, b.lo_half_sin); }
+  MMDKIT_WIDE V8 hi_hs() const noexcept { return splat2(a.hi_half_sin, b.hi_half_sin); }
+  MMDKIT_WIDE V8 lo_hc() const noexcept { return splat2(a.lo_half_cos, b.lo_half_cos); }
+  MMDKIT_WIDE V8 hi_hc() const noexcept { return splat2(a.hi_half_cos, b.hi_half_cos); }
+  MMDKIT_WIDE V8 lo_s() const noexcept { return splat2(a.lo_sin, b.lo_sin); }
+  MMDKIT_WIDE V8 lo_c() const noexcept { return splat2(a.lo_cos, b.lo_cos); }
+  MMDKIT_WIDE V8 hi_s() const noexcept { return splat2(a.hi_sin, b.hi_sin); }
+  MMDKIT_WIDE V8 hi_c() const noexcept { return splat2(a.hi_cos, b.hi_cos); }
+  MMDKIT_WIDE V8 rlo() const noexcept { return splat2(a.reflect_lo_half_sin, b.reflect_lo_half_sin); }
+  MMDKIT_WIDE V8 rhi() const noexcept { return splat2(a.reflect_hi_half_sin, b.reflect_hi_half_sin); }
+};
+
 // limit_single_axis of twin links a (low half) and b (high half): each half's value splatted
 // over its four lanes where the 4-lane code has a float.
 MMDKIT_WIDE V8 limit_single_axis_pair(const IkLink& la, const IkLink& lb, V8 q, bool use_axis) noexcept {
+  if (la.axis == IkSolveAxis::none || la.axis == IkSolveAxis::fixed) return q;  // not called for these
   const V8 x = sh8<0, 0, 0, 0>(q), y = sh8<1, 1, 1, 1>(q), z = sh8<2, 2, 2, 2>(q), w = sh8<3, 3, 3, 3>(q);
-  const V8 one = splat8(1.0f), two = splat8(2.0f);
-  V8 a = splat8(0.0f), b = one;
-  switch (la.axis) {
-    case IkSolveAxis::x:
-      if (la.order == IkEulerOrder::zyx) {
-        a = two * (y * z + w * x);
-        b = one - two * (x * x + y * y);
-      } else {
-        const V8 v = -(two * (y * z - w * x));
-        const V8 s = sel(lt(v, -one), -one, sel(lt(one, v), one, v));  // std::clamp(v, −1, 1)
-        const V8 sin_t = splat8(kSin88), cos_t = splat8(kCos88);
-        const V8 above = gt(s, sin_t), below = lt(s, -sin_t);
-        a = sel(above, sin_t, sel(below, -sin_t, s));
-        b = sel(_mm256_or_ps(above, below), cos_t, sqrt8(one - s * s));
-      }
-      break;
-    case IkSolveAxis::y:
-      a = two * (x * z + w * y);
-      b = one - two * (x * x + y * y);
-      break;
-    case IkSolveAxis::z:
-      a = two * (x * y + w * z);
-      b = one - two * (x * x + z * z);
-      break;
-    case IkSolveAxis::none:
-    case IkSolveAxis::fixed:
-      return q;  // not called for these
-  }
-  // half_angle(a, b, hs, hc)
-  const V8 r = sqrt8(a * a + b * b), twor = two * r;
-  const V8 bad = _mm256_cmp_ps(r, splat8(0.0f), _CMP_NGT_UQ), pos = ge(b, splat8(0.0f));
   V8 hs, hc;
-  if (lanes(bad) == 0 && lanes(pos) == 0xFF) {
-    hc = sqrt8((r + b) / twor);
-    hs = a / (twor * hc);
-  } else {
-    const V8 hc1 = sqrt8((r + b) / twor), hs1 = a / (twor * hc1);
-    const V8 hs2 = copysign8(sqrt8((r - b) / twor), a), hc2 = a / (twor * hs2);
-    hs = sel(bad, sel(eq(r, splat8(0.0f)), splat8(0.0f), r), sel(pos, hs1, hs2));
-    hc = sel(bad, one, sel(pos, hc1, hc2));
-  }
-  const IkAxisLimit &ka = la.axis_limit, &kb = lb.axis_limit;
-  const V8 lo_hs = splat2(ka.lo_half_sin, kb.lo_half_sin), hi_hs = splat2(ka.hi_half_sin, kb.hi_half_sin);
-  const V8 below = lt(hs, lo_hs), above = _mm256_andnot_ps(below, gt(hs, hi_hs));
-  if (lanes(_mm256_or_ps(below, above)) != 0) {
-    const V8 none = splat8(0.0f);
-    const V8 lo_s = splat2(ka.lo_sin, kb.lo_sin), lo_c = splat2(ka.lo_cos, kb.lo_cos);
-    const V8 hi_s = splat2(ka.hi_sin, kb.hi_sin), hi_c = splat2(ka.hi_cos, kb.hi_cos);
-    const V8 rlo = use_axis ? ge(hs, splat2(ka.reflect_lo_half_sin, kb.reflect_lo_half_sin)) : none;
-    const V8 rhi = use_axis ? le(hs, splat2(ka.reflect_hi_half_sin, kb.reflect_hi_half_sin)) : none;
-    const V8 s_lo = sel(rlo, lo_s * hc - lo_c * hs, lo_hs);
-    const V8 c_lo = sel(rlo, lo_c * hc + lo_s * hs, splat2(ka.lo_half_cos, kb.lo_half_cos));
-    const V8 s_hi = sel(rhi, hi_s * hc - hi_c * hs, hi_hs);
-    const V8 c_hi = sel(rhi, hi_c * hc + hi_s * hs, splat2(ka.hi_half_cos, kb.hi_half_cos));
-    const V8 hs2 = sel(below, s_lo, sel(above, s_hi, hs));
-    hc = sel(below, c_lo, sel(above, c_hi, hc));
-    hs = hs2;
-  }
+  limit_half_angles8(la, x, y, z, w, PairLimits{la.axis_limit, lb.axis_limit}, use_axis, hs, hc);
   const V8 zero_w = _mm256_blend_ps(splat8(0.0f), hc, 0x88);  // {0, 0, 0, hc} in each half
   switch (la.axis) {
     case IkSolveAxis::y: return _mm256_blend_ps(zero_w, hs, 0x22);
