@@ -3,6 +3,7 @@
 #include "mmdkit/scene/project_create.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <numbers>
@@ -10,6 +11,8 @@
 #include "mmdkit/anim/input_files.hpp"
 #include "mmdkit/formats/vac.hpp"
 #include "mmdkit/model/model.hpp"
+
+#include "core/try.hpp"
 
 namespace mmdkit::scene {
 
@@ -470,25 +473,50 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
     a.name.assign(name);
     a.path.assign(project_stored_path(ca.file, in.project_folder));
     a.draw_order = static_cast<std::uint8_t>(i);  // 0-based, as the sample's accessories
-    pmm::AccessoryKey& k = a.initial_key;
-    k.opacity_visible = ca.visible ? 1 : 0;
-    k.parent = kNoParent;
-    if (model) {
-      if (*model >= d.models.size())
+    // A parent (model index, bone name) as the project stores it: model and bone indices.
+    auto parent_of = [&](const std::optional<std::size_t>& pm, const std::string& pb) -> Result<pmm::OutsideParent> {
+      if (!pm) return kNoParent;
+      if (*pm >= d.models.size())
         return make_error(ErrorCode::invalid_argument,
-                          what + ": model " + std::to_string(*model) + " is not one of the project's " +
+                          what + ": model " + std::to_string(*pm) + " is not one of the project's " +
                               std::to_string(d.models.size()) + " models",
                           "accessories");
-      const std::int32_t b = find_bone_text(d.models[*model], bone);
+      const std::int32_t b = find_bone_text(d.models[*pm], pb);
       if (b < 0)
-        return make_error(ErrorCode::invalid_argument,
-                          what + ": model " + std::to_string(*model) + " has no bone '" + bone + "'", "accessories");
-      k.parent = pmm::OutsideParent{static_cast<std::int32_t>(*model), b};
+        return make_error(ErrorCode::invalid_argument, what + ": model " + std::to_string(*pm) + " has no bone '" + pb + "'",
+                          "accessories");
+      return pmm::OutsideParent{static_cast<std::int32_t>(*pm), b};
+    };
+    // One key's values: opacity in whole percent below bit 0 (visible), rotation in radians.
+    auto key_of = [&](const Placement& kp, bool visible, float opacity, const std::optional<std::size_t>& pm,
+                      const std::string& pb) -> Result<pmm::AccessoryKey> {
+      pmm::AccessoryKey k;
+      const int percent = static_cast<int>(std::lround(std::clamp(opacity, 0.0f, 1.0f) * 100.0f));
+      k.opacity_visible = static_cast<std::uint8_t>(((100 - percent) << 1) | (visible ? 1 : 0));
+      MMDKIT_TRY_ASSIGN(k.parent, parent_of(pm, pb));
+      constexpr float kRad = std::numbers::pi_v<float> / 180.0f;
+      k.translation = kp.position;
+      k.rotation = {kp.rotation[0] * kRad, kp.rotation[1] * kRad, kp.rotation[2] * kRad};
+      k.scale = kp.scale;
+      return k;
+    };
+    if (ca.keys.empty()) {
+      MMDKIT_TRY_ASSIGN(a.initial_key, key_of(pl, ca.visible, ca.opacity, model, bone));
+    } else {
+      std::vector<pmm::AccessoryKey> regular;
+      for (std::size_t j = 0; j < ca.keys.size(); ++j) {
+        const AccessoryKey& sk = ca.keys[j];
+        MMDKIT_TRY_ASSIGN(pmm::AccessoryKey k, key_of(sk.placement, sk.visible, sk.opacity, sk.model, sk.bone));
+        if (j == 0) a.initial_key = k;  // the first key holds from frame 0
+        if (sk.frame == 0) continue;
+        k.frame = static_cast<std::int32_t>(sk.frame);
+        regular.push_back(k);
+      }
+      std::int32_t id = 1;
+      chain(a.initial_key, 0, a.keys, std::move(regular), id);
     }
-    constexpr float kRad = std::numbers::pi_v<float> / 180.0f;
-    k.translation = pl.position;
-    k.rotation = {pl.rotation[0] * kRad, pl.rotation[1] * kRad, pl.rotation[2] * kRad};
-    k.scale = pl.scale;
+    a.add_blend = ca.add_blend ? 1 : 0;
+    const pmm::AccessoryKey& k = a.initial_key;
     // The state: MMD's sample stores the rotation first and the position last (its ネギ(右手).vac:
     // key position (-0.5, -1, 0), state (0, 0, 0) · 1 · (-0.5, -1, 0)); mirrored here.
     a.opacity_visible = k.opacity_visible;
@@ -557,6 +585,9 @@ Result<CreateInput> create_input_from_scene(const SceneDescription& scene, const
     a.placement = e.placement;
     a.placement_given = true;
     a.visible = e.visible;
+    a.opacity = e.opacity;
+    a.add_blend = e.add_blend;
+    a.keys = e.keys;
     in.accessories.push_back(std::move(a));
   }
   if (!scene.camera.empty()) {

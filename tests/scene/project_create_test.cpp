@@ -195,6 +195,62 @@ TEST_F(ProjectCreate, ReadBackGivesTheSameKeysCameraAndAccessories) {
   EXPECT_EQ(a.model, std::optional<std::size_t>(0));
 }
 
+// An accessory that moves: its keys (placement, opacity in whole percent, visibility, a parent
+// that changes from the world to 頭) and additive blending come back from the written bytes.
+TEST_F(ProjectCreate, AccessoryKeysOpacityAndAdditiveBlendingComeBack) {
+  CreateInput in;
+  in.models.push_back(CreateModel{model_file, {}});
+  CreateAccessory a;
+  a.file = dir / "Accessory" / "light.x";
+  a.add_blend = true;
+  AccessoryKey k0, k1, k2;
+  k0.frame = 0;
+  k0.placement.position = {1, 2, 3};
+  k0.opacity = 0.25f;
+  k1.frame = 10;
+  k1.placement.position = {4, 5, 6};
+  k1.placement.rotation = {0, 45, 0};
+  k1.placement.scale = 3;
+  k1.visible = false;
+  k2.frame = 25;
+  k2.model = 0;
+  k2.bone = "頭";
+  k2.opacity = 0.7f;
+  a.keys = {k0, k1, k2};
+  in.accessories.push_back(a);
+  in.project_folder = dir;
+  std::vector<Warning> w;
+  auto doc = create_project(in, w);
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_TRUE(pmm::check(*doc).empty());
+  ASSERT_EQ(doc->accessories[0].keys.size(), 2u);  // frames 10 and 25 after the initial key
+  EXPECT_EQ(doc->accessories[0].initial_key.opacity_visible, (75 << 1) | 1);  // 100 − 25 percent, visible
+  auto bytes = pmm::write(*doc);
+  ASSERT_TRUE(bytes.has_value()) << bytes.error().to_string();
+  auto back = pmm::read(ByteSpan(bytes->data(), bytes->size()));
+  ASSERT_TRUE(back.has_value()) << back.error().to_string();
+  ProjectOptions o;
+  o.project_folder = dir;
+  std::vector<Warning> w2;
+  auto p = convert_project(back->document, o, w2);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  ASSERT_EQ(p->accessories.size(), 1u);
+  const ProjectAccessory& got = p->accessories[0];
+  EXPECT_TRUE(got.add_blend);
+  ASSERT_EQ(got.keys.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const AccessoryKey& want = a.keys[i];
+    EXPECT_EQ(got.keys[i].frame, want.frame) << i;
+    EXPECT_EQ(got.keys[i].placement.position, want.placement.position) << i;
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(got.keys[i].placement.rotation[c], want.placement.rotation[c], 1e-4f) << i;
+    EXPECT_EQ(got.keys[i].placement.scale, want.placement.scale) << i;
+    EXPECT_FLOAT_EQ(got.keys[i].opacity, want.opacity) << i;
+    EXPECT_EQ(got.keys[i].visible, want.visible) << i;
+    EXPECT_EQ(got.keys[i].model, want.model) << i;
+    EXPECT_EQ(got.keys[i].bone, want.bone) << i;
+  }
+}
+
 TEST_F(ProjectCreate, PathsOutsideTheFolderAreAbsoluteAndFoundAgain) {
   const fs::path elsewhere = test::temp_dir("project_create_elsewhere");
   const std::string stored = project_stored_path(model_file, elsewhere);

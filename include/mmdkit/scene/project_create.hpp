@@ -46,6 +46,12 @@ struct CreateAccessory {
   Placement placement;                ///< position (MMD units), rotation (degrees), scale (MMD's Si)
   bool placement_given = false;       ///< a .vac's own placement is replaced by `placement`
   bool visible = true;
+  float opacity = 1.0f;               ///< 0..1, stored in whole percent as MMD does
+  bool add_blend = false;             ///< drawn additively (MMD's 加算)
+  /// Keys over time (AccessoryEntry::keys; model indices into CreateInput::models). When given they
+  /// replace `model`, `bone`, `placement`, `visible` and `opacity`: the first key's values are the
+  /// frame-0 (initial) key, the keys after frame 0 are chained after it.
+  std::vector<AccessoryKey> keys;
 };
 
 /// Everything a project is made of.
