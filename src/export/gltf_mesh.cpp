@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/try.hpp"
 #include "export/gltf_internal.hpp"
 
 namespace mmdkit::exporter::gltf {
@@ -57,29 +58,26 @@ void add_offsets(const model::Model& model, const model::Morph& m, float factor,
   }
 }
 
-}  // namespace
-
-Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const GltfOptions& options, GltfOutput& out) {
+// The armature: one node without transform holding the root bones, so that the joints have a
+// common root (glTF requires it; MMD models often have several root bones).
+void add_armature(Document& doc, const model::Model& model, MeshParts& parts) {
   auto& a = doc.alloc();
-  const float s = options.scale;
-  MeshParts parts;
   const std::size_t nb = model.bones.size();
-  const std::size_t nv = model.vertices.size();
+  Value arm(rapidjson::kObjectType);
+  arm.AddMember("name", "armature", a);
+  Value ch(rapidjson::kArrayType);
+  for (std::size_t b = 0; b < nb; ++b)
+    if (model.bones[b].parent < 0) ch.PushBack(static_cast<int>(doc.nodes().Size()) + 1 + static_cast<int>(b), a);
+  if (!ch.Empty()) arm.AddMember("children", ch, a);
+  doc.nodes().PushBack(arm, a);
+  parts.armature_node = static_cast<int>(doc.nodes().Size()) - 1;
+  doc.scene_nodes().PushBack(parts.armature_node, a);
+}
 
-  // The armature: one node without transform holding the root bones, so that the joints have a
-  // common root (glTF requires it; MMD models often have several root bones).
-  {
-    Value arm(rapidjson::kObjectType);
-    arm.AddMember("name", "armature", a);
-    Value ch(rapidjson::kArrayType);
-    for (std::size_t b = 0; b < nb; ++b)
-      if (model.bones[b].parent < 0) ch.PushBack(static_cast<int>(doc.nodes().Size()) + 1 + static_cast<int>(b), a);
-    if (!ch.Empty()) arm.AddMember("children", ch, a);
-    doc.nodes().PushBack(arm, a);
-    parts.armature_node = static_cast<int>(doc.nodes().Size()) - 1;
-    doc.scene_nodes().PushBack(parts.armature_node, a);
-  }
-  // Bone nodes: rest translation relative to the parent, no rotation.
+// Bone nodes: rest translation relative to the parent, no rotation; refuses a position not finite.
+Result<void> add_bone_nodes(Document& doc, const model::Model& model, float s, MeshParts& parts) {
+  auto& a = doc.alloc();
+  const std::size_t nb = model.bones.size();
   parts.first_bone_node = static_cast<int>(doc.nodes().Size());
   std::vector<std::vector<int>> children(nb);
   for (std::size_t b = 0; b < nb; ++b) {
@@ -112,19 +110,64 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     }
     doc.nodes().PushBack(n, a);
   }
+  return {};
+}
 
-  if (nv == 0 || model.faces.empty()) {
-    return parts;
+// The joints and weights of one vertex (4 each): repeated bones merged, -1 and non-positive weights
+// dropped, normalised so that the largest weight makes the sum exactly 1.
+void skin_weights(const model::Vertex& x, std::uint16_t* joints, float* weights) {
+  int n = 1;
+  if (x.deform == model::DeformType::bdef2 || x.deform == model::DeformType::sdef) n = 2;
+  if (x.deform == model::DeformType::bdef4 || x.deform == model::DeformType::qdef) n = 4;
+  std::array<std::int32_t, 4> jb{-1, -1, -1, -1};
+  std::array<double, 4> jw{};
+  int used = 0;
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::int32_t b = x.bones[static_cast<std::size_t>(i)];
+    const double w = n == 1 ? 1.0 : static_cast<double>(x.weights[static_cast<std::size_t>(i)]);
+    if (b < 0 || !(w > 0) || !std::isfinite(w)) continue;
+    int k = 0;
+    while (k < used && jb[static_cast<std::size_t>(k)] != b) ++k;
+    if (k == used) jb[static_cast<std::size_t>(used++)] = b;
+    jw[static_cast<std::size_t>(k)] += w;
+    sum += w;
   }
+  if (used == 0) {  // no usable weight: the first bone named, else bone 0, fully
+    jb[0] = std::max(x.bones[0], 0);
+    jw[0] = sum = 1;
+    used = 1;
+  }
+  float acc = 0;
+  int largest = 0;
+  for (int k = 0; k < used; ++k) {
+    const auto uk = static_cast<std::size_t>(k);
+    joints[uk] = static_cast<std::uint16_t>(jb[uk]);
+    weights[uk] = static_cast<float>(jw[uk] / sum);
+    if (jw[uk] > jw[static_cast<std::size_t>(largest)]) largest = k;
+  }
+  for (int k = 0; k < used; ++k)
+    if (k != largest) acc += weights[static_cast<std::size_t>(k)];
+  weights[static_cast<std::size_t>(largest)] = 1.0f - acc;
+}
 
-  // Vertex attributes.
-  std::vector<float> pos(nv * 3), nrm(nv * 3), uv(nv * 2), edge(nv);
-  const std::size_t nuv = model.additional_uv_count;
-  std::vector<std::vector<float>> extra_uv(nuv, std::vector<float>(nv * 2));
-  std::vector<std::uint16_t> joints(nv * 4, 0);
-  std::vector<float> weights(nv * 4, 0.0f);
+// The vertex attributes in glTF space, flat; refuses values that are not finite.
+struct VertexArrays {
+  std::vector<float> pos, nrm, uv, edge;
+  std::vector<std::vector<float>> extra_uv;  // one per additional UV set
+  std::vector<std::uint16_t> joints;
+  std::vector<float> weights;
   std::size_t sdef = 0, qdef = 0, zero_normals = 0;
   bool any_edge = false;
+};
+Result<VertexArrays> vertex_arrays(const model::Model& model, float s) {
+  const std::size_t nb = model.bones.size();
+  const std::size_t nv = model.vertices.size();
+  const std::size_t nuv = model.additional_uv_count;
+  VertexArrays r{std::vector<float>(nv * 3), std::vector<float>(nv * 3), std::vector<float>(nv * 2),
+                 std::vector<float>(nv), std::vector<std::vector<float>>(nuv, std::vector<float>(nv * 2)),
+                 std::vector<std::uint16_t>(nv * 4, 0), std::vector<float>(nv * 4, 0.0f)};
+  auto& [pos, nrm, uv, edge, extra_uv, joints, weights, sdef, qdef, zero_normals, any_edge] = r;
   for (std::size_t v = 0; v < nv; ++v) {
     const model::Vertex& x = model.vertices[v];
     if (!finite(x.position)) return std::unexpected(bad_value("vertices", v, "position", "not finite"));
@@ -155,49 +198,21 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     edge[v] = std::isfinite(x.edge_scale) ? x.edge_scale : 1.0f;
     any_edge = any_edge || edge[v] != 1.0f;
     if (nb == 0) continue;
-    // Joints / weights: merge repeated bones, drop -1 and non-positive weights, normalize.
-    int n = 1;
-    if (x.deform == model::DeformType::bdef2 || x.deform == model::DeformType::sdef) n = 2;
-    if (x.deform == model::DeformType::bdef4 || x.deform == model::DeformType::qdef) n = 4;
     sdef += x.deform == model::DeformType::sdef;
     qdef += x.deform == model::DeformType::qdef;
-    std::array<std::int32_t, 4> jb{-1, -1, -1, -1};
-    std::array<double, 4> jw{};
-    int used = 0;
-    double sum = 0;
-    for (int i = 0; i < n; ++i) {
-      const std::int32_t b = x.bones[static_cast<std::size_t>(i)];
-      const double w = n == 1 ? 1.0 : static_cast<double>(x.weights[static_cast<std::size_t>(i)]);
-      if (b < 0 || !(w > 0) || !std::isfinite(w)) continue;
-      int k = 0;
-      while (k < used && jb[static_cast<std::size_t>(k)] != b) ++k;
-      if (k == used) jb[static_cast<std::size_t>(used++)] = b;
-      jw[static_cast<std::size_t>(k)] += w;
-      sum += w;
-    }
-    if (used == 0) {  // no usable weight: the first bone named, else bone 0, fully
-      jb[0] = std::max(x.bones[0], 0);
-      jw[0] = sum = 1;
-      used = 1;
-    }
-    float acc = 0;
-    int largest = 0;
-    for (int k = 0; k < used; ++k) {
-      const auto uk = static_cast<std::size_t>(k);
-      joints[v * 4 + uk] = static_cast<std::uint16_t>(jb[uk]);
-      weights[v * 4 + uk] = static_cast<float>(jw[uk] / sum);
-      if (jw[uk] > jw[static_cast<std::size_t>(largest)]) largest = k;
-    }
-    for (int k = 0; k < used; ++k)
-      if (k != largest) acc += weights[v * 4 + static_cast<std::size_t>(k)];
-    weights[v * 4 + static_cast<std::size_t>(largest)] = 1.0f - acc;
+    skin_weights(x, &joints[v * 4], &weights[v * 4]);
   }
-  if (sdef + qdef > 0)
-    out.warnings.push_back(std::to_string(sdef) + " SDEF and " + std::to_string(qdef) +
-                           " QDEF vertices written as linear blend skinning (glTF has no spherical or dual-quaternion skinning)");
-  if (zero_normals > 0)
-    out.warnings.push_back(std::to_string(zero_normals) + " vertices with a zero normal written with normal (0, 1, 0)");
+  return r;
+}
 
+// The primitives' attributes object (its accessors added to doc): POSITION, NORMAL, the UV sets,
+// the skin when there are bones and the edge scale when any is not 1.
+Value add_attributes(Document& doc, const model::Model& model, const VertexArrays& r) {
+  auto& a = doc.alloc();
+  const std::size_t nb = model.bones.size();
+  const std::size_t nv = model.vertices.size();
+  const std::size_t nuv = model.additional_uv_count;
+  const auto& [pos, nrm, uv, edge, extra_uv, joints, weights, sdef, qdef, zero_normals, any_edge] = r;
   Value attrs(rapidjson::kObjectType);
   attrs.AddMember("POSITION", doc.add_accessor(pos.data(), nv, kFloat, "VEC3", 3, kArrayBuffer, true), a);
   attrs.AddMember("NORMAL", doc.add_accessor(nrm.data(), nv, kFloat, "VEC3", 3, kArrayBuffer, false), a);
@@ -211,8 +226,14 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     attrs.AddMember("WEIGHTS_0", doc.add_accessor(weights.data(), nv, kFloat, "VEC4", 4, kArrayBuffer, false), a);
   }
   if (any_edge) attrs.AddMember("_EDGE_SCALE", doc.add_accessor(edge.data(), nv, kFloat, "SCALAR", 1, kArrayBuffer, false), a);
+  return attrs;
+}
 
-  // Morph targets (vertex, UV, groups flattened).
+// Morph targets (vertex, UV, groups flattened) as sparse accessors: the targets list; the morph
+// of each target in parts.target_morphs. Refuses weights and offsets that are not finite.
+Result<Value> add_morph_targets(Document& doc, const model::Model& model, float s, MeshParts& parts) {
+  auto& a = doc.alloc();
+  const std::size_t nv = model.vertices.size();
   std::vector<TargetData> targets;
   std::array<bool, 5> attr_used{};
   for (std::size_t m = 0; m < model.morphs.size(); ++m) {
@@ -254,9 +275,13 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     }
     target_list.PushBack(tv, a);
   }
-  out.morph_targets = targets.size();
+  return target_list;
+}
 
-  // One primitive per material with faces; winding reversed for the Z mirror.
+// One primitive per material with faces; winding reversed for the Z mirror.
+Value add_primitives(Document& doc, const model::Model& model, const Value& attrs, const Value& target_list) {
+  auto& a = doc.alloc();
+  const std::size_t nv = model.vertices.size();
   const bool wide = nv > 65535;
   Value prims(rapidjson::kArrayType);
   for (std::size_t mi = 0; mi < model.materials.size(); ++mi) {
@@ -283,15 +308,18 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
     if (!target_list.Empty()) p.AddMember("targets", Value(target_list, a), a);
     prims.PushBack(p, a);
   }
-  if (prims.Empty()) {
-    return parts;
-  }
+  return prims;
+}
 
+// The mesh of the primitives, its morph weights and names and the edge scale note in extras.
+void add_mesh(Document& doc, const model::Model& model, Value& prims, const MeshParts& parts, bool any_edge) {
+  auto& a = doc.alloc();
+  const bool targets = !parts.target_morphs.empty();
   Value mesh(rapidjson::kObjectType);
   mesh.AddMember("name", doc.str(model.name), a);
   mesh.AddMember("primitives", prims, a);
   Value mex(rapidjson::kObjectType);
-  if (!targets.empty()) {
+  if (targets) {
     Value w(rapidjson::kArrayType), names(rapidjson::kArrayType), idx(rapidjson::kArrayType);
     for (std::uint32_t m : parts.target_morphs) {
       w.PushBack(0.0f, a);
@@ -311,8 +339,12 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
   }
   if (mex.MemberCount() > 0) mesh.AddMember("extras", mex, a);
   doc.meshes().PushBack(mesh, a);
+}
 
-  // Skin: every bone a joint; inverse bind = translation by −(rest position).
+// The mesh node and its skin: every bone a joint; inverse bind = translation by −(rest position).
+void add_mesh_node(Document& doc, const model::Model& model, float s, MeshParts& parts) {
+  auto& a = doc.alloc();
+  const std::size_t nb = model.bones.size();
   Value node(rapidjson::kObjectType);
   node.AddMember("name", doc.str(model.name.empty() ? std::string("mesh") : model.name), a);
   node.AddMember("mesh", static_cast<int>(doc.meshes().Size()) - 1, a);
@@ -337,6 +369,33 @@ Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const Glt
   doc.nodes().PushBack(node, a);
   parts.mesh_node = static_cast<int>(doc.nodes().Size()) - 1;
   doc.scene_nodes().PushBack(parts.mesh_node, a);
+}
+
+}  // namespace
+
+Result<MeshParts> write_mesh(Document& doc, const model::Model& model, const GltfOptions& options, GltfOutput& out) {
+  const float s = options.scale;
+  MeshParts parts;
+  add_armature(doc, model, parts);
+  MMDKIT_TRY(add_bone_nodes(doc, model, s, parts));
+  if (model.vertices.empty() || model.faces.empty()) {
+    return parts;
+  }
+  MMDKIT_TRY_ASSIGN(const VertexArrays vertices, vertex_arrays(model, s));
+  if (vertices.sdef + vertices.qdef > 0)
+    out.warnings.push_back(std::to_string(vertices.sdef) + " SDEF and " + std::to_string(vertices.qdef) +
+                           " QDEF vertices written as linear blend skinning (glTF has no spherical or dual-quaternion skinning)");
+  if (vertices.zero_normals > 0)
+    out.warnings.push_back(std::to_string(vertices.zero_normals) + " vertices with a zero normal written with normal (0, 1, 0)");
+  const Value attrs = add_attributes(doc, model, vertices);
+  MMDKIT_TRY_ASSIGN(const Value target_list, add_morph_targets(doc, model, s, parts));
+  out.morph_targets = parts.target_morphs.size();
+  Value prims = add_primitives(doc, model, attrs, target_list);
+  if (prims.Empty()) {
+    return parts;
+  }
+  add_mesh(doc, model, prims, parts, vertices.any_edge);
+  add_mesh_node(doc, model, s, parts);
   return parts;
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "core/try.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/model/textures.hpp"
@@ -140,9 +141,10 @@ Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept {
   return m;
 }
 
-Result<Renderer> Renderer::create(Context& context, const model::Model& model, const fs::path& folder,
-                                  const RenderSettings& settings, std::vector<Warning>& warnings) {
-  if (auto r = context.make_current(); !r) return std::unexpected(r.error());
+namespace {
+
+// Refuses an image size outside 1..16384 or beyond the driver's renderbuffer limit.
+Result<void> check_image_size(const RenderSettings& settings) {
   if (settings.width < 1 || settings.height < 1 || settings.width > 16384 || settings.height > 16384)
     return make_error(ErrorCode::invalid_argument, "image size " + std::to_string(settings.width) + "x" +
                                                        std::to_string(settings.height) + " is outside 1..16384");
@@ -152,16 +154,11 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
     return make_error(ErrorCode::invalid_argument, "image size " + std::to_string(settings.width) + "x" +
                                                        std::to_string(settings.height) + " exceeds the driver's limit " +
                                                        std::to_string(max_rb));
-  auto impl = std::make_unique<Impl>();
-  Impl& r = *impl;
-  r.settings = settings;
-  r.samples = std::clamp(settings.msaa, 1, std::max(1, context.info().max_samples));
-  r.edge_px = settings.edge_pixels > 0 ? settings.edge_pixels
-                                       : float(settings.height) * 0.001f / (2.0f * std::tan(15.0f * kPi / 180.0f));
-  r.vertex_count = model.vertices.size();
-  r.additional_uv_count = model.additional_uv_count;
+  return {};
+}
 
-  // Programs.
+// The four programs (material, edge, ground shadow, shadow map) and their uniform locations.
+Result<void> make_programs(Renderer::Impl& r) {
   auto pm = gl::make_program(shaders::kMaterialVs, shaders::kMaterialFs, "material");
   if (!pm) return std::unexpected(pm.error());
   r.prog_material = *pm;
@@ -174,33 +171,35 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
   auto pd = gl::make_program(shaders::kDepthVs, shaders::kDepthFs, "shadow map");
   if (!pd) return std::unexpected(pd.error());
   r.prog_depth = *pd;
-  {
-    const GLuint p = r.prog_material;
-    Locations& l = r.loc;
-    auto u = [&](const char* n) { return glGetUniformLocation(p, n); };
-    l = {u("u_view"), u("u_proj"), u("u_light_vp"), u("u_diffuse"), u("u_ambient"), u("u_specular"), u("u_power"),
-         u("u_light_color"), u("u_to_light"), u("u_eye"), u("u_ortho"), u("u_view_dir"), u("u_has_texture"),
-         u("u_sphere_mode"), u("u_has_toon"), u("u_self_shadow"), u("u_tex_mul"), u("u_tex_add"), u("u_sph_mul"),
-         u("u_sph_add"), u("u_toon_mul"), u("u_toon_add"), u("u_accessory")};
-    glUseProgram(p);
-    glUniform1i(u("u_texture"), 0);
-    glUniform1i(u("u_sphere"), 1);
-    glUniform1i(u("u_toon"), 2);
-    glUniform1i(u("u_shadow_map"), 3);
-    r.edge_view = glGetUniformLocation(r.prog_edge, "u_view");
-    r.edge_proj = glGetUniformLocation(r.prog_edge, "u_proj");
-    r.edge_viewport = glGetUniformLocation(r.prog_edge, "u_viewport");
-    r.edge_pixels = glGetUniformLocation(r.prog_edge, "u_edge_pixels");
-    r.edge_size = glGetUniformLocation(r.prog_edge, "u_edge_size");
-    r.edge_color = glGetUniformLocation(r.prog_edge, "u_color");
-    r.ground_view = glGetUniformLocation(r.prog_ground, "u_view");
-    r.ground_proj = glGetUniformLocation(r.prog_ground, "u_proj");
-    r.ground_dir = glGetUniformLocation(r.prog_ground, "u_light_dir");
-    r.ground_color = glGetUniformLocation(r.prog_ground, "u_color");
-    r.depth_vp = glGetUniformLocation(r.prog_depth, "u_light_vp");
-  }
+  const GLuint p = r.prog_material;
+  Locations& l = r.loc;
+  auto u = [&](const char* n) { return glGetUniformLocation(p, n); };
+  l = {u("u_view"), u("u_proj"), u("u_light_vp"), u("u_diffuse"), u("u_ambient"), u("u_specular"), u("u_power"),
+       u("u_light_color"), u("u_to_light"), u("u_eye"), u("u_ortho"), u("u_view_dir"), u("u_has_texture"),
+       u("u_sphere_mode"), u("u_has_toon"), u("u_self_shadow"), u("u_tex_mul"), u("u_tex_add"), u("u_sph_mul"),
+       u("u_sph_add"), u("u_toon_mul"), u("u_toon_add"), u("u_accessory")};
+  glUseProgram(p);
+  glUniform1i(u("u_texture"), 0);
+  glUniform1i(u("u_sphere"), 1);
+  glUniform1i(u("u_toon"), 2);
+  glUniform1i(u("u_shadow_map"), 3);
+  r.edge_view = glGetUniformLocation(r.prog_edge, "u_view");
+  r.edge_proj = glGetUniformLocation(r.prog_edge, "u_proj");
+  r.edge_viewport = glGetUniformLocation(r.prog_edge, "u_viewport");
+  r.edge_pixels = glGetUniformLocation(r.prog_edge, "u_edge_pixels");
+  r.edge_size = glGetUniformLocation(r.prog_edge, "u_edge_size");
+  r.edge_color = glGetUniformLocation(r.prog_edge, "u_color");
+  r.ground_view = glGetUniformLocation(r.prog_ground, "u_view");
+  r.ground_proj = glGetUniformLocation(r.prog_ground, "u_proj");
+  r.ground_dir = glGetUniformLocation(r.prog_ground, "u_light_dir");
+  r.ground_color = glGetUniformLocation(r.prog_ground, "u_color");
+  r.depth_vp = glGetUniformLocation(r.prog_depth, "u_light_vp");
+  return {};
+}
 
-  // Geometry.
+// The vertex array: positions and normals (streamed per frame), UVs, edge scales, accessory vertex
+// colours and the faces.
+void upload_geometry(Renderer::Impl& r, const model::Model& model) {
   const std::size_t n = model.vertices.size();
   std::vector<float> edge(n);
   r.base_uv.resize(n);
@@ -249,8 +248,12 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(model.faces.size() * sizeof(std::uint32_t)),
                model.faces.data(), GL_STATIC_DRAW);
   glBindVertexArray(0);
+}
 
-  // Textures: one GL texture per file (or generated toon), white for what cannot be read.
+// The materials' GL textures: one per file (or generated toon), white for what cannot be read,
+// with one warning per texture.
+void load_material_textures(Renderer::Impl& r, const model::Model& model, const fs::path& folder,
+                            const RenderSettings& settings, std::vector<Warning>& warnings) {
   std::map<std::string, GLuint> cache;  // key: resolved path or "toon:N" / "white"
   std::set<std::string> reported;
   auto own = [&](const Image& img, bool repeat) {
@@ -339,14 +342,11 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
     }
     r.materials.push_back(g);
   }
-  // Material values without morphs (for frames that give none), as the morph layer builds them.
-  auto morph_data = anim::MorphData::create(model);
-  if (!morph_data) return std::unexpected(morph_data.error());
-  r.base_materials.assign(morph_data->base_materials().begin(), morph_data->base_materials().end());
+}
 
-  // Framebuffers: MSAA colour + depth/stencil, resolved into a single-sample colour buffer (none
-  // for a renderer drawn only into another's picture).
-  if (!settings.framebuffer) return Renderer(std::move(impl));
+// Framebuffers: MSAA colour + depth/stencil, resolved into a single-sample colour buffer, and the
+// shadow map's with self shadows.
+Result<void> make_framebuffers(Renderer::Impl& r, const RenderSettings& settings) {
   glGenFramebuffers(1, &r.fbo_msaa);
   glGenRenderbuffers(1, &r.rb_color);
   glGenRenderbuffers(1, &r.rb_depth);
@@ -386,6 +386,34 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
       return make_error(ErrorCode::unsupported, "the driver refuses the shadow map framebuffer");
   }
+  return {};
+}
+
+}  // namespace
+
+Result<Renderer> Renderer::create(Context& context, const model::Model& model, const fs::path& folder,
+                                  const RenderSettings& settings, std::vector<Warning>& warnings) {
+  if (auto r = context.make_current(); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(check_image_size(settings));
+  auto impl = std::make_unique<Impl>();
+  Impl& r = *impl;
+  r.settings = settings;
+  r.samples = std::clamp(settings.msaa, 1, std::max(1, context.info().max_samples));
+  r.edge_px = settings.edge_pixels > 0 ? settings.edge_pixels
+                                       : float(settings.height) * 0.001f / (2.0f * std::tan(15.0f * kPi / 180.0f));
+  r.vertex_count = model.vertices.size();
+  r.additional_uv_count = model.additional_uv_count;
+  MMDKIT_TRY(make_programs(r));
+  upload_geometry(r, model);
+  load_material_textures(r, model, folder, settings, warnings);
+  // Material values without morphs (for frames that give none), as the morph layer builds them.
+  auto morph_data = anim::MorphData::create(model);
+  if (!morph_data) return std::unexpected(morph_data.error());
+  r.base_materials.assign(morph_data->base_materials().begin(), morph_data->base_materials().end());
+
+  // No framebuffer for a renderer drawn only into another's picture.
+  if (!settings.framebuffer) return Renderer(std::move(impl));
+  MMDKIT_TRY(make_framebuffers(r, settings));
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   return Renderer(std::move(impl));
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/try.hpp"
 #include "mmdkit/formats/vac.hpp"
 
 namespace mmdkit::scene {
@@ -283,13 +284,41 @@ std::array<std::uint8_t, 24> camera_interpolation_from_pmm(const std::array<std:
       vmd::CameraInterpolation{curve(0), curve(1), curve(2), curve(3), curve(4), curve(5)});
 }
 
-Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& options, std::vector<Warning>& warnings) {
+namespace {
+
+// The scene entry of an accessory: its keys give placement, parent, visibility and opacity when it has any.
+AccessoryEntry scene_entry(const ProjectAccessory& pa) {
+  AccessoryEntry e;
+  e.file = pa.x_file;
+  e.model = pa.model;
+  e.bone = pa.bone;
+  e.placement = pa.placement;
+  e.visible = pa.visible;
+  e.opacity = std::clamp(pa.opacity, 0.0f, 1.0f);
+  e.add_blend = pa.add_blend;
+  if (!pa.keys.empty()) {  // the keys give placement, parent, visibility and opacity
+    e.model.reset();
+    e.bone.clear();
+    e.placement = Placement{};
+    e.visible = true;
+    e.opacity = 1.0f;
+    e.keys = pa.keys;
+  }
+  return e;
+}
+
+// One conversion in steps: the document, the options, the warnings given and the project built.
+struct ProjectConversion {
+  const pmm::Document& d;
+  const ProjectOptions& options;
+  std::vector<Warning>& warnings;
+  std::vector<fs::path> folders;  // the project folder, then the search folders
   Project p;
-  std::vector<fs::path> folders{options.project_folder.empty() ? fs::path(".") : options.project_folder};
-  for (const fs::path& f : options.search_folders) folders.push_back(f);
   // One warning per stored path: items naming the same missing file are added to its warning.
   std::map<std::string, std::size_t> missing_warning;
-  auto missing = [&](const std::string& field, const ProjectPath& path) -> Result<void> {
+
+  // A file not found: an error when strict, else one warning per stored path.
+  Result<void> missing(const std::string& field, const ProjectPath& path) {
     std::string msg = field + ": file not found: '" + path.stored + "' (looked for " + tried_list(path) + ")";
     if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
     if (auto it = missing_warning.find(path.stored); it != missing_warning.end()) {
@@ -301,13 +330,45 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     w.code = ErrorCode::io_error;
     warnings.push_back(std::move(w));
     return {};
-  };
-  p.width = d.output_width;
-  p.height = d.output_height;
-  p.first_frame = d.begin_enabled ? std::max(0, d.begin_frame) : 0;
-  if (d.end_enabled) p.last_frame = std::max(p.first_frame, d.end_frame);
+  }
 
-  for (std::size_t i = 0; i < d.models.size(); ++i) {
+  // The motion of a version-1 model, whose bone and morph names are in the model file
+  // (ProjectOptions::model_names): empty with a warning when it cannot be read.
+  Result<void> version1_motion(const pmm::Model& m, const std::string& field, ProjectModel& pm) {
+    // The names are in the model file (ProjectOptions::model_names).
+    std::optional<ModelNames> names;
+    if (pm.file.found && options.model_names) names = options.model_names(*pm.file.found);
+    if (!names) {
+      const std::string msg = field + ": a version-1 project stores no bone or morph names and the model file " +
+                              (pm.file.found ? "'" + pm.file.found->string() + "' could not be read"
+                                             : "'" + m.path.text + "' was not found") +
+                              "; its motion is left empty";
+      if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
+      warnings.push_back(warning(msg));
+      pm.motion = empty_motion(m.name.text, d.encoding);
+    } else if (names->bones.size() != m.initial_bone_keys.size() ||
+               names->morphs.size() != m.initial_morph_keys.size() ||
+               names->ik_bones.size() != m.initial_model_key.ik_enabled.size()) {
+      return make_error(ErrorCode::invalid_value,
+                        field + ": the model file has " + std::to_string(names->bones.size()) + " bones, " +
+                            std::to_string(names->morphs.size()) + " morphs and " +
+                            std::to_string(names->ik_bones.size()) + " IK bones; the project's keys are for " +
+                            std::to_string(m.initial_bone_keys.size()) + ", " +
+                            std::to_string(m.initial_morph_keys.size()) + " and " +
+                            std::to_string(m.initial_model_key.ik_enabled.size()),
+                        "project");
+    } else {
+      pmm::Model named = m;
+      for (const std::string& b : names->bones) named.bone_names.push_back(EncodedText{{}, b});
+      for (const std::string& s : names->morphs) named.morph_names.push_back(EncodedText{{}, s});
+      named.ik_bones = names->ik_bones;
+      pm.motion = model_motion(named, d.encoding, field, warnings);
+    }
+    return {};
+  }
+
+  // Model i: its file, its motion and its scene entry when the file is found.
+  Result<void> add_model(std::size_t i) {
     const pmm::Model& m = d.models[i];
     ProjectModel pm;
     pm.index = i;
@@ -315,35 +376,7 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     const std::string field = "models[" + std::to_string(i) + "] '" + m.name.text + "'";
     pm.file = resolve_project_path(m.path.text, folders);
     if (d.version == pmm::Version::v1) {
-      // The names are in the model file (ProjectOptions::model_names).
-      std::optional<ModelNames> names;
-      if (pm.file.found && options.model_names) names = options.model_names(*pm.file.found);
-      if (!names) {
-        const std::string msg = field + ": a version-1 project stores no bone or morph names and the model file " +
-                                (pm.file.found ? "'" + pm.file.found->string() + "' could not be read"
-                                               : "'" + m.path.text + "' was not found") +
-                                "; its motion is left empty";
-        if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
-        warnings.push_back(warning(msg));
-        pm.motion = empty_motion(m.name.text, d.encoding);
-      } else if (names->bones.size() != m.initial_bone_keys.size() ||
-                 names->morphs.size() != m.initial_morph_keys.size() ||
-                 names->ik_bones.size() != m.initial_model_key.ik_enabled.size()) {
-        return make_error(ErrorCode::invalid_value,
-                          field + ": the model file has " + std::to_string(names->bones.size()) + " bones, " +
-                              std::to_string(names->morphs.size()) + " morphs and " +
-                              std::to_string(names->ik_bones.size()) + " IK bones; the project's keys are for " +
-                              std::to_string(m.initial_bone_keys.size()) + ", " +
-                              std::to_string(m.initial_morph_keys.size()) + " and " +
-                              std::to_string(m.initial_model_key.ik_enabled.size()),
-                          "project");
-      } else {
-        pmm::Model named = m;
-        for (const std::string& b : names->bones) named.bone_names.push_back(EncodedText{{}, b});
-        for (const std::string& s : names->morphs) named.morph_names.push_back(EncodedText{{}, s});
-        named.ik_bones = names->ik_bones;
-        pm.motion = model_motion(named, d.encoding, field, warnings);
-      }
+      MMDKIT_TRY(version1_motion(m, field, pm));
     } else {
       pm.motion = model_motion(m, d.encoding, field, warnings);
     }
@@ -354,14 +387,15 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
       // MMD's edge width per model (version 2; version 1 stores none): a multiplier >= 0.
       e.edge_width = std::isfinite(m.edge_width) ? std::max(0.0f, m.edge_width) : 1.0f;
       p.scene.models.push_back(std::move(e));
-    } else if (auto r = missing(field, pm.file); !r) {
-      return std::unexpected(r.error());
+    } else {
+      MMDKIT_TRY(missing(field, pm.file));
     }
     p.models.push_back(std::move(pm));
+    return {};
   }
-  p.camera = camera_motion(d, warnings);
+
   // The bones the camera follows (v2 camera keys' parent): one scene key where the parent changes.
-  if (d.version == pmm::Version::v2) {
+  void add_camera_parents() {
     const auto ids = ids_of(d.camera.keys);
     std::vector<char> used(d.camera.keys.size(), 0);
     std::vector<Warning> again;  // the chain's warnings were given by camera_motion
@@ -390,7 +424,9 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     }
   }
 
-  for (std::size_t i = 0; i < d.accessories.size(); ++i) {
+  // Accessory i: its file, placement and keys (with their parents), and its scene entry when its
+  // .x file is found and it can be seen.
+  Result<void> add_accessory(std::size_t i) {
     const pmm::Accessory& a = d.accessories[i];
     ProjectAccessory pa;
     pa.index = i;
@@ -435,10 +471,21 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
         pa.keys.push_back(std::move(key));
       }
     }
+    MMDKIT_TRY_ASSIGN(const bool placed, resolve_accessory_x(field, pa));
+    if (placed) {
+      pa.scene_accessory = p.scene.accessories.size();
+      p.scene.accessories.push_back(scene_entry(pa));
+    }
+    p.accessories.push_back(std::move(pa));
+    return {};
+  }
+
+  // The .x file of an accessory (a .vac's own, resolved): false when it is left out of the scene
+  // (file missing, unreadable .vac, no keys and a scale not > 0).
+  Result<bool> resolve_accessory_x(const std::string& field, ProjectAccessory& pa) {
     if (!pa.file.found) {
-      if (auto r = missing(field, pa.file); !r) return std::unexpected(r.error());
-      p.accessories.push_back(std::move(pa));
-      continue;
+      MMDKIT_TRY(missing(field, pa.file));
+      return false;
     }
     if (ends_with_ci(pa.file.found->string(), ".vac")) {
       // MMD applied the .vac when the accessory was loaded; the project's keys hold the placement
@@ -449,8 +496,7 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
         std::string msg = field + ": " + x.error().message + " ('" + pa.file.found->string() + "')";
         if (options.strict) return make_error(ErrorCode::io_error, msg, "project");
         warnings.push_back(warning(msg + "; left out of the scene"));
-        p.accessories.push_back(std::move(pa));
-        continue;
+        return false;
       }
       pa.x_file = *x;
     } else {
@@ -458,48 +504,56 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
     }
     if (pa.keys.empty() && (pa.placement.scale <= 0 || !std::isfinite(pa.placement.scale))) {
       warnings.push_back(warning(field + ": scale " + std::to_string(pa.placement.scale) + " is not > 0; left out of the scene"));
-      p.accessories.push_back(std::move(pa));
-      continue;
+      return false;
     }
-    AccessoryEntry e;
-    e.file = pa.x_file;
-    e.model = pa.model;
-    e.bone = pa.bone;
-    e.placement = pa.placement;
-    e.visible = pa.visible;
-    e.opacity = std::clamp(pa.opacity, 0.0f, 1.0f);
-    e.add_blend = pa.add_blend;
-    if (!pa.keys.empty()) {  // the keys give placement, parent, visibility and opacity
-      e.model.reset();
-      e.bone.clear();
-      e.placement = Placement{};
-      e.visible = true;
-      e.opacity = 1.0f;
-      e.keys = pa.keys;
-    }
-    pa.scene_accessory = p.scene.accessories.size();
-    p.scene.accessories.push_back(std::move(e));
-    p.accessories.push_back(std::move(pa));
+    return true;
   }
+
   // What the scene does not carry yet, said once (docs/PMM.md "Not converted yet").
-  std::size_t parented = 0;
-  for (const pmm::Model& m : d.models) {
-    bool any = false;
-    for (const pmm::OutsideParent& op : m.initial_model_key.outside_parents) any = any || op.model >= 0;
-    for (const pmm::ModelKey& k : m.model_keys)
-      for (const pmm::OutsideParent& op : k.outside_parents) any = any || op.model >= 0;
-    parented += any ? 1 : 0;
+  void warn_outside_parents() {
+    std::size_t parented = 0;
+    for (const pmm::Model& m : d.models) {
+      bool any = false;
+      for (const pmm::OutsideParent& op : m.initial_model_key.outside_parents) any = any || op.model >= 0;
+      for (const pmm::ModelKey& k : m.model_keys)
+        for (const pmm::OutsideParent& op : k.outside_parents) any = any || op.model >= 0;
+      parented += any ? 1 : 0;
+    }
+    if (parented > 0)
+      warnings.push_back(warning(std::to_string(parented) + " models use outside parents, which are not converted yet"));
   }
-  if (parented > 0)
-    warnings.push_back(warning(std::to_string(parented) + " models use outside parents, which are not converted yet"));
-  if (d.audio_enabled && !d.audio_path.text.empty()) {
-    p.audio = resolve_project_path(d.audio_path.text, folders);
-    if (p.audio->found)
-      p.scene.audio = *p.audio->found;
-    else if (auto r = missing("audio", *p.audio); !r)
-      return std::unexpected(r.error());
+
+  // The audio file of the project when enabled.
+  Result<void> add_audio() {
+    if (d.audio_enabled && !d.audio_path.text.empty()) {
+      p.audio = resolve_project_path(d.audio_path.text, folders);
+      if (p.audio->found)
+        p.scene.audio = *p.audio->found;
+      else
+        MMDKIT_TRY(missing("audio", *p.audio));
+    }
+    return {};
   }
-  return p;
+};
+
+}  // namespace
+
+Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& options, std::vector<Warning>& warnings) {
+  ProjectConversion c{d, options, warnings, {}, {}, {}};
+  c.folders.push_back(options.project_folder.empty() ? fs::path(".") : options.project_folder);
+  for (const fs::path& f : options.search_folders) c.folders.push_back(f);
+  Project& p = c.p;
+  p.width = d.output_width;
+  p.height = d.output_height;
+  p.first_frame = d.begin_enabled ? std::max(0, d.begin_frame) : 0;
+  if (d.end_enabled) p.last_frame = std::max(p.first_frame, d.end_frame);
+  for (std::size_t i = 0; i < d.models.size(); ++i) MMDKIT_TRY(c.add_model(i));
+  p.camera = camera_motion(d, warnings);
+  if (d.version == pmm::Version::v2) c.add_camera_parents();
+  for (std::size_t i = 0; i < d.accessories.size(); ++i) MMDKIT_TRY(c.add_accessory(i));
+  c.warn_outside_parents();
+  MMDKIT_TRY(c.add_audio());
+  return std::move(c.p);
 }
 
 }  // namespace mmdkit::scene

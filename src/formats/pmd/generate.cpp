@@ -20,20 +20,8 @@ Result<void> put(FixedText<N>& field, std::string_view utf8) {
   return set_text(field, utf8, Encoding::cp932);
 }
 
-}  // namespace
-
-Result<Model> generate(const GenerateOptions& o) {
-  if (o.vertices > 65535 || o.morphs > 65534)
-    return make_error(ErrorCode::limit_exceeded, "generate pmd is limited to 65535 vertices and 65534 morphs");
-  Rng rng(o.seed);
-  Model m;
-  m.encoding = Encoding::cp932;
-  m.tail = Tail::joints;
-  MMDKIT_TRY(put(m.name, "合成ヒューマノイド"));
-  MMDKIT_TRY(put(m.comment, "mmdkit generate pmd, seed " + std::to_string(o.seed)));
-
-  // Bones.
-  const auto specs = humanoid::bones();
+// The humanoid bones (humanoid::bones) in PMD types, and their IK chains.
+Result<void> add_bones(Model& m, std::span<const humanoid::BoneSpec> specs) {
   const auto iks = humanoid::ik_chains();
   m.bones.resize(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -73,12 +61,15 @@ Result<Model> generate(const GenerateOptions& o) {
     for (std::int32_t l = 0; l < k.link_count; ++l) c.links.push_back(static_cast<std::uint16_t>(k.links[static_cast<std::size_t>(l)]));
     m.ik_chains.push_back(std::move(c));
   }
+  return {};
+}
 
-  // Vertices near deforming bones.
+// `count` vertices near the deforming bones, each on one bone or shared with its parent.
+void add_vertices(Model& m, std::span<const humanoid::BoneSpec> specs, Rng& rng, std::uint64_t count) {
   std::vector<std::uint16_t> deforming;
   for (std::size_t i = 0; i < specs.size(); ++i)
     if (specs[i].deforms) deforming.push_back(static_cast<std::uint16_t>(i));
-  m.vertices.resize(static_cast<std::size_t>(o.vertices));
+  m.vertices.resize(static_cast<std::size_t>(count));
   for (Vertex& v : m.vertices) {
     std::uint16_t b = deforming[rng.below(static_cast<std::uint32_t>(deforming.size()))];
     const auto& s = specs[b];
@@ -96,7 +87,10 @@ Result<Model> generate(const GenerateOptions& o) {
     v.weight = shared ? static_cast<std::uint8_t>(1 + rng.below(99)) : 100;
     v.edge_off = 0;
   }
-  // Faces: a strip.
+}
+
+// The faces (a strip over the vertices) and two materials (body, face) sharing them.
+Result<void> add_faces_and_materials(Model& m) {
   const std::size_t n = m.vertices.size();
   if (n >= 3) {
     m.indices.reserve(3 * (n - 2));
@@ -122,8 +116,13 @@ Result<Model> generate(const GenerateOptions& o) {
   face.index_count = 3 * (triangles - triangles / 2);
   MMDKIT_TRY(put(face.texture, "face.bmp*face.sph"));
   m.materials = {body, face};
+  return {};
+}
 
-  // Morphs.
+// The base morph (up to 64 vertices) and o.morphs vertex morphs over it, with their English names in
+// `en` and display entries (at most 255).
+Result<void> add_morphs(Model& m, English& en, const GenerateOptions& o, Rng& rng) {
+  const std::size_t n = m.vertices.size();
   static const char* kMorphNames[] = {"あ", "い", "う", "え", "お", "まばたき", "笑い", "ウィンク"};
   static const char* kMorphNamesEn[] = {"a", "i", "u", "e", "o", "blink", "smile", "wink"};
   static const std::uint8_t kMorphTypes[] = {3, 3, 3, 3, 3, 2, 2, 2};
@@ -133,7 +132,6 @@ Result<Model> generate(const GenerateOptions& o) {
   const std::size_t nbase = std::min<std::size_t>(n, 64);
   for (std::size_t k = 0; k < nbase; ++k) base.offsets.push_back({static_cast<std::uint32_t>(k), m.vertices[k].position});
   m.morphs.push_back(std::move(base));
-  English en;
   MMDKIT_TRY(put(en.name, "Synthetic humanoid"));
   MMDKIT_TRY(put(en.comment, "mmdkit generate pmd, seed " + std::to_string(o.seed)));
   for (std::uint64_t k = 0; k < o.morphs; ++k) {
@@ -173,8 +171,11 @@ Result<Model> generate(const GenerateOptions& o) {
       en.morph_names.push_back(std::move(xe));
     }
   }
+  return {};
+}
 
-  // Bone frames and display.
+// Two bone frames (センター, 体) with the visible bones, the English names and the toon textures.
+Result<void> add_display(Model& m, English en, std::span<const humanoid::BoneSpec> specs) {
   m.bone_frames.resize(2);
   MMDKIT_TRY(put(m.bone_frames[0], "センター\n"));
   MMDKIT_TRY(put(m.bone_frames[1], "体\n"));
@@ -192,8 +193,11 @@ Result<Model> generate(const GenerateOptions& o) {
     std::string t = std::to_string(i + 1);
     MMDKIT_TRY(put(m.toon_textures[i], "toon" + std::string(t.size() < 2 ? "0" : "") + t + ".bmp"));
   }
+  return {};
+}
 
-  // Rigid bodies (relative to their bones) and a joint.
+// Two rigid bodies (head, upper body; relative to their bones) and the neck joint.
+Result<void> add_physics(Model& m, std::span<const humanoid::BoneSpec> specs) {
   const std::int32_t head = humanoid::find_bone("頭"), upper = humanoid::find_bone("上半身");
   RigidBody rb;
   MMDKIT_TRY(put(rb.name, "頭"));
@@ -223,6 +227,28 @@ Result<Model> generate(const GenerateOptions& o) {
   j.rotation_min = {-0.5f, -0.5f, -0.5f};
   j.rotation_max = {0.5f, 0.5f, 0.5f};
   m.joints.push_back(j);
+  return {};
+}
+
+}  // namespace
+
+Result<Model> generate(const GenerateOptions& o) {
+  if (o.vertices > 65535 || o.morphs > 65534)
+    return make_error(ErrorCode::limit_exceeded, "generate pmd is limited to 65535 vertices and 65534 morphs");
+  Rng rng(o.seed);
+  Model m;
+  m.encoding = Encoding::cp932;
+  m.tail = Tail::joints;
+  MMDKIT_TRY(put(m.name, "合成ヒューマノイド"));
+  MMDKIT_TRY(put(m.comment, "mmdkit generate pmd, seed " + std::to_string(o.seed)));
+  const auto specs = humanoid::bones();
+  MMDKIT_TRY(add_bones(m, specs));
+  add_vertices(m, specs, rng, o.vertices);
+  MMDKIT_TRY(add_faces_and_materials(m));
+  English en;
+  MMDKIT_TRY(add_morphs(m, en, o, rng));
+  MMDKIT_TRY(add_display(m, std::move(en), specs));
+  MMDKIT_TRY(add_physics(m, specs));
   return m;
 }
 

@@ -5,6 +5,7 @@
 
 #include "mmdkit/formats/pmd.hpp"
 #include "pmd_internal.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::pmd {
 namespace {
@@ -116,9 +117,10 @@ TextureParts texture_parts(std::string_view s) {
   return t;
 }
 
-Result<std::vector<std::uint8_t>> write(const Model& m) {
-  const Encoding enc = m.encoding;
-  // Limits of the count fields.
+namespace {
+
+// Refuses counts the count fields cannot hold.
+Result<void> check_counts(const Model& m) {
   if (m.bones.size() > 0xFFFF) return too_many(kSecBones, m.bones.size(), 0xFFFF);
   if (m.ik_chains.size() > 0xFFFF) return too_many(kSecIk, m.ik_chains.size(), 0xFFFF);
   if (m.morphs.size() > 0xFFFF) return too_many(kSecMorphs, m.morphs.size(), 0xFFFF);
@@ -131,7 +133,11 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
   if (m.rigid_bodies.size() > 0xFFFFFFFFu) return too_many(kSecRigidBodies, m.rigid_bodies.size(), 0xFFFFFFFFu);
   if (m.joints.size() > 0xFFFFFFFFu) return too_many(kSecJoints, m.joints.size(), 0xFFFFFFFFu);
 
-  // The tail parts to write.
+  return {};
+}
+
+// The tail parts to write: the model's, raised to the last part that has content.
+Tail tail_to_write(const Model& m) {
   Tail tail = m.tail;
   auto raise = [&](Tail t) {
     if (static_cast<int>(tail) < static_cast<int>(t)) tail = t;
@@ -141,6 +147,11 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
     raise(Tail::toon_textures);
   if (!m.rigid_bodies.empty()) raise(Tail::rigid_bodies);
   if (!m.joints.empty()) raise(Tail::joints);
+  return tail;
+}
+
+// The English names of a model with any: one per bone, morph but the base, and bone frame.
+Result<void> check_english(const Model& m) {
   const std::size_t english_morphs = m.morphs.empty() ? 0 : m.morphs.size() - 1;
   if (m.english) {
     const English& e = *m.english;
@@ -153,8 +164,12 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
                             std::to_string(english_morphs) + ", " + std::to_string(m.bone_frames.size()),
                         kSecEnglish);
   }
+  return {};
+}
 
-  // Exact size.
+// The exact byte size of the file; refuses an IK chain of over 255 links, a morph of too many offsets.
+Result<std::size_t> exact_size(const Model& m, Tail tail) {
+  const std::size_t english_morphs = m.morphs.empty() ? 0 : m.morphs.size() - 1;
   std::size_t size = kHeaderSize + 4 + kVertexSize * m.vertices.size() + 4 + 2 * m.indices.size() + 4 +
                      kMaterialSize * m.materials.size() + 2 + kBoneSize * m.bones.size() + 2;
   for (const IkChain& k : m.ik_chains) {
@@ -183,15 +198,19 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
   if (tail_n >= 3) size += 4 + kRigidBodySize * m.rigid_bodies.size();
   if (tail_n >= 4) size += 4 + kJointSize * m.joints.size();
   size += m.trailing.size();
+  return size;
+}
 
-  std::vector<std::uint8_t> buf(size);
-  Out o(buf.data());
+// Writes a fixed text field at o in enc, or returns its error from the enclosing function.
 #define MMDKIT_PUT_TEXT(field, section, record, what)                                  \
   do {                                                                                 \
     if (auto r_ = put_text(o, field, enc, section, record, what); !r_) [[unlikely]]    \
       return std::unexpected(std::move(r_.error()));                                   \
   } while (0)
 
+
+// The header, vertices, faces and materials.
+Result<void> write_geometry(Out& o, const Model& m, Encoding enc) {
   // Header.
   o.bytes("Pmd", 3);
   o.put(m.version);
@@ -228,6 +247,11 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
     o.put(x.index_count);
     MMDKIT_PUT_TEXT(x.texture, kSecMaterials, static_cast<std::int64_t>(i), "texture name");
   }
+  return {};
+}
+
+// Bones, IK chains and morphs.
+Result<void> write_skeleton(Out& o, const Model& m, Encoding enc) {
   // Bones.
   o.put(static_cast<std::uint16_t>(m.bones.size()));
   for (std::size_t i = 0; i < m.bones.size(); ++i) {
@@ -258,6 +282,11 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
     o.put(x.type);
     o.bytes(x.offsets.data(), kMorphOffsetSize * x.offsets.size());
   }
+  return {};
+}
+
+// The morph and bone display lists.
+Result<void> write_display(Out& o, const Model& m, Encoding enc) {
   // Display lists.
   o.put(static_cast<std::uint8_t>(m.morph_display.size()));
   o.bytes(m.morph_display.data(), 2 * m.morph_display.size());
@@ -269,6 +298,12 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
     o.put(d.bone);
     o.put(d.frame);
   }
+  return {};
+}
+
+// The optional tail up to `tail`: English names, toon textures, rigid bodies, joints.
+Result<void> write_tail(Out& o, const Model& m, Encoding enc, Tail tail) {
+  const int tail_n = static_cast<int>(tail);
   // Optional tail.
   if (tail_n >= 1) {
     o.put(static_cast<std::uint8_t>(m.english ? 1 : 0));
@@ -324,8 +359,24 @@ Result<std::vector<std::uint8_t>> write(const Model& m) {
       o.put(j.spring_rotation);
     }
   }
-  o.bytes(m.trailing.data(), m.trailing.size());
+  return {};
+}
 #undef MMDKIT_PUT_TEXT
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> write(const Model& m) {
+  MMDKIT_TRY(check_counts(m));
+  const Tail tail = tail_to_write(m);
+  MMDKIT_TRY(check_english(m));
+  MMDKIT_TRY_ASSIGN(const std::size_t size, exact_size(m, tail));
+  std::vector<std::uint8_t> buf(size);
+  Out o(buf.data());
+  MMDKIT_TRY(write_geometry(o, m, m.encoding));
+  MMDKIT_TRY(write_skeleton(o, m, m.encoding));
+  MMDKIT_TRY(write_display(o, m, m.encoding));
+  MMDKIT_TRY(write_tail(o, m, m.encoding, tail));
+  o.bytes(m.trailing.data(), m.trailing.size());
   return buf;
 }
 

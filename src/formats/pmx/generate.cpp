@@ -151,14 +151,10 @@ Result<GenerateVariant> parse_generate_variant(std::string_view name) {
                     "unknown PMX variant '" + std::string(name) + "' (pmx2.0-utf16 or pmx2.1-utf8)");
 }
 
-Result<Model> generate(const GenerateOptions& o) {
-  constexpr std::uint64_t kMax = 0x7FFFFFFF;
-  if (o.vertices > kMax || o.bones > kMax || o.morphs > kMax)
-    return make_error(ErrorCode::limit_exceeded, "vertex, bone and morph counts are limited to 2^31 - 1");
-  const bool v21 = o.variant == GenerateVariant::pmx21_utf8;
-  Rng rng(o.seed);
-  Model m;
-  Ctx c{v21 ? Encoding::utf8 : Encoding::utf16le};
+namespace {
+
+// The header: version, encoding and additional UVs of the variant; names and comments.
+void generate_header(Model& m, const Ctx& c, const GenerateOptions& o, bool v21) {
   m.header.version = v21 ? Version::v2_1 : Version::v2_0;
   m.header.version_value = v21 ? 2.1f : 2.0f;
   m.header.encoding = c.enc;
@@ -167,9 +163,10 @@ Result<Model> generate(const GenerateOptions& o) {
   m.name_en = c.text("mmdkit generated model");
   m.comment = c.text("mmdkit generate pmx: seed " + std::to_string(o.seed));
   m.comment_en = c.text("synthetic model for tests and benchmarks");
+}
 
-  // Bones -----------------------------------------------------------------------------------
-  auto hb = humanoid::bones();
+// The humanoid bones (humanoid::bones) with their IK chains; the 2.1 variant puts the eyes on deform layer 1.
+void add_humanoid_bones(Model& m, const Ctx& c, std::span<const humanoid::BoneSpec> hb, bool v21) {
   for (const auto& s : hb) {
     Bone b;
     b.name = c.text(s.name);
@@ -213,10 +210,12 @@ Result<Model> generate(const GenerateOptions& o) {
     m.bones[27].deform_layer = 1;
     m.bones[28].deform_layer = 1;
   }
-  std::vector<std::int32_t> deforming;
-  for (std::size_t i = 0; i < hb.size(); ++i)
-    if (hb[i].deforms) deforming.push_back(static_cast<std::int32_t>(i));
-  const std::int32_t head = humanoid::find_bone("頭"), lower = humanoid::find_bone("下半身");
+}
+
+// Hair (from the head) and skirt (from the lower body) chains of 8 bones until there are o.bones;
+// each added bone is appended to `deforming`.
+void add_chain_bones(Model& m, const Ctx& c, const GenerateOptions& o, std::int32_t head, std::int32_t lower,
+                     std::vector<std::int32_t>& deforming) {
   for (std::uint64_t chain = 0; m.bones.size() < o.bones; ++chain) {
     std::int32_t root = chain % 2 == 0 ? head : lower;
     Vec3 p = m.bones[static_cast<std::size_t>(root)].position;
@@ -239,13 +238,17 @@ Result<Model> generate(const GenerateOptions& o) {
       m.bones.push_back(std::move(b));
     }
   }
+}
+
+// o.vertices vertices scattered around the deforming bones, of every deform type of the variant.
+void scatter_vertices(Model& m, const GenerateOptions& o, Rng& rng, const std::vector<std::int32_t>& deforming,
+                      bool v21) {
   // First child of each bone (for BDEF4).
   std::vector<std::int32_t> child(m.bones.size(), -1);
   for (std::size_t i = m.bones.size(); i-- > 0;)
     if (m.bones[i].parent >= 0) child[static_cast<std::size_t>(m.bones[i].parent)] = static_cast<std::int32_t>(i);
   auto parent_or_self = [&](std::int32_t b) { return m.bones[static_cast<std::size_t>(b)].parent >= 0 ? m.bones[static_cast<std::size_t>(b)].parent : b; };
 
-  // Vertices --------------------------------------------------------------------------------
   const std::size_t nv = o.vertices;
   m.vertices.resize(nv);
   if (v21) m.additional_uvs.resize(nv);
@@ -299,8 +302,12 @@ Result<Model> generate(const GenerateOptions& o) {
     }
     if (v21) m.additional_uvs[i] = {rng.unit(), rng.unit(), rng.unit(), 1.0f};
   }
+}
 
-  // Faces and materials -----------------------------------------------------------------------
+// The faces (a strip, or the figure's ellipsoids) and the three materials (body, face, hair).
+void add_faces_and_materials(Model& m, const Ctx& c, const GenerateOptions& o,
+                             const std::vector<std::int32_t>& deforming) {
+  const std::size_t nv = o.vertices;
   std::size_t tris = nv >= 3 ? nv - 2 : 0;
   std::optional<std::array<std::size_t, 3>> figure_triangles;  // per material, for the figure
   // Fewer vertices per part than the smallest grid: the scattered strip (the grids would index
@@ -345,43 +352,46 @@ Result<Model> generate(const GenerateOptions& o) {
     first = last;
     m.materials.push_back(std::move(mt));
   }
+}
 
-  // Rigid bodies and joints ---------------------------------------------------------------------
-  {
-    RigidBody h;
-    h.name = c.text("頭");
-    h.name_en = c.text("head");
-    h.bone = head;
-    h.group = 0;
-    h.collision_mask = 0xFFFE;
-    h.shape = 0;
-    h.size = {1.8f, 0, 0};
-    h.position = {0, 18.0f, 0};
-    h.mass = 1;
-    h.linear_damping = 0.5f, h.angular_damping = 0.5f, h.friction = 0.5f;
-    RigidBody u = h;
-    u.name = c.text("上半身");
-    u.name_en = c.text("upper body");
-    u.bone = humanoid::find_bone("上半身");
-    u.shape = 2;
-    u.size = {1.2f, 3.0f, 0};
-    u.position = {0, 13.5f, 0.3f};
-    m.rigid_bodies = {std::move(h), std::move(u)};
-    Joint j;
-    j.name = c.text("首");
-    j.name_en = c.text("neck");
-    j.type = v21 ? 1 : 0;
-    j.rigid_body_a = 1;
-    j.rigid_body_b = 0;
-    j.position = {0, 16.0f, 0.3f};
-    j.angular_lower = {-0.5f, -0.5f, -0.5f};
-    j.angular_upper = {0.5f, 0.5f, 0.5f};
-    j.linear_spring = {0, 0, 0};
-    j.angular_spring = {10, 10, 10};
-    m.joints.push_back(std::move(j));
-  }
+// Two rigid bodies (head, upper body) and the neck joint between them.
+void add_physics(Model& m, const Ctx& c, std::int32_t head, bool v21) {
+  RigidBody h;
+  h.name = c.text("頭");
+  h.name_en = c.text("head");
+  h.bone = head;
+  h.group = 0;
+  h.collision_mask = 0xFFFE;
+  h.shape = 0;
+  h.size = {1.8f, 0, 0};
+  h.position = {0, 18.0f, 0};
+  h.mass = 1;
+  h.linear_damping = 0.5f, h.angular_damping = 0.5f, h.friction = 0.5f;
+  RigidBody u = h;
+  u.name = c.text("上半身");
+  u.name_en = c.text("upper body");
+  u.bone = humanoid::find_bone("上半身");
+  u.shape = 2;
+  u.size = {1.2f, 3.0f, 0};
+  u.position = {0, 13.5f, 0.3f};
+  m.rigid_bodies = {std::move(h), std::move(u)};
+  Joint j;
+  j.name = c.text("首");
+  j.name_en = c.text("neck");
+  j.type = v21 ? 1 : 0;
+  j.rigid_body_a = 1;
+  j.rigid_body_b = 0;
+  j.position = {0, 16.0f, 0.3f};
+  j.angular_lower = {-0.5f, -0.5f, -0.5f};
+  j.angular_upper = {0.5f, 0.5f, 0.5f};
+  j.linear_spring = {0, 0, 0};
+  j.angular_spring = {10, 10, 10};
+  m.joints.push_back(std::move(j));
+}
 
-  // Morphs ----------------------------------------------------------------------------------------
+// o.morphs morphs cycling through the morph types of the variant.
+void add_morphs(Model& m, const Ctx& c, const GenerateOptions& o, Rng& rng, std::int32_t head, bool v21) {
+  const std::size_t nv = o.vertices;
   const std::size_t types21[] = {1, 2, 8, 0, 3, 9, 10};
   const std::size_t types20[] = {1, 2, 8, 0, 3};
   for (std::size_t k = 0; k < o.morphs; ++k) {
@@ -431,43 +441,70 @@ Result<Model> generate(const GenerateOptions& o) {
     }
     m.morphs.push_back(std::move(mo));
   }
+}
 
-  // Display frames ------------------------------------------------------------------------------
-  {
-    DisplayFrame root{c.text("Root"), c.text("Root"), 1, {{0, 0}}};
-    DisplayFrame face{c.text("表情"), c.text("Exp"), 1, {}};
-    for (std::size_t k = 0; k < m.morphs.size(); ++k) face.elements.push_back({1, static_cast<std::int32_t>(k)});
-    DisplayFrame center{c.text("センター"), c.text("center"), 0, {{0, 1}}};
-    DisplayFrame body{c.text("体"), c.text("body"), 0, {}};
-    for (std::size_t b = 2; b < m.bones.size(); ++b)
-      if (m.bones[b].has(kVisible)) body.elements.push_back({0, static_cast<std::int32_t>(b)});
-    m.display_frames = {std::move(root), std::move(face), std::move(center), std::move(body)};
-  }
+// The display frames: Root, 表情 (every morph), センター and 体 (every other visible bone).
+void add_display_frames(Model& m, const Ctx& c) {
+  DisplayFrame root{c.text("Root"), c.text("Root"), 1, {{0, 0}}};
+  DisplayFrame face{c.text("表情"), c.text("Exp"), 1, {}};
+  for (std::size_t k = 0; k < m.morphs.size(); ++k) face.elements.push_back({1, static_cast<std::int32_t>(k)});
+  DisplayFrame center{c.text("センター"), c.text("center"), 0, {{0, 1}}};
+  DisplayFrame body{c.text("体"), c.text("body"), 0, {}};
+  for (std::size_t b = 2; b < m.bones.size(); ++b)
+    if (m.bones[b].has(kVisible)) body.elements.push_back({0, static_cast<std::int32_t>(b)});
+  m.display_frames = {std::move(root), std::move(face), std::move(center), std::move(body)};
+}
 
-  if (v21) {
-    SoftBody s;
-    s.name = c.text("スカート布");
-    s.name_en = c.text("skirt cloth");
-    s.shape = 0;
-    s.material = 2;
-    s.group = 1;
-    s.collision_mask = 0xFFFF;
-    s.flags = 0x1;
-    s.b_link_distance = 2;
-    s.cluster_count = 0;
-    s.total_mass = 1.0f;
-    s.collision_margin = 0.05f;
-    s.aero_model = 1;
-    s.config = {0, 0, 0, 0, 1, 0, 0.2f, 0, 1, 0.1f, 1, 0.7f};
-    s.cluster = {0.1f, 1, 0.5f, 0.5f, 0.5f, 0.5f};
-    s.iterations = {0, 1, 0, 4};
-    s.material_params = {1, 1, 1};
-    if (nv > 0) {
-      s.anchors.push_back({1, 0, 0});
-      s.pinned_vertices = {0};
-    }
-    m.soft_bodies.push_back(std::move(s));
+// The 2.1 variant's soft body (the skirt cloth), anchored to vertex 0 when there is one.
+void add_soft_body(Model& m, const Ctx& c, std::size_t nv) {
+  SoftBody s;
+  s.name = c.text("スカート布");
+  s.name_en = c.text("skirt cloth");
+  s.shape = 0;
+  s.material = 2;
+  s.group = 1;
+  s.collision_mask = 0xFFFF;
+  s.flags = 0x1;
+  s.b_link_distance = 2;
+  s.cluster_count = 0;
+  s.total_mass = 1.0f;
+  s.collision_margin = 0.05f;
+  s.aero_model = 1;
+  s.config = {0, 0, 0, 0, 1, 0, 0.2f, 0, 1, 0.1f, 1, 0.7f};
+  s.cluster = {0.1f, 1, 0.5f, 0.5f, 0.5f, 0.5f};
+  s.iterations = {0, 1, 0, 4};
+  s.material_params = {1, 1, 1};
+  if (nv > 0) {
+    s.anchors.push_back({1, 0, 0});
+    s.pinned_vertices = {0};
   }
+  m.soft_bodies.push_back(std::move(s));
+}
+
+}  // namespace
+
+Result<Model> generate(const GenerateOptions& o) {
+  constexpr std::uint64_t kMax = 0x7FFFFFFF;
+  if (o.vertices > kMax || o.bones > kMax || o.morphs > kMax)
+    return make_error(ErrorCode::limit_exceeded, "vertex, bone and morph counts are limited to 2^31 - 1");
+  const bool v21 = o.variant == GenerateVariant::pmx21_utf8;
+  Rng rng(o.seed);
+  Model m;
+  Ctx c{v21 ? Encoding::utf8 : Encoding::utf16le};
+  generate_header(m, c, o, v21);
+  const auto hb = humanoid::bones();
+  add_humanoid_bones(m, c, hb, v21);
+  std::vector<std::int32_t> deforming;
+  for (std::size_t i = 0; i < hb.size(); ++i)
+    if (hb[i].deforms) deforming.push_back(static_cast<std::int32_t>(i));
+  const std::int32_t head = humanoid::find_bone("頭"), lower = humanoid::find_bone("下半身");
+  add_chain_bones(m, c, o, head, lower, deforming);
+  scatter_vertices(m, o, rng, deforming, v21);
+  add_faces_and_materials(m, c, o, deforming);
+  add_physics(m, c, head, v21);
+  add_morphs(m, c, o, rng, head, v21);
+  add_display_frames(m, c);
+  if (v21) add_soft_body(m, c, o.vertices);
   fit_index_sizes(m);
   return m;
 }
