@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "bench_corpus.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmd.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
@@ -15,12 +16,8 @@
 
 namespace {
 
-std::vector<std::uint8_t> corpus_bytes(const char* local_path) {
-  const char* env = std::getenv("MMDKIT_CORPUS");
-  std::filesystem::path dir = env && *env ? env : MMDKIT_DEFAULT_CORPUS_DIR;
-  auto r = mmdkit::read_file(dir / local_path);
-  return r ? std::move(*r) : std::vector<std::uint8_t>{};
-}
+using mmdkit::bench::corpus_bytes;
+using mmdkit::bench::ready;
 
 const std::vector<std::uint8_t>& miku() {
   static const std::vector<std::uint8_t> bytes =
@@ -36,22 +33,10 @@ const std::vector<std::uint8_t>& mei() {
   return bytes;
 }
 
-bool ready(benchmark::State& state, const std::vector<std::uint8_t>& b) {
-  if (!b.empty()) return true;
-  state.SkipWithError("corpus file not found (set MMDKIT_CORPUS)");
-  return false;
-}
-
 void BM_Memcpy(benchmark::State& state) {
   const auto& b = miku();
   if (!ready(state, b)) return;
-  std::vector<std::uint8_t> dst(b.size());
-  for (auto _ : state) {
-    std::memcpy(dst.data(), b.data(), b.size());
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+  mmdkit::bench::memcpy_loop(state, b);
 }
 
 void BM_Parse(benchmark::State& state) {

@@ -9,41 +9,26 @@
 #include <cstring>
 #include <filesystem>
 
+#include "bench_corpus.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmm.hpp"
 #include "mmdkit/scene/project_create.hpp"
 
 namespace {
 
-std::filesystem::path corpus() {
-  const char* env = std::getenv("MMDKIT_CORPUS");
-  return env && *env ? env : MMDKIT_DEFAULT_CORPUS_DIR;
-}
+using mmdkit::bench::corpus_bytes;
+using mmdkit::bench::ready;
 
 const std::vector<std::uint8_t>& sample() {
-  static const std::vector<std::uint8_t> bytes = [] {
-    auto r = mmdkit::read_file(corpus() / "oigami__PMMEditor/UserFile/サンプル（きしめんAllStar).pmm");
-    return r ? std::move(*r) : std::vector<std::uint8_t>{};
-  }();
+  static const std::vector<std::uint8_t> bytes =
+      corpus_bytes("oigami__PMMEditor/UserFile/サンプル（きしめんAllStar).pmm");
   return bytes;
-}
-
-bool ready(benchmark::State& state, const std::vector<std::uint8_t>& b) {
-  if (!b.empty()) return true;
-  state.SkipWithError("corpus file not found (set MMDKIT_CORPUS)");
-  return false;
 }
 
 void BM_Memcpy(benchmark::State& state) {
   const auto& b = sample();
   if (!ready(state, b)) return;
-  std::vector<std::uint8_t> dst(b.size());
-  for (auto _ : state) {
-    std::memcpy(dst.data(), b.data(), b.size());
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+  mmdkit::bench::memcpy_loop(state, b);
 }
 
 void BM_Read(benchmark::State& state) {
@@ -84,7 +69,7 @@ void BM_ToJson(benchmark::State& state) {
 // A project made from the sample's 初音ミク.pmd (no motion): reading the model file's names and
 // building every initial key, as `mmdkit pmm create` does per model.
 void BM_Create(benchmark::State& state) {
-  const auto model = corpus() / "oigami__PMMEditor/UserFile/Model/初音ミク.pmd";
+  const auto model = mmdkit::bench::corpus_dir() / "oigami__PMMEditor/UserFile/Model/初音ミク.pmd";
   if (!std::filesystem::exists(model)) {
     state.SkipWithError("corpus file not found (set MMDKIT_CORPUS)");
     return;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "bench_corpus.hpp"
 #include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/pmx_generate.hpp"
@@ -63,13 +64,7 @@ void label(benchmark::State& state, const std::vector<std::uint8_t>& b) {
 void BM_Memcpy(benchmark::State& state) {
   const auto& b = input(static_cast<int>(state.range(0)));
   if (b.empty()) return state.SkipWithError("input not available");
-  std::vector<std::uint8_t> dst(b.size());
-  for (auto _ : state) {
-    std::memcpy(dst.data(), b.data(), b.size());
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+  mmdkit::bench::memcpy_loop(state, b);
   label(state, b);
 }
 
