@@ -50,6 +50,8 @@ int run_create(const PmmArgs& a, const Streams& s) {
                           !a.audio.empty();
   if (a.scene_file.empty() && a.inputs.empty())
     return usage_error(s.err, "pmm create", "give either --scene SCENE.json or MODEL [MOTION...] (with --camera, --stage, ...)");
+  // .pmm, or .json for the project's lossless JSON (as `convert`); anything else is refused.
+  if (std::string p = output_extension_problem(a.output, kPmmOutput); !p.empty()) return usage_error(s.err, "pmm create", p);
   if (!a.scene_file.empty() && short_form)
     return usage_error(s.err, "pmm create", "--scene cannot be combined with MODEL, MOTION, --camera, --stage, --accessory or --audio");
   std::int32_t width = 1280, height = 720;
@@ -127,21 +129,30 @@ int run_create(const PmmArgs& a, const Streams& s) {
   in.last_frame = last;
   auto doc = scene::create_project(in, warnings);
   if (!doc) return report_error(s.err, doc.error(), doc.error().file.empty() ? a.output : doc.error().file);
-  auto bytes = pmm::write(*doc);
-  if (!bytes) return report_error(s.err, bytes.error(), a.output);
+  std::vector<std::uint8_t> out;
+  if (lower_extension(a.output) == ".json") {
+    const std::string text = pmm::to_json(*doc);
+    out.assign(text.begin(), text.end());
+  } else {
+    auto bytes = pmm::write(*doc);
+    if (!bytes) return report_error(s.err, bytes.error(), a.output);
+    out = std::move(*bytes);
+  }
   if (!a.quiet) print_warnings(s.err, warnings);
-  if (auto r = write_output(a.output, ByteSpan(bytes->data(), bytes->size()), input_paths, a.force, s.out); !r)
+  if (auto r = write_output(a.output, ByteSpan(out.data(), out.size()), input_paths, a.force, s.out); !r)
     return report_error(s.err, r.error(), a.output);
+  // Counted as `mmdkit info` counts them: the keys after each track's initial (frame-0) key.
   std::size_t bone_keys = 0, morph_keys = 0;
   for (const pmm::Model& m : doc->models) {
-    bone_keys += m.initial_bone_keys.size() + m.bone_keys.size();
-    morph_keys += m.initial_morph_keys.size() + m.morph_keys.size();
+    bone_keys += m.bone_keys.size();
+    morph_keys += m.morph_keys.size();
   }
+  auto count = [](std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
   summary(s.err, a.quiet, "pmm create",
-          "wrote " + a.output + " (" + std::to_string(doc->models.size()) + " models, " +
-              std::to_string(doc->accessories.size()) + " accessories; " + std::to_string(bone_keys) + " bone keys, " +
-              std::to_string(morph_keys) + " morph keys, " + std::to_string(doc->camera.keys.size() + 1) +
-              " camera keys)");
+          "wrote " + a.output + " (" + count(doc->models.size(), "model", "models") + ", " +
+              count(doc->accessories.size(), "accessory", "accessories") + "; after the initial keys: " +
+              count(bone_keys, "bone key", "bone keys") + ", " + count(morph_keys, "morph key", "morph keys") + ", " +
+              count(doc->camera.keys.size(), "camera key", "camera keys") + ")");
   return kExitOk;
 }
 
@@ -200,7 +211,7 @@ const Command kPmmCommand{
       c->add_option("--audio", a->audio, "a .wav the project plays");
       c->add_option("--size", a->size, "output size WIDTHxHEIGHT (default 1280x720, as MMD 9.26's new project)");
       c->add_option("--play-range", a->range, "play range FIRST-LAST frames (default: off)");
-      c->add_option("-o,--output", a->output, "the project (.pmm)")->required();
+      c->add_option("-o,--output", a->output, "the project: .pmm, or .json for its lossless JSON (`convert` turns it into the .pmm); another extension is refused")->required();
       add_force_flag(*c, a->force);
       c->add_flag("-q,--quiet", a->quiet, "do not print warnings or the summary line (errors only)");
       return [a](const Streams& s) { return run(*a, s); };

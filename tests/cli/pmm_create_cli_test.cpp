@@ -49,6 +49,42 @@ class PmmCreateCli : public mmdkit::test::CliTest {
   mmdkit::vmd::Motion motion;
 };
 
+// The summary counts keys as `info` does (after each track's initial key, camera included); a .json
+// output is the project's JSON, which `convert` turns into the same bytes as a .pmm output; any
+// other extension is a usage error and writes nothing.
+TEST_F(PmmCreateCli, SummaryCountsAsInfoJsonOutputAndOtherExtensionsRefused) {
+  const fs::path out = dir / "q.pmm";
+  Outcome c = run("pmm create " + quote(pmx.string()) + " " + quote(vmd.string()) + " --camera " + quote(vmd.string()) +
+                  " -o " + quote(out.string()));
+  ASSERT_EQ(c.code, 0) << c.err;
+  auto doc = mmdkit::pmm::read_file(out);
+  ASSERT_TRUE(doc.has_value());
+  const auto& m = doc->document.models[0];
+  const std::string want = "(1 model, 0 accessories; after the initial keys: " + std::to_string(m.bone_keys.size()) +
+                           " bone keys, " + std::to_string(m.morph_keys.size()) + " morph keys, " +
+                           std::to_string(doc->document.camera.keys.size()) + " camera keys)";
+  EXPECT_NE(c.err.find(want), std::string::npos) << want << "\n" << c.err;
+  Outcome info = run("info " + quote(out.string()));
+  EXPECT_NE(info.out.find("keys: " + std::to_string(m.bone_keys.size()) + " bone, " +
+                          std::to_string(m.morph_keys.size()) + " morph"),
+            std::string::npos)
+      << info.out;
+
+  const fs::path json = dir / "q.json", back = dir / "back.pmm";
+  Outcome j = run("pmm create " + quote(pmx.string()) + " " + quote(vmd.string()) + " --camera " + quote(vmd.string()) +
+                  " -o " + quote(json.string()));
+  ASSERT_EQ(j.code, 0) << j.err;
+  Outcome conv = run("convert " + quote(json.string()) + " " + quote(back.string()));
+  ASSERT_EQ(conv.code, 0) << conv.err;
+  EXPECT_EQ(mmdkit::test::slurp(back), mmdkit::test::slurp(out));
+
+  const fs::path txt = dir / "g.txt";
+  Outcome bad = run("pmm create " + quote(pmx.string()) + " -o " + quote(txt.string()));
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("an MMD project converts only to .pmm or .json, not .txt"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(txt));
+}
+
 TEST_F(PmmCreateCli, ShortFormWritesAProjectCheckAndExtractAgree) {
   file("mic.vac", std::string("mic\r\nmic.x\r\n1.5\r\n0,1,0\r\n0,90,0\r\n\x93\xaa\r\n"));  // bone 頭 in CP932
   const fs::path out = dir / "p.pmm";
