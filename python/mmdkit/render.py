@@ -71,6 +71,22 @@ def _write_bytes(path: str, data: bytes, force: bool) -> None:
         raise
 
 
+_PROJECT_HINT = ("an MMD project (.pmm) is not drawn directly: take it apart first with "
+                 "`mmdkit pmm extract project.pmm -o DIR` (or mmdkit.pmm.read(path).scene(...)) and pass "
+                 "DIR/scene.json, with size= the project's output size")
+
+
+def _refuse_project(path) -> None:
+    """An ArgumentError saying what to do when `path` is an MMD project (by its signature)."""
+    try:
+        with open(os.fspath(path), "rb") as f:
+            head = f.read(19)
+    except OSError:
+        return  # the native loader names the missing file
+    if head == b"Polygon Movie maker":
+        raise ArgumentError(f"{os.fspath(path)}: {_PROJECT_HINT}")
+
+
 class Renderer:
     """A model posed by its motions (or a whole scene) drawn as ``mmdkit render`` draws it.
 
@@ -96,6 +112,7 @@ class Renderer:
         source = model_or_scene
         if not isinstance(source, (str, os.PathLike)):
             source = self._document_path(source)
+        _refuse_project(source)
         try:
             w, h = (int(size[0]), int(size[1]))
         except (TypeError, ValueError, IndexError):
@@ -108,6 +125,8 @@ class Renderer:
 
     def _document_path(self, doc) -> str:
         fmt = getattr(type(doc), "format", None)
+        if fmt == "pmm":
+            raise ArgumentError(_PROJECT_HINT)
         if fmt not in ("pmx", "pmd"):
             raise ArgumentError(f"a Renderer draws a model or scene file, a PmxModel or a PmdModel, not {type(doc).__name__}")
         data = doc.to_bytes()

@@ -103,6 +103,13 @@ def test_errors(gl, tmp_path):
         mmdkit.Renderer(model, background="zz")
     with pytest.raises(mmdkit.FileError):
         mmdkit.Renderer(tmp_path / "missing.pmx")
+    # An MMD project, as a file or a Project: told what to do instead (pmm extract + scene.json).
+    project = mmdkit.pmm.create([model])
+    project.write(str(tmp_path / "p.pmm"))
+    with pytest.raises(mmdkit.ArgumentError, match="pmm extract"):
+        mmdkit.Renderer(tmp_path / "p.pmm")
+    with pytest.raises(mmdkit.ArgumentError, match="pmm extract"):
+        mmdkit.Renderer(project)
     r = mmdkit.Renderer(model, size=(31, 17), physics=True)
     with pytest.raises(mmdkit.ArgumentError, match="whole frames"):
         r.frame(0.5)
