@@ -30,18 +30,22 @@ std::string model_check_warning(const model::Model& m, const std::string& path) 
                              "' for the list)");
 }
 
+std::string motions_keying_nothing(const std::vector<std::string>& motions, const std::string& model) {
+  // "FILE: the motion keys ..." as every message about one file; several: the paths quoted.
+  std::string what = motions.empty() ? std::string() : motions.front() + ": the motion keys";
+  if (motions.size() > 1) {
+    what = "the motions ";
+    for (std::size_t i = 0; i < motions.size(); ++i) what += (i ? ", '" : "'") + motions[i] + "'";
+    what += " key";
+  }
+  return what + " no bone or morph of the model '" + model + "'";
+}
+
 int refuse_motions_keying_nothing(const AnimationRequest& req, const anim::CharacterData& data, bool camera_used,
                                   std::string_view camera_hint, std::string_view warning_tail, std::ostream& err) {
   const anim::BindingReport& rep = data.report();
   if (req.motions.empty() || rep.keyed_bones != 0 || rep.keyed_morphs != 0) return kExitOk;
-  // "FILE: the motion keys ..." as every message about one file; several: the paths quoted.
-  std::string what = req.motions.front() + ": the motion keys";
-  if (req.motions.size() > 1) {
-    what = "the motions ";
-    for (std::size_t i = 0; i < req.motions.size(); ++i) what += (i ? ", '" : "'") + req.motions[i] + "'";
-    what += " key";
-  }
-  what += " no bone or morph of the model '" + req.model + "'";
+  std::string what = motions_keying_nothing(req.motions, req.model);
   const bool camera_keys = !data.camera_track().empty();
   if (camera_used && camera_keys) {
     if (!req.quiet) err << diagnostic_line(Diagnostic::warning, what + ": " + std::string(warning_tail));

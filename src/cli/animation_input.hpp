@@ -47,6 +47,10 @@ std::expected<std::shared_ptr<const anim::CharacterData>, int> load_animation(
 /// model MMD might show differently is not used without a word. `path` names the model.
 std::string model_check_warning(const model::Model& model, const std::string& path);
 
+/// "MOTION: the motion keys no bone or morph of the model 'MODEL'" (one motion) or "the motions
+/// 'A', 'B' key no bone ..." (several): the subject of the messages below and of `render`'s warning.
+std::string motions_keying_nothing(const std::vector<std::string>& motions, const std::string& model);
+
 /// The rule of `sample`, `pose`, `export` and `bake` (and, in Python, `dataset`) for motions that key no bone and no morph of the model (a
 /// camera-only VMD, a motion made for another model; anim::BindingReport keyed_bones and
 /// keyed_morphs both 0): every frame would be the rest pose. With no motion given, or something

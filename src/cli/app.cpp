@@ -35,8 +35,8 @@ int run_command(std::string_view name, int argc, const char* const* argv, std::o
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{
-      "mmdkit: read, write, check and convert MikuMikuDance files (VMD motions, VPD poses, PMD and PMX "
-      "models).\nA FILE or INPUT of '-' is the standard input, an output of '-' the standard output.\n"
+      "mmdkit: read, write, check, evaluate, draw and convert MikuMikuDance files (VMD motions, VPD poses, "
+      "PMD and PMX models, .pmm projects, .x and .vac accessories).\nA FILE or INPUT of '-' is the standard input, an output of '-' the standard output.\n"
       "--force: let an output replace an existing file, an input included (without it, never).\n"
       "Exit codes: 0 ok, 1 bad input or failed output, 2 usage.",
       "mmdkit"};

@@ -652,7 +652,7 @@ const Command kDumpCommand{"dump", "lossless JSON text of a file (to stdout or -
                            }};
 
 const Command kConvertCommand{
-    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx <-> .json, .pmd <-> .pmx (PMX to PMD when it fits), .vmd <-> .bvh",
+    "convert", "convert between formats, chosen by extension: .vmd/.vpd/.pmd/.pmx/.pmm <-> .json, .pmd <-> .pmx (PMX to PMD when it fits), .vmd <-> .bvh",
     [](CLI::App& sub) -> Runner {
       struct V {
         InputArgs input;

@@ -250,12 +250,20 @@ void upload_geometry(Renderer::Impl& r, const model::Model& model) {
   glBindVertexArray(0);
 }
 
+// ASCII letters in lower case (multi-byte UTF-8 left as is): Windows' file-name rule for references.
+std::string ascii_folded(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
 // The materials' GL textures: one per file (or generated toon), white for what cannot be read,
-// with one warning per texture.
+// with one warning per unreadable or refused file and one for all the files not found.
 void load_material_textures(Renderer::Impl& r, const model::Model& model, const fs::path& folder,
                             const RenderSettings& settings, std::vector<Warning>& warnings) {
   std::map<std::string, GLuint> cache;  // key: resolved path or "toon:N" / "white"
   std::set<std::string> reported;
+  std::vector<std::string> missing;  // references not found, in material order (one warning)
   auto own = [&](const Image& img, bool repeat) {
     const GLuint t = upload_texture(img, repeat);
     r.textures.push_back(t);
@@ -300,11 +308,13 @@ void load_material_textures(Renderer::Impl& r, const model::Model& model, const 
       if (auto g = load_file(t.path, repeat)) return *g;
       return white();
     }
-    warn_once("ref:" + model::normalize_texture_path(ref),
-              t.status == model::TextureStatus::escapes ? ErrorCode::texture_escapes : ErrorCode::texture_missing,
-              model_label + ": texture '" + ref + "' " +
-                  (t.status == model::TextureStatus::escapes ? "refused (" + t.message + ")" : "not found") +
-                  " in folder '" + folder.string() + "'; drawn white");
+    if (t.status == model::TextureStatus::escapes)
+      warn_once("ref:" + model::normalize_texture_path(ref), ErrorCode::texture_escapes,
+                model_label + ": texture '" + ref + "' refused (" + t.message + ") in folder '" + folder.string() +
+                    "'; drawn white");
+    else if (reported.insert("missing:" + ascii_folded(model::normalize_texture_path(ref))).second)
+      missing.push_back(ref);  // one warning for all of them, after the materials (a file named
+                               // in two spellings counts once: lookups are case-insensitive)
     return white();
   };
   // Shared toon N: --toon-dir, then the model folder, then the generated ramp.
@@ -341,6 +351,21 @@ void load_material_textures(Renderer::Impl& r, const model::Model& model, const 
       else g.toon = model_texture(m.toon, false);
     }
     r.materials.push_back(g);
+  }
+  if (!missing.empty()) {
+    // One line per model however many are missing (a model shipped without its textures has
+    // dozens): the count, the first few names, the folder looked in.
+    constexpr std::size_t kNamed = 5;
+    std::string names;
+    for (std::size_t i = 0; i < missing.size() && i < kNamed; ++i) names += (i ? ", '" : "'") + missing[i] + "'";
+    if (missing.size() > kNamed) names += " and " + std::to_string(missing.size() - kNamed) + " more";
+    Warning w;
+    w.code = ErrorCode::texture_missing;
+    w.section = "textures";
+    w.message = model_label + ": " +
+                (missing.size() == 1 ? "texture " + names : std::to_string(missing.size()) + " textures " + names) +
+                " not found in folder '" + folder.string() + "'; drawn white";
+    warnings.push_back(std::move(w));
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/command.hpp"
+#include "mmdkit/formats/registry.hpp"
 #include "mmdkit/version.hpp"
 #include "support/cli_run.hpp"
 
@@ -16,6 +17,15 @@ namespace {
 using mmdkit::test::Outcome;
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// `word` in `text` with no letter just before or after it ("X" is not in "PMX").
+bool has_word(const std::string& text, const std::string& word) {
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+    if ((at == 0 || !letter(text[at - 1])) && (at + word.size() >= text.size() || !letter(text[at + word.size()])))
+      return true;
+  return false;
+}
 
 class AppCli : public mmdkit::test::CliTest {
  protected:
@@ -49,6 +59,26 @@ TEST_F(AppCli, HelpCommandsListsTheTable) {
   EXPECT_TRUE(listed.count("sample"));
   EXPECT_TRUE(listed.count("pose"));
   EXPECT_FALSE(listed.count("help"));
+}
+
+// A fresh user read the top-level help to learn what mmdkit reads; it named four of the seven
+// formats. Every format of the registry is named there (".pmm", ".x", ".vac" or "VMD", ...), and
+// every one that has a lossless JSON form is in convert's "<-> .json" list.
+TEST_F(AppCli, HelpNamesEveryFormat) {
+  Outcome top = run("--help");
+  ASSERT_EQ(top.code, 0) << top.err;
+  const std::size_t convert_at = top.out.find("\n  convert ");
+  ASSERT_NE(convert_at, std::string::npos) << top.out;
+  const std::string convert_line = top.out.substr(convert_at, top.out.find('\n', convert_at + 1) - convert_at);
+  const std::string header = top.out.substr(0, top.out.find("Usage:"));
+  for (const mmdkit::formats::FormatOps* f : mmdkit::formats::all_formats()) {
+    std::string upper(f->name);
+    for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+    EXPECT_TRUE(has(header, std::string(f->extension) + " ") || has_word(header, upper)) << f->name << " in:\n" << header;
+    if (f->from_json != nullptr) {
+      EXPECT_TRUE(has(convert_line, std::string(f->extension))) << f->name << " in: " << convert_line;
+    }
+  }
 }
 
 TEST_F(AppCli, HelpAndHelpCommand) {

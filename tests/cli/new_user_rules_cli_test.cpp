@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mmdkit/core/file.hpp"
+#include "mmdkit/version.hpp"
 #include "support/cli_run.hpp"
 
 namespace mmdkit::test {
@@ -124,6 +125,27 @@ TEST_F(NewUserRulesCli, InfoQuietSilencesReaderWarningsAndCheckKeepsItsFindings)
   EXPECT_NE(check.out.find(skipped), std::string::npos) << check.out;
   EXPECT_NE(check.out.find("0 error(s), 1 warning(s)"), std::string::npos) << check.out;
 }
+
+#if MMDKIT_HAS_RENDER
+// A fresh user gave `render` a camera-only VMD as MOTION: it drew the rest pose without a word.
+// It still draws (the camera's view is what was asked) and says so, in sample's words; a motion
+// that keys the model, or the camera given as --camera with no MOTION, gets no such warning.
+TEST_F(NewUserRulesCli, RenderWarnsThatACameraMotionDrawsTheRestPose) {
+  const Outcome r = run("render " + q("m.pmx") + " " + q("cam.vmd") + " --size 32x18 --frame 3 -o " + q("c.png"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.starts_with("mmdkit: warning: " + p("cam.vmd") + ": the motion keys no bone or morph of the model '" +
+                                p("m.pmx") + "': it is drawn in its rest pose (the motion's camera is used)\n"))
+      << r.err;
+  EXPECT_TRUE(fs::exists(dir / "c.png"));
+  const Outcome camera = run("render " + q("m.pmx") + " --camera " + q("cam.vmd") + " --size 32x18 --frame 3 -o " + q("d.png"));
+  ASSERT_EQ(camera.code, 0) << camera.err;
+  EXPECT_EQ(camera.err.find("keys no bone"), std::string::npos) << camera.err;
+  ASSERT_EQ(run("generate vmd --bone-keys 3 --morph-keys 0 --frames 10 -o " + q("m.vmd")).code, 0);
+  const Outcome keyed = run("render " + q("m.pmx") + " " + q("m.vmd") + " --size 32x18 --frame 3 -o " + q("e.png"));
+  ASSERT_EQ(keyed.code, 0) << keyed.err;
+  EXPECT_EQ(keyed.err.find("keys no bone"), std::string::npos) << keyed.err;
+}
+#endif
 
 }  // namespace
 }  // namespace mmdkit::test

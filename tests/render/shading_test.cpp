@@ -246,6 +246,23 @@ TEST(Shading, MissingTextureIsWhiteWithOneWarning) {
   EXPECT_NE(warnings[0].message.find("model 'test'"), std::string::npos);
 }
 
+// A model shipped without its textures (a fresh user's サンプルモデル.pmx: 33 lines) gets one
+// warning: the count, the first five names in material order, how many more, the folder.
+TEST(Shading, MissingTexturesOfAModelAreOneWarning) {
+  const auto dir = mmdkit::test::temp_dir("render_missing_many");
+  model::Model m = empty_model();
+  for (int i = 0; i < 7; ++i) add_quad(m, -5, 5, 5, 15, 0).texture = "t" + std::to_string(i) + ".png";
+  add_quad(m, -5, 5, 5, 15, 0).texture = "T3.PNG";  // the same file as t3.png (Windows' rule)
+  std::vector<Warning> warnings;
+  (void)render(m, small(), default_scene(), dir, &warnings);
+  std::size_t texture_warnings = 0;
+  for (const Warning& w : warnings) texture_warnings += w.code == ErrorCode::texture_missing;
+  ASSERT_EQ(texture_warnings, 1u);
+  const std::string& msg = warnings[0].message;
+  EXPECT_EQ(msg, "model 'test': 7 textures 't0.png', 't1.png', 't2.png', 't3.png', 't4.png' and 2 more not found in folder '" +
+                     dir.string() + "'; drawn white");
+}
+
 TEST(Shading, GeneratedToonUsedForSharedToonWithoutFiles) {
   const auto dir = mmdkit::test::temp_dir("render_shared_toon");
   model::Model m = empty_model();

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "cli/animation_input.hpp"
 #include "cli/app.hpp"
 #include "cli/io.hpp"
 #include "cli/messages.hpp"
@@ -133,6 +134,14 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   const auto count = static_cast<std::uint64_t>(std::floor((last - first) / step + 1e-9)) + 1;
   if (!a.quiet && !d.camera.empty() && s.camera_source() == scene::CameraSource::mmd_default)
     err << "mmdkit: warning: " << d.camera.string() << ": no camera keys; MMD's default camera is used\n";
+  // A motion keying nothing of the model (a camera-only VMD given as MOTION): `render` draws
+  // what it is asked (the camera's view of the rest pose) but says so, as `sample` does.
+  if (!a.quiet && a.scene.scene.empty() && !a.motions.empty() && s.character_count() > 0) {
+    const anim::BindingReport& rep = s.character(0).data().report();
+    if (rep.keyed_bones == 0 && rep.keyed_morphs == 0)
+      err << "mmdkit: warning: " << motions_keying_nothing(a.motions, a.model) << ": it is drawn in its rest pose"
+          << (s.camera_source() == scene::CameraSource::model_motion ? " (the motion's camera is used)" : "") << "\n";
+  }
   SceneEvaluator evaluator(s, err, a.quiet);
   if (int rc = setup_physics(a, s, first, evaluator, err); rc != kExitOk) return rc;
 
