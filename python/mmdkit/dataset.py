@@ -33,7 +33,7 @@ from .errors import ArgumentError, Error
 from .evaluator import Evaluator
 from .joints import JointSet, joint_set
 
-__all__ = ["Extraction", "extract", "extract_one", "graph", "save"]
+__all__ = ["Extraction", "extract", "extract_one", "graph", "save", "render", "RenderResult"]
 
 #: frames evaluated per piece: the pieces' buffers are all the memory used beyond the outputs
 CHUNK_FRAMES = 256
@@ -270,6 +270,9 @@ def _save(results: Sequence[Extraction], out: Union[str, os.PathLike], force: bo
         write(p, _arrays(r))
         written.append(p)
     return written
+
+
+from ._synth import RenderResult, render  # noqa: E402  (images + keypoints: docs/DATASET.md)
 
 
 def __dir__() -> "list[str]":
