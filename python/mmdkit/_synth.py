@@ -19,8 +19,10 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -236,6 +238,11 @@ def _background_for(files: List[str], seed: int, motion: int, view: int, frame: 
 def _write_atomic(path: str, data: bytes, force: bool) -> None:
     if os.path.exists(path) and not force:
         raise FileError("output exists; pass force=True (--force) to replace it", "io_error", path)
+    write_bytes_atomic(path, data)
+
+
+def write_bytes_atomic(path: str, data: bytes) -> None:
+    """`data` into a temporary file beside `path`, renamed onto it; FileError naming `path`."""
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         with open(tmp, "wb") as f:
@@ -276,6 +283,7 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
     joints = ev.keypoints(frames, o["joints"])
     tmp = None
     camera = o["camera"]
+    writer = ThreadPoolExecutor(max_workers=1)
     try:
         if o["views"]:
             rest = Evaluator(model, [], ik=False, geometry=False).keypoints([0.0], o["joints"])[0]
@@ -291,6 +299,7 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
         r = Renderer(model, [motion], camera=camera, background="ffffff", **common)
         black = Renderer(model, [motion], camera=camera, background="000000", **common) if o["bg_files"] else None
         records = []
+        pending: deque = deque()
         for f, pts in zip(frames, joints):
             rgba, depth, view_m, proj, persp = r._native.capture(float(f), True)
             if not persp:
@@ -309,24 +318,37 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
             else:
                 pixels = rgba[..., :3]
             img_rel = _rel(motion_name, view, f, "images", "png")
-            written = [_write_file(out, img_rel, _mmdkit._encode_png(np.ascontiguousarray(pixels)), o["force"])]
+            # encoded and written on another thread (the encoder releases the GIL) while the next
+            # frame draws; the bytes do not depend on it. At most a few frames wait (memory).
+            while len(pending) > 8:
+                pending.popleft().result()
+            written = [writer.submit(_write_png, out, img_rel, np.ascontiguousarray(pixels), o["force"])]
             if o["mask"]:
                 m3 = np.repeat((mask.astype(np.uint8) * 255)[..., None], 3, axis=2)
-                written.append(_write_file(out, _rel(motion_name, view, f, "masks", "png"), _mmdkit._encode_png(m3),
-                                           o["force"]))
+                written.append(writer.submit(_write_png, out, _rel(motion_name, view, f, "masks", "png"), m3,
+                                             o["force"]))
             if o["depth"]:
                 d = io.BytesIO()
                 np.lib.format.write_array(d, depth.astype(np.float32), allow_pickle=False)
-                written.append(_write_file(out, _rel(motion_name, view, f, "depth", "npy"), d.getvalue(), o["force"]))
+                written.append(writer.submit(_write_file, out, _rel(motion_name, view, f, "depth", "npy"),
+                                             d.getvalue(), o["force"]))
+            pending.extend(written)
             ys, xs = np.nonzero(mask)
             bbox = ([float(xs.min()) - 0.5, float(ys.min()) - 0.5, float(xs.max() - xs.min() + 1),
                      float(ys.max() - ys.min() + 1)] if xs.size else [0.0, 0.0, 0.0, 0.0])
             records.append(dict(frame=float(f), view=view, file=img_rel, written=written, joints_cam=cam, uv=uv, vis=vis, K=k,
                                 R=rot, t=t, bbox=bbox, area=int(mask.sum()), rle=rle(mask)))
+        for r_ in records:
+            r_["written"] = [w_.result() for w_ in r_["written"]]
         return records
     finally:
+        writer.shutdown(wait=True)
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_png(out: str, rel: str, pixels: np.ndarray, force: bool) -> str:
+    return _write_file(out, rel, _mmdkit._encode_png(pixels), force)
 
 
 def _write_file(out: str, rel: str, data: bytes, force: bool) -> str:

@@ -22,14 +22,6 @@ from pngdecode import decode_png
 
 
 @pytest.fixture(scope="module")
-def gl():
-    try:
-        return mmdkit.render.context_info()
-    except mmdkit.RenderError as e:
-        pytest.skip(f"no OpenGL: {e}")
-
-
-@pytest.fixture(scope="module")
 def inputs(gl):
     return corpus_file(MIKU), corpus_file(WAVEFILE)
 
