@@ -220,3 +220,24 @@ def test_cli_render_and_usage(inputs, tmp_path):
         q = subprocess.run([str(cli_path()), "dataset", str(model), str(motion), "--render", *bad],
                            capture_output=True, text=True)
         assert q.returncode == 2 and words in q.stderr, (bad, q.stderr)
+
+
+def test_bad_options_are_errors_before_any_drawing(tmp_path):
+    m = str(tmp_path / "model.pmx")
+    cases = ((dict(joints="body25"), mmdkit.ArgumentError, "unknown joint layout 'body25'"),
+             (dict(views=2, camera=m), mmdkit.ArgumentError, "camera or views"),
+             (dict(step=0), mmdkit.ArgumentError, "step must be >= 1"),
+             (dict(frames=(10, 5)), mmdkit.ArgumentError, "0 <= first <= last"),
+             (dict(size=(0, 64)), mmdkit.ArgumentError, "size"),
+             (dict(camera=tmp_path / "none.vmd"), mmdkit.FileError, "camera: file not found"),
+             (dict(backgrounds=tmp_path), mmdkit.FileError, "holds no image"))
+    for kw, exc, words in cases:
+        with pytest.raises(exc, match=words):
+            dataset.render(m, [m], tmp_path / "out", **kw)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "x.npz").write_bytes(b"")
+    with pytest.raises(mmdkit.FileError, match="output exists"):
+        dataset.render(m, [str(tmp_path / "x.vmd")], tmp_path / "out")
+    # a motion that cannot be read is reported, nothing drawn
+    r = dataset.render(m, [m], tmp_path / "out2")
+    assert r.images == 0 and list(r.errors) == [m] and not (tmp_path / "out2" / "coco_coco17.json").exists()
