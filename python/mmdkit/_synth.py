@@ -56,6 +56,9 @@ YAW_DEGREES = (0.0, 360.0)
 PITCH_DEGREES = (-5.0, 30.0)
 FOV_DEGREES = (20, 45)          # integers (a VMD stores the view angle as an integer)
 FILL = (0.6, 0.9)               # fraction of the image height the dancer's rest height fills
+#: --light-jitter: a constant light per view, grey level and direction (x, -1, z) normalised
+LIGHT_GREY = (0.45, 0.75)
+LIGHT_XZ = (-1.0, 1.0)
 #: the dancer's height: the rest joints' vertical span × this (joints stop short of the crown and soles)
 HEIGHT_MARGIN = 1.15
 #: default occlusion tolerance, MMD units: a joint lies inside the body, this far behind the surface
@@ -189,6 +192,14 @@ def _view_camera(seed: int, view: int) -> Dict[str, float]:
                 fov=int(rng.integers(FOV_DEGREES[0], FOV_DEGREES[1] + 1)), fill=float(rng.uniform(*FILL)))
 
 
+def _view_light(seed: int, view: int) -> Dict[str, Any]:
+    """The jittered light of one view (a scene file's constant light, docs/SCENE.md)."""
+    rng = np.random.default_rng([seed, 2, view])
+    g = float(rng.uniform(*LIGHT_GREY))
+    x, z = (float(v) for v in rng.uniform(*LIGHT_XZ, size=2))
+    return {"color": [g, g, g], "direction": [x, -1.0, z]}
+
+
 def _centre(points: np.ndarray) -> np.ndarray:
     """The middle of the bounding box of the valid joints (world, MMD units)."""
     ok = points[np.all(np.isfinite(points), axis=1)]
@@ -296,8 +307,20 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
             with open(camera, "wb") as f:
                 f.write(from_json(cam_json).to_bytes())
         common = dict(size=(w, h), msaa=o["msaa"], physics=o["physics"], edges=o["edges"], shadows=o["shadows"])
-        r = Renderer(model, [motion], camera=camera, background="ffffff", **common)
-        black = Renderer(model, [motion], camera=camera, background="000000", **common) if o["bg_files"] else None
+        source, args = model, dict(motions=[motion], camera=camera)
+        if o["light_jitter"]:
+            # a scene file (docs/SCENE.md) says the light: the model, its motion, the camera, a constant light
+            tmp = tmp or tempfile.mkdtemp(prefix="mmdkit-dataset-")
+            scene = {"format": "mmdkit-scene", "version": 1,
+                     "models": [{"file": os.path.abspath(model), "motions": [os.path.abspath(motion)]}],
+                     "light": _view_light(o["seed"], view)}
+            if camera:
+                scene["camera"] = os.path.abspath(camera)
+            source, args = os.path.join(tmp, "scene.json"), {}
+            with open(source, "w", encoding="utf-8") as f:
+                json.dump(scene, f, ensure_ascii=False)
+        r = Renderer(source, background="ffffff", **args, **common)
+        black = Renderer(source, background="000000", **args, **common) if o["bg_files"] else None
         records = []
         pending: deque = deque()
         for f, pts in zip(frames, joints):
@@ -373,7 +396,8 @@ def render(model, motions, out, *, joints: str = "coco17", camera=None, views: i
            backgrounds=None, frames: Optional[Tuple[float, float]] = None, step: int = 1, fps: float = 30.0,
            size: Tuple[int, int] = (512, 512), mask: bool = False, depth: bool = False, units: str = "mmd",
            scale: float = 0.08, occlusion_tolerance: float = OCCLUSION_TOLERANCE, msaa: int = 4,
-           edges: bool = True, shadows: bool = True, physics: bool = False, ik: bool = True, client=None,
+           edges: bool = True, shadows: bool = True, light_jitter: bool = False, physics: bool = False,
+           ik: bool = True, client=None,
            chunk: Optional[int] = None, force: bool = False) -> RenderResult:
     """Renders ``motions`` (VMD paths) on ``model`` into the folder ``out`` with 2D / 3D joints and
     cameras (docs/DATASET.md gives the files, spaces and rules).
@@ -385,8 +409,8 @@ def render(model, motions, out, *, joints: str = "coco17", camera=None, views: i
     last key), every ``step``-th sample at ``fps``. size (width, height). mask / depth: also
     write them. units: 'mmd' or 'm' (``scale`` metres per unit) for joints3d_cam and t.
     occlusion_tolerance: MMD units a visible joint may lie behind the surface the depth buffer
-    holds. msaa, edges, shadows, physics (default off: the joints are kinematic), ik: as Renderer /
-    Evaluator. client: a dask.distributed.Client: tasks of ``chunk`` frames (default: about four
+    holds. light_jitter: a seeded constant light per view (grey level, direction). msaa, edges,
+    shadows, physics (default off: the joints are kinematic), ik: as Renderer / Evaluator. client: a dask.distributed.Client: tasks of ``chunk`` frames (default: about four
     tasks per worker) on its workers; the files equal the serial run's byte for byte.
     Errors: ArgumentError for bad options, FileError for an output that exists (force) or cannot
     be written; a motion that fails is reported in the result's ``errors`` and the rest written."""
@@ -399,7 +423,8 @@ def render(model, motions, out, *, joints: str = "coco17", camera=None, views: i
              frames=None if frames is None else (float(frames[0]), float(frames[1])), step=int(step),
              fps=float(fps), size=(int(size[0]), int(size[1])), mask=bool(mask), depth=bool(depth), units=units,
              scale=float(scale), occlusion_tolerance=float(occlusion_tolerance), msaa=int(msaa),
-             edges=bool(edges), shadows=bool(shadows), physics=bool(physics), ik=bool(ik), force=bool(force))
+             edges=bool(edges), shadows=bool(shadows), light_jitter=bool(light_jitter), physics=bool(physics),
+             ik=bool(ik), force=bool(force))
     _check_options(o)
     o["bg_files"] = _background_files(os.fspath(backgrounds) if backgrounds else None)
     if o["camera"] is not None and not os.path.isfile(o["camera"]):

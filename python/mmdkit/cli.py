@@ -5,7 +5,8 @@
                    [--workers N | --scheduler ADDRESS] [--force] [-q]
     mmdkit dataset MODEL MOTION... --render -o FOLDER [--joints coco17|h36m17|smpl24|mediapipe33]
                    [--camera cam.vmd | --views N] [--seed S] [--backgrounds DIR] [--frames A-B]
-                   [--step K] [--size WxH] [--fps F] [--mask] [--depth] [...]  (docs/DATASET.md)
+                   [--step K] [--size WxH] [--fps F] [--mask] [--depth] [--light-jitter] [...]
+                   (docs/DATASET.md)
 
 Exit codes (docs/CONVENTIONS.md): 0 every motion extracted, 1 a motion failed (the others are
 written, each failure is printed with its error) or the output could not be written, 2 usage.
@@ -82,6 +83,7 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     r.add_argument("--msaa", type=int, default=4, help="MSAA samples (default 4)")
     r.add_argument("--no-edge", action="store_true", help="no outlines")
     r.add_argument("--no-shadow", action="store_true", help="no ground shadow or self-shadow")
+    r.add_argument("--light-jitter", action="store_true", help="a seeded random light per view")
     r.add_argument("--physics", action="store_true", help="simulate the rigid bodies (default off)")
     run = p.add_mutually_exclusive_group()
     run.add_argument("--workers", type=int, default=0, help="run on a local Dask cluster of N processes")
@@ -182,7 +184,7 @@ def _render_main(p, a) -> int:
     kw = dict(joints=a.joints or "coco17", camera=a.camera, views=a.views, seed=a.seed, backgrounds=a.backgrounds,
               frames=frames, step=a.step, fps=30.0 if a.fps is None else a.fps, size=size, mask=a.mask,
               depth=a.depth, units=a.units, scale=a.scale, msaa=a.msaa, edges=not a.no_edge,
-              shadows=not a.no_shadow, physics=a.physics, ik=not a.no_ik, force=a.force)
+              shadows=not a.no_shadow, light_jitter=a.light_jitter, physics=a.physics, ik=not a.no_ik, force=a.force)
     if a.occlusion_tolerance is not None:
         kw["occlusion_tolerance"] = a.occlusion_tolerance
     try:

@@ -241,3 +241,16 @@ def test_bad_options_are_errors_before_any_drawing(tmp_path):
     # a motion that cannot be read is reported, nothing drawn
     r = dataset.render(m, [m], tmp_path / "out2")
     assert r.images == 0 and list(r.errors) == [m] and not (tmp_path / "out2" / "coco_coco17.json").exists()
+
+
+def test_light_jitter_changes_the_light_only(inputs, tmp_path):
+    model, motion = inputs
+    kw = dict(joints="coco17", views=1, seed=5, frames=(60, 60), size=(64, 64), msaa=1, mask=True)
+    dataset.render(model, [motion], tmp_path / "a", **kw)
+    dataset.render(model, [motion], tmp_path / "b", light_jitter=True, **kw)
+    za, zb = load_npz(tmp_path / "a" / "wavefile_v2.npz"), load_npz(tmp_path / "b" / "wavefile_v2.npz")
+    for k in ("joints2d", "visibility", "K", "R", "t"):
+        np.testing.assert_array_equal(za[k], zb[k])
+    rel = "wavefile_v2/v00/000060.png"
+    assert (tmp_path / "a/masks" / rel).read_bytes() == (tmp_path / "b/masks" / rel).read_bytes()
+    assert (tmp_path / "a/images" / rel).read_bytes() != (tmp_path / "b/images" / rel).read_bytes()
