@@ -174,7 +174,7 @@ def test_same_seed_same_bytes_serial_and_dask_and_backgrounds(inputs, tmp_path):
         px = np.zeros((16, 24, 3), np.uint8) + np.array(colour, np.uint8)
         px[::2, ::3] = 255 - px[::2, ::3]
         (bgdir / n).write_bytes(mmdkit._mmdkit._encode_png(px))
-    kw = dict(joints="h36m17", views=2, seed=3, frames=(0, 2), step=2, size=(64, 64), msaa=1, backgrounds=bgdir,
+    kw = dict(joints="h36m17", views=1, seed=3, frames=(0, 2), step=2, size=(64, 64), msaa=1, backgrounds=bgdir,
               mask=True)
 
     def files(d):
@@ -182,16 +182,16 @@ def test_same_seed_same_bytes_serial_and_dask_and_backgrounds(inputs, tmp_path):
     a = tmp_path / "a"
     dataset.render(model, [motion], a, **kw)
     fa = files(a)
-    assert len(fa) == 1 + 1 + 2 * 4
-    # the same seed again, split into one frame per task on two Dask workers: the same bytes
+    assert len(fa) == 1 + 1 + 2 * 2
+    # the same seed again, one frame per task on two Dask workers: the same bytes
     distributed = pytest.importorskip("distributed")
     c = tmp_path / "c"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
         dataset.render(model, [motion], c, client=client, chunk=1, **kw)
     assert files(c) == fa
     d = tmp_path / "d"
-    dataset.render(model, [motion], d, **{**kw, "seed": 4, "frames": (0, 0), "views": 1})
+    dataset.render(model, [motion], d, **{**kw, "seed": 4, "frames": (0, 0)})
     assert files(d)["images/wavefile_v2/v00/000000.png"] != fa["images/wavefile_v2/v00/000000.png"]
     # away from the model the picture is a background image's pixels
     img = decode_png(fa["images/wavefile_v2/v00/000002.png"])
@@ -215,11 +215,10 @@ def test_cli_render_and_usage(inputs, tmp_path):
     again = subprocess.run([str(cli_path()), "dataset", str(model), str(motion), "--render", "-o", str(out),
                             "--frames", "0-10", "--step", "10", "--size", "64x48"], capture_output=True, text=True)
     assert again.returncode == 1 and "output exists" in again.stderr and "--force" in again.stderr
-    for bad, words in ((["-o", str(tmp_path / "x.npz")], "writes a folder"),
-                       (["-o", str(out), "--views", "2", "--camera", str(motion)], "camera or views")):
-        q = subprocess.run([str(cli_path()), "dataset", str(model), str(motion), "--render", *bad],
-                           capture_output=True, text=True)
-        assert q.returncode == 2 and words in q.stderr, (bad, q.stderr)
+    # usage (exit 2; the options' own errors: test_bad_options_are_errors_before_any_drawing)
+    q = subprocess.run([str(cli_path()), "dataset", str(model), str(motion), "--render", "-o", str(tmp_path / "x.npz")],
+                       capture_output=True, text=True)
+    assert q.returncode == 2 and "writes a folder" in q.stderr, q.stderr
 
 
 def test_bad_options_are_errors_before_any_drawing(tmp_path):
