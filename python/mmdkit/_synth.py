@@ -63,6 +63,8 @@ LIGHT_XZ = (-1.0, 1.0)
 HEIGHT_MARGIN = 1.15
 #: default occlusion tolerance, MMD units: a joint lies inside the body, this far behind the surface
 OCCLUSION_TOLERANCE = 1.5
+#: face joints lie this much deeper (MMD units): the nose is halfway along 頭's tail, inside the head
+FACE_DEPTH = 1.0
 NEAR = 0.5                      # MMD's near plane (render/renderer.hpp projection_matrix)
 
 # The OpenCV camera (x right, y down, z forward) from MMD's left-handed view space (x right, y up,
@@ -109,7 +111,7 @@ def project(points_cam: np.ndarray, k: np.ndarray) -> np.ndarray:
     return (points_cam[..., :2] / z) * np.array([k[0, 0], k[1, 1]]) + np.array([k[0, 2], k[1, 2]])
 
 
-def visibility(points_cam: np.ndarray, uv: np.ndarray, depth: np.ndarray, tolerance: float) -> np.ndarray:
+def visibility(points_cam: np.ndarray, uv: np.ndarray, depth: np.ndarray, tolerance) -> np.ndarray:
     """COCO visibility per joint: 0 missing (NaN), behind the near plane or outside the image; 2
     when the pixel shows the model and the joint lies at most ``tolerance`` behind its surface; 1
     otherwise (labelled, hidden by the model itself)."""
@@ -122,8 +124,21 @@ def visibility(points_cam: np.ndarray, uv: np.ndarray, depth: np.ndarray, tolera
         if not (0 <= x < w and 0 <= y < h):
             continue
         d = depth[y, x]
-        out[j] = 2 if np.isfinite(d) and p[2] <= d + tolerance else 1
+        tol = tolerance[j] if np.ndim(tolerance) else tolerance
+        out[j] = 2 if np.isfinite(d) and p[2] <= d + tol else 1
     return out
+
+
+def is_face_joint(name: str) -> bool:
+    """Joints that stand for points on the face surface (nose, eyes, ears, mouth)."""
+    return name == "nose" or name.startswith(("left_eye", "right_eye", "left_ear", "right_ear", "mouth"))
+
+
+def rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Vector `v` turned by the unit quaternion q = [x, y, z, w]."""
+    u, w = q[:3].astype(np.float64), float(q[3])
+    c = np.cross(u, v)
+    return v + 2 * w * c + 2 * np.cross(u, c)
 
 
 def rle(mask: np.ndarray) -> Dict[str, Any]:
@@ -292,6 +307,10 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
     w, h = o["size"]
     ev = Evaluator(model, [motion], ik=o["ik"], geometry=False)
     joints = ev.keypoints(frames, o["joints"])
+    face = np.array([is_face_joint(n) for n in layout_names(o["joints"])])
+    head = None
+    if face.any() and "頭" in ev.bone_names:  # the head's model-space rotation: which way the face looks
+        head = ev.sample(frames, ["頭"], matrices=False, morphs=False).rotations[:, 0]
     tmp = None
     camera = o["camera"]
     writer = ThreadPoolExecutor(max_workers=1)
@@ -323,7 +342,7 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
         black = Renderer(source, background="000000", **args, **common) if o["bg_files"] else None
         records = []
         pending: deque = deque()
-        for f, pts in zip(frames, joints):
+        for i, (f, pts) in enumerate(zip(frames, joints)):
             rgba, depth, view_m, proj, persp = r._native.capture(float(f), True)
             if not persp:
                 raise Error(f"frame {f:g}: the camera is orthographic: a pinhole K does not describe it",
@@ -332,7 +351,13 @@ def render_task(model: str, motion: str, motion_index: int, motion_name: str, vi
             rot, t = extrinsics(view_m)
             cam = (pts.astype(np.float64) @ _FLIP_Z) @ rot.T + t
             uv = project(cam, k)
-            vis = visibility(cam, uv, depth, o["occlusion_tolerance"])
+            vis = visibility(cam, uv, depth, o["occlusion_tolerance"] + FACE_DEPTH * face)
+            if head is not None:
+                # face points seen from behind the head are hidden: the face looks along the head
+                # bone's −Z (models face −Z); hidden when that points away from the eye
+                look = rot @ (rotate(head[i], np.array([0.0, 0.0, -1.0])) * [1, 1, -1])
+                hide = face & (vis == 2) & (np.einsum("jk,k->j", np.nan_to_num(cam), look) > 0)
+                vis[hide] = 1
             mask = np.isfinite(depth)
             if black is not None:
                 b = black._native.capture(float(f), False)[0]

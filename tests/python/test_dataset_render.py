@@ -253,3 +253,18 @@ def test_light_jitter_changes_the_light_only(inputs, tmp_path):
     rel = "wavefile_v2/v00/000060.png"
     assert (tmp_path / "a/masks" / rel).read_bytes() == (tmp_path / "b/masks" / rel).read_bytes()
     assert (tmp_path / "a/images" / rel).read_bytes() != (tmp_path / "b/images" / rel).read_bytes()
+
+
+def test_face_points_are_hidden_from_behind(inputs, tmp_path):
+    model, motion = inputs
+    behind = tmp_path / "behind.vmd"
+    key = {"frame": 0, "distance": -45, "target": [0, 12, 0], "rotation": [0, 3.14159265, 0], "view_angle": 30}
+    (behind).write_bytes(mmdkit.from_json(json.dumps({"format": "vmd", "model_name": "カメラ・照明",
+                                                      "camera_keys": [key]})).to_bytes())
+    kw = dict(joints="coco17", frames=(0, 0), size=(96, 96), msaa=1)
+    dataset.render(model, [motion], tmp_path / "front", **kw)  # MMD's default camera: in front
+    dataset.render(model, [motion], tmp_path / "back", camera=behind, **kw)
+    front = load_npz(tmp_path / "front" / "wavefile_v2.npz")["visibility"][0, 0]
+    back = load_npz(tmp_path / "back" / "wavefile_v2.npz")["visibility"][0, 0]
+    assert list(front[:3]) == [2, 2, 2] and list(back[:3]) == [1, 1, 1]  # nose, eyes
+    assert 2 in back[5:7]  # a shoulder is seen from behind (the other behind a twin tail here)
