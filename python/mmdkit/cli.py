@@ -3,6 +3,10 @@
     mmdkit dataset MODEL MOTION... -o out.npz|FOLDER [--joints smpl24 | --bones a,b] [--fps 30]
                    [--frames 0-300:1] [--units mmd|m] [--scale 0.08] [--morphs] [--no-ik]
                    [--workers N | --scheduler ADDRESS] [--force] [-q]
+    mmdkit dataset MODEL MOTION... --render -o FOLDER [--joints coco17|h36m17|smpl24|mediapipe33]
+                   [--camera cam.vmd | --views N] [--seed S] [--backgrounds DIR] [--frames A-B]
+                   [--step K] [--size WxH] [--fps F] [--mask] [--depth] [--light-jitter] [...]
+                   (docs/DATASET.md)
 
 Exit codes (docs/CONVENTIONS.md): 0 every motion extracted, 1 a motion failed (the others are
 written, each failure is printed with its error) or the output could not be written, 2 usage.
@@ -51,17 +55,36 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("motions", nargs="+", metavar="MOTION", help="VMD or VPD files (each extracted on its own)")
     p.add_argument("-o", "--output", required=True, help="out.npz (one file) or a folder (one .npz per motion)")
     sel = p.add_mutually_exclusive_group()
-    sel.add_argument("--joints", help="joint set: smpl24")
+    sel.add_argument("--joints", help="joint set: smpl24; with --render a layout: coco17 (default), h36m17, smpl24, "
+                                      "mediapipe33")
     sel.add_argument("--bones", help="comma-separated bone names (default: every bone)")
     p.add_argument("--fps", type=float, default=None,
                    help="samples per second (default 30 = every MMD frame); not with --frames")
     p.add_argument("--frames", help="frames for every motion: 0,15,30 or 0-300:1 (default: 0 .. last key at --fps); "
-                                    "MMD frames (30 fps), so not with --fps")
+                                    "MMD frames (30 fps), so not with --fps; with --render A-B (inclusive)")
     p.add_argument("--units", choices=["mmd", "m"], default="mmd",
                    help="mmd: MMD units, left-handed (default); m: metres, right-handed Y-up")
     p.add_argument("--scale", type=float, default=0.08, help="metres per MMD unit with --units m (default 0.08)")
     p.add_argument("--morphs", action="store_true", help="also morph weights (F,M)")
     p.add_argument("--no-ik", action="store_true", help="switch IK off")
+    r = p.add_argument_group("synthetic images (--render; docs/DATASET.md)")
+    r.add_argument("--render", action="store_true",
+                   help="draw every frame and write images, COCO keypoint JSON and one .npz per motion into -o FOLDER")
+    r.add_argument("--camera", help="camera VMD for every motion (default: the motion's own camera)")
+    r.add_argument("--views", type=int, default=0, help="N seeded random cameras around the dancer")
+    r.add_argument("--seed", type=int, default=0, help="seed of --views and --backgrounds (default 0)")
+    r.add_argument("--backgrounds", metavar="DIR", help="composite a seeded-random image of DIR behind the dancer")
+    r.add_argument("--step", type=int, default=1, help="every K-th frame (default 1)")
+    r.add_argument("--size", default="512x512", help="WxH pixels (default 512x512)")
+    r.add_argument("--mask", action="store_true", help="also masks/…png (255 = the model)")
+    r.add_argument("--depth", action="store_true", help="also depth/…npy (float32, MMD units along the view axis)")
+    r.add_argument("--occlusion-tolerance", type=float, default=None,
+                   help="MMD units a visible joint may lie behind the model's surface (default 1.5)")
+    r.add_argument("--msaa", type=int, default=4, help="MSAA samples (default 4)")
+    r.add_argument("--no-edge", action="store_true", help="no outlines")
+    r.add_argument("--no-shadow", action="store_true", help="no ground shadow or self-shadow")
+    r.add_argument("--light-jitter", action="store_true", help="a seeded random light per view")
+    r.add_argument("--physics", action="store_true", help="simulate the rigid bodies (default off)")
     run = p.add_mutually_exclusive_group()
     run.add_argument("--workers", type=int, default=0, help="run on a local Dask cluster of N processes")
     run.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
@@ -71,6 +94,8 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     a = p.parse_args(argv)
 
     from . import dataset
+    if a.render:
+        return _render_main(p, a)
     try:
         frames = _frames(a.frames) if a.frames else None
     except ValueError:
@@ -85,27 +110,12 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     kw = dict(frames=frames, fps=fps, joints=a.joints, bones=a.bones.split(",") if a.bones else None,
               units=a.units, scale=a.scale, morphs=a.morphs, ik=not a.no_ik)
     try:
-        if a.workers or a.scheduler:
-            from distributed import Client, LocalCluster
-            if a.scheduler:
-                try:
-                    client = Client(a.scheduler)
-                except (OSError, TimeoutError, ValueError) as e:  # unreachable, refused, bad address
-                    reason = str(e).strip() or type(e).__name__
-                    print(f"mmdkit: error: cannot reach the Dask scheduler at {a.scheduler}: {reason}",
-                          file=sys.stderr)
-                    return 1
-                with client:
-                    results = dataset.extract(a.motions, a.model, client=client, **kw)
-            else:
-                with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, Client(cluster) as client:
-                    results = dataset.extract(a.motions, a.model, client=client, **kw)
-        else:
-            results = dataset.extract(a.motions, a.model, **kw)
+        results = _with_client(a, lambda client: dataset.extract(a.motions, a.model, client=client, **kw))
     except ArgumentError as e:
         print(f"mmdkit: error: {e}", file=sys.stderr)
         return 2
+    if results is None:
+        return 1
     if not a.quiet:  # the words of `mmdkit sample` (anim::unmatched_messages)
         for r in results:
             for w in r.warnings:
@@ -125,6 +135,82 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
     if not a.quiet:
         print(_summary(results, written, a.output, "joints" if a.joints else "bones"), file=sys.stderr)
     return 1 if failed else 0
+
+
+def _with_client(a, fn):
+    """fn(client) on the Dask cluster --workers / --scheduler ask for (fn(None) without them);
+    None when the scheduler cannot be reached (the error printed)."""
+    if not (a.workers or a.scheduler):
+        return fn(None)
+    from distributed import Client, LocalCluster
+    if a.scheduler:
+        try:
+            client = Client(a.scheduler)
+        except (OSError, TimeoutError, ValueError) as e:  # unreachable, refused, bad address
+            reason = str(e).strip() or type(e).__name__
+            print(f"mmdkit: error: cannot reach the Dask scheduler at {a.scheduler}: {reason}", file=sys.stderr)
+            return None
+        with client:
+            return fn(client)
+    with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        return fn(client)
+
+
+def _render_main(p, a) -> int:
+    """dataset --render: images, COCO JSON and NPZ (mmdkit.dataset.render)."""
+    import os
+    from . import dataset
+    if a.bones:
+        p.error("--render writes joints of a layout (--joints), not --bones")
+    if a.morphs:
+        p.error("--render writes no morph weights (--morphs is for the arrays)")
+    if a.output.lower().endswith(".npz"):
+        p.error("--render writes a folder (-o out/): images, coco_LAYOUT.json and one .npz per motion")
+    frames = None
+    if a.frames:
+        lo, sep, hi = a.frames.partition("-")
+        try:
+            frames = (float(lo), float(hi if sep else lo))
+        except ValueError:
+            p.error(f"bad --frames '{a.frames}' with --render (use A-B, e.g. 0-300, with --step K)")
+    try:
+        w, _, h = a.size.lower().partition("x")
+        size = (int(w), int(h))
+    except ValueError:
+        p.error(f"bad --size '{a.size}' (use WxH, e.g. 512x512)")
+    if a.workers < 0:
+        p.error("--workers must be >= 0")
+    kw = dict(joints=a.joints or "coco17", camera=a.camera, views=a.views, seed=a.seed, backgrounds=a.backgrounds,
+              frames=frames, step=a.step, fps=30.0 if a.fps is None else a.fps, size=size, mask=a.mask,
+              depth=a.depth, units=a.units, scale=a.scale, msaa=a.msaa, edges=not a.no_edge,
+              shadows=not a.no_shadow, light_jitter=a.light_jitter, physics=a.physics, ik=not a.no_ik, force=a.force)
+    if a.occlusion_tolerance is not None:
+        kw["occlusion_tolerance"] = a.occlusion_tolerance
+    try:
+        result = _with_client(a, lambda client: dataset.render(a.model, a.motions, a.output, client=client, **kw))
+    except ArgumentError as e:
+        print(f"mmdkit: error: {e}", file=sys.stderr)
+        return 2
+    except (Error, OSError) as e:
+        print(f"mmdkit: error: {e}", file=sys.stderr)
+        return 1
+    if result is None:
+        return 1
+    if not a.quiet:
+        for w_ in result.warnings:
+            print(f"mmdkit: warning: {w_}", file=sys.stderr)
+    for m, e in result.errors.items():
+        print(f"mmdkit: error: {e}" if isinstance(e, Error) else f"mmdkit: error: {m}: {e}", file=sys.stderr)
+    if not result.images:
+        print("mmdkit: error: no motion could be rendered; nothing written", file=sys.stderr)
+        return 1
+    if not a.quiet:
+        size_b = sum(os.path.getsize(f) for f in result.files)
+        ok = len(a.motions) - len(result.errors)
+        print(f"mmdkit dataset: wrote {len(result.files)} files in {a.output} ({_plural(ok, 'motions')}, "
+              f"{_plural(result.images, 'images')}, {size_b} bytes)", file=sys.stderr)
+    return 1 if result.errors else 0
 
 
 def _plural(n: int, word: str) -> str:

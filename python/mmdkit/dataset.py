@@ -23,6 +23,7 @@ Rotations are model-space unit quaternions [x, y, z, w].
 """
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
@@ -33,7 +34,7 @@ from .errors import ArgumentError, Error
 from .evaluator import Evaluator
 from .joints import JointSet, joint_set
 
-__all__ = ["Extraction", "extract", "extract_one", "graph", "save"]
+__all__ = ["Extraction", "extract", "extract_one", "graph", "save", "render", "RenderResult"]
 
 #: frames evaluated per piece: the pieces' buffers are all the memory used beyond the outputs
 CHUNK_FRAMES = 256
@@ -246,15 +247,9 @@ def _save(results: Sequence[Extraction], out: Union[str, os.PathLike], force: bo
         if not os.path.isdir(folder):
             raise FileError(f"cannot write the output: folder {os.path.dirname(path) or folder} does not exist",
                             "io_error", path)
-        tmp = f"{path}.tmp{os.getpid()}.npz"
-        try:
-            np.savez(tmp, **arrays)
-            os.replace(tmp, path)
-        except OSError as e:
-            raise FileError(f"cannot write the output: {e.strerror or e}", "io_error", path) from None
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        write_bytes_atomic(path, buf.getvalue())
 
     if out.lower().endswith(".npz"):
         arrays = {f"{n}/{k}": v for n, r in zip(names, ok) for k, v in _arrays(r).items()}
@@ -270,6 +265,9 @@ def _save(results: Sequence[Extraction], out: Union[str, os.PathLike], force: bo
         write(p, _arrays(r))
         written.append(p)
     return written
+
+
+from ._synth import RenderResult, render, write_bytes_atomic  # noqa: E402  (images + keypoints: docs/DATASET.md)
 
 
 def __dir__() -> "list[str]":

@@ -205,6 +205,13 @@ class Evaluator:
         self._native.sample_into(frames, bones, positions, rotations, matrices, morph_weights,
                                  None, None, None, None, None)
 
+    def keypoints(self, frames, layout: str) -> np.ndarray:
+        """The joints of a keypoint layout ('coco17', 'h36m17', 'smpl24', 'mediapipe33') at
+        ``frames``: (F, J, 3) float32, model space, MMD units; NaN for a joint the model has no bone
+        for (docs/KEYPOINTS.md "Joints on an MMD model": the joints `from-keypoints` reads)."""
+        f = np.ascontiguousarray(np.atleast_1d(frames), dtype=np.float64)
+        return self._native.keypoints(f, layout)
+
     def pose(self, frame: float) -> Posed:
         """The posed mesh at ``frame``: vertex positions and normals (V,3) float32, model space,
         MMD units (morphs, bones, IK, skinning; as ``mmdkit pose``)."""

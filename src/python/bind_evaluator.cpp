@@ -16,6 +16,7 @@
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/model.hpp"
+#include "mmdkit/motion/keypoints.hpp"
 
 #include <cmath>
 #include <optional>
@@ -268,6 +269,42 @@ py::tuple pose_at(const Evaluator& ev, double frame) {
   return py::make_tuple(positions, normals);
 }
 
+motion::KeypointLayout keypoint_layout(const std::string& name) {
+  auto l = motion::parse_keypoint_layout(name);
+  if (!l) raise_argument("unknown joint layout '" + name + "' (known: coco17, h36m17, mediapipe33, smpl24)");
+  return *l;
+}
+
+/// The joints of a keypoint layout (motion::keypoints_on_model, docs/KEYPOINTS.md "Joints on an
+/// MMD model") at each of `frames`: (F, J, 3) float32, model space, MMD units; NaN for a joint the
+/// model cannot give. Evaluated as sample_into (IK as the evaluator says; physics in order).
+py::array_t<float> keypoints_at(const Evaluator& ev, const py::array_t<double, py::array::c_style | py::array::forcecast>& frames_arg,
+                                const std::string& layout_name) {
+  const motion::KeypointLayout layout = keypoint_layout(layout_name);
+  if (frames_arg.ndim() != 1) raise_argument("frames must be a 1-D array");
+  const py::ssize_t nf = frames_arg.shape(0);
+  const double* frames = frames_arg.data();
+  for (py::ssize_t f = 0; f < nf; ++f) check_frame(frames[f], f);
+  const auto nj = static_cast<py::ssize_t>(motion::keypoint_joint_names(layout).size());
+  py::array_t<float> out({nf, nj, py::ssize_t{3}});
+  float* o = out.mutable_data();
+  unwrap(without_gil([&]() -> Result<void> {
+    anim::Character ch(ev.data);
+    ch.set_ik(ev.ik);
+    ch.set_skinning_matrices(false);
+    ch.set_morphs(false);
+    ch.set_camera_and_light(false);
+    FrameRunner runner(ch, ev.physics_fps);
+    for (py::ssize_t f = 0; f < nf; ++f) {
+      if (auto e = runner.evaluate(frames[f]); !e) return e;
+      const std::vector<float> pts = motion::keypoints_on_model(ch, layout);
+      std::memcpy(o + f * nj * 3, pts.data(), pts.size() * sizeof(float));
+    }
+    return {};
+  }));
+  return out;
+}
+
 }  // namespace
 
 void bind_evaluator(py::module_& m) {
@@ -309,7 +346,16 @@ void bind_evaluator(py::module_& m) {
       .def("sample_into", &sample_into, py::arg("frames"), py::arg("bones"), py::arg("positions"),
            py::arg("rotations"), py::arg("matrices"), py::arg("morph_weights"), py::arg("camera_target"),
            py::arg("camera_rotation"), py::arg("camera_distance"), py::arg("camera_fov"), py::arg("camera_position"))
-      .def("pose", &pose_at, py::arg("frame"));
+      .def("pose", &pose_at, py::arg("frame"))
+      .def("keypoints", &keypoints_at, py::arg("frames"), py::arg("layout"));
+  m.def(
+      "_keypoint_names",
+      [](const std::string& layout) {
+        py::list out;
+        for (std::string_view n : motion::keypoint_joint_names(keypoint_layout(layout))) out.append(py::str(std::string(n)));
+        return out;
+      },
+      py::arg("layout"));
 }
 
 }  // namespace mmdkit::python

@@ -327,6 +327,82 @@ void write_video(Session& s, const std::string& path, const std::string& contain
   }
 }
 
+// A column-major Mat4 as a (4, 4) float64 NumPy array indexed [row, column].
+py::array_t<double> mat4_array(const Mat4& m) {
+  py::array_t<double> out({py::ssize_t{4}, py::ssize_t{4}});
+  double* o = out.mutable_data();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) o[r * 4 + c] = double(m[static_cast<std::size_t>(c * 4 + r)]);
+  return out;
+}
+
+// One draw of `frame` read back for synthetic training data (mmdkit.dataset.render): the picture,
+// optionally the view-space depth (read_depth: same geometry, no MSAA), and the camera drawn with:
+// the world → view matrix (MMD's left-handed view space) and the projection
+// (render::projection_matrix at width / height), both (4, 4) [row, column], and whether the camera
+// is perspective. One evaluation and one draw, so picture, depth and camera belong together.
+py::tuple frame_capture(Session& s, double frame, bool want_depth) {
+  const int w = s.renderer->settings().width, h = s.renderer->settings().height;
+  py::array_t<std::uint8_t> rgba({py::ssize_t{h}, py::ssize_t{w}, py::ssize_t{4}});
+  py::object depth = py::none();
+  float* dd = nullptr;
+  if (want_depth) {
+    py::array_t<float> d({py::ssize_t{h}, py::ssize_t{w}});
+    dd = d.mutable_data();
+    depth = d;
+  }
+  std::uint8_t* dst = rgba.mutable_data();
+  anim::CameraState camera;
+  unwrap(without_gil([&] { return s.gl->run([&]() -> Result<void> {
+    if (auto r = s.draw(frame); !r) return r;
+    camera = s.scene->camera();
+    s.renderer->read(s.image);
+    std::memcpy(dst, s.image.rgba.data(), s.image.rgba.size());
+    if (dd != nullptr) {
+      std::vector<float> d;
+      if (auto r = s.renderer->read_depth(d); !r) return r;
+      std::memcpy(dd, d.data(), d.size() * sizeof(float));
+    }
+    return {};
+  }); }));
+  return py::make_tuple(rgba, depth, mat4_array(camera.view),
+                        mat4_array(render::projection_matrix(camera, float(w) / float(h))), camera.perspective);
+}
+
+// PNG bytes of an (H, W, 3) or (H, W, 4) uint8 array with the library's encoder (core/image.hpp).
+py::bytes array_png(const py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>& a) {
+  if (a.ndim() != 3 || (a.shape(2) != 3 && a.shape(2) != 4) || a.shape(0) < 1 || a.shape(1) < 1)
+    raise_argument("encode_png: expected an (H, W, 3) or (H, W, 4) uint8 array");
+  Image img;
+  img.height = static_cast<int>(a.shape(0));
+  img.width = static_cast<int>(a.shape(1));
+  const auto n = static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height);
+  const auto ch = static_cast<std::size_t>(a.shape(2));
+  img.rgba.assign(n * 4, 255);
+  const std::uint8_t* src = a.data();
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(img.rgba.data() + i * 4, src + i * ch, ch);
+  const bool alpha = ch == 4;
+  std::vector<std::uint8_t> bytes;
+  unwrap(without_gil([&]() -> Result<void> {
+    auto png = encode_png(img, alpha);
+    if (!png) return std::unexpected(png.error());
+    bytes = std::move(*png);
+    return {};
+  }));
+  return to_py_bytes(bytes);
+}
+
+// An image file's pixels (core/image.hpp decode_image: PNG, JPEG, BMP, ...) as (H, W, 4) uint8
+// RGBA, top row first; `name` names it in errors.
+py::array_t<std::uint8_t> bytes_image(const py::bytes& data, const std::string& name) {
+  const std::string_view b = data;
+  const auto* p = reinterpret_cast<const std::uint8_t*>(b.data());
+  Image img = unwrap(without_gil([&] { return decode_image(std::span(p, b.size()), name); }));
+  py::array_t<std::uint8_t> out({py::ssize_t{img.height}, py::ssize_t{img.width}, py::ssize_t{4}});
+  std::memcpy(out.mutable_data(), img.rgba.data(), img.rgba.size());
+  return out;
+}
+
 }  // namespace
 
 void bind_render(py::module_& m) {
@@ -351,6 +427,7 @@ void bind_render(py::module_& m) {
       .def("png", &frame_png, py::arg("frame"))
       .def("depth", &frame_depth, py::arg("frame"))
       .def("mask", &frame_mask, py::arg("frame"))
+      .def("capture", &frame_capture, py::arg("frame"), py::arg("depth"))
       .def("write_video", &write_video, py::arg("path"), py::arg("container"), py::arg("first"), py::arg("last"),
            py::arg("fps"), py::arg("audio"), py::arg("force"))
       .def_static("context_info", [] {
@@ -365,6 +442,8 @@ void bind_render(py::module_& m) {
         d["software"] = i.software;
         return d;
       });
+  m.def("_encode_png", &array_png, py::arg("pixels"));
+  m.def("_decode_image", &bytes_image, py::arg("data"), py::arg("name"));
 }
 
 }  // namespace mmdkit::python

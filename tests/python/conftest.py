@@ -50,6 +50,16 @@ WAVEFILE = "moeru-ai__three-mmd/examples/vanilla/src/assets/vmds/wavefile_v2.vmd
 MEI = "mmdagent__mmdagent-mirror/MMDAgent_Example/Model/mei/mei.pmd"
 
 
+@pytest.fixture(scope="module")
+def gl():
+    """The OpenGL context's description; skips the test without OpenGL (no EGL / Mesa)."""
+    import mmdkit
+    try:
+        return mmdkit.render.context_info()
+    except mmdkit.RenderError as e:
+        pytest.skip(f"no OpenGL: {e}")
+
+
 def cli_path():
     """The built mmdkit executable ($MMDKIT_CLI, else build/default/mmdkit)."""
     p = Path(os.environ.get("MMDKIT_CLI", ROOT / "build" / "default" / "mmdkit"))

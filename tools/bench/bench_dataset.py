@@ -2,10 +2,12 @@
 """Speed of mmdkit.dataset next to a peer: frames x bones evaluated per second on one core
 (mmdkit.Evaluator.sample vs babylon-mmd's MmdRuntime and MmdWasmRuntime in Node, the same model,
 motion and frames), and the speed-up of a Dask smpl24 extraction of every corpus VMD on miku_v2
-from 1 to 2 worker processes (LocalCluster, one thread each). Prints a Markdown table (and JSON with --json).
+from 1 to 2 worker processes (LocalCluster, one thread each), and the frames per second of
+`dataset --render` (dataset.render: coco17, 512×512, images + COCO JSON + NPZ) in one process and on
+1 and 2 Dask workers. Prints a Markdown table (and JSON with --json).
 
 Usage: PYTHONPATH=build/default/python /usr/bin/python3 tools/bench/bench_dataset.py [--repeat N]
-         [--peers DIR] [--json out.json]
+         [--peers DIR] [--json out.json] [--render-frames N] [--render-only]
 Environment: MMDKIT_CORPUS (default ../shared/corpus), MMD_PEERS_DIR (default /tmp/mmd-peers).
 """
 from __future__ import annotations
@@ -76,12 +78,21 @@ def _warm():
 def dask_speedup(repeat):
     """1 and 2 worker processes (one thread each), both clusters up, runs alternated so that a
     change of machine load hits both alike; medians."""
-    from distributed import Client, LocalCluster
     motions = corpus_motions()
     serial = dataset.extract(motions, str(MIKU), joints="smpl24")
     out = {"motions": len(motions), "failed": sum(not r.ok for r in serial),
            "frames": sum(len(r.frames) for r in serial if r.ok)}
     out["seconds_serial"] = median_time(lambda: dataset.extract(motions, str(MIKU), joints="smpl24"), repeat)
+    out["seconds_1"], out["seconds_2"] = alternated(repeat, lambda client: median_time(
+        lambda: dataset.extract(motions, str(MIKU), joints="smpl24", client=client), 1))
+    out["speedup"] = out["seconds_1"] / out["seconds_2"]
+    return out
+
+
+def alternated(repeat, run):
+    """run(client) -> seconds on a 1- and a 2-worker LocalCluster (processes, one thread each),
+    both up, runs alternated so that a change of machine load hits both alike; the medians."""
+    from distributed import Client, LocalCluster
     kw = dict(threads_per_worker=1, processes=True, dashboard_address=None)
     with LocalCluster(n_workers=1, **kw) as c1, Client(c1) as k1, LocalCluster(n_workers=2, **kw) as c2, Client(c2) as k2:
         k1.run(_warm)
@@ -89,13 +100,40 @@ def dask_speedup(repeat):
         times = {1: [], 2: []}
         for _ in range(repeat):
             for n, client in ((1, k1), (2, k2)):
-                t0 = time.perf_counter()
-                dataset.extract(motions, str(MIKU), joints="smpl24", client=client)
-                times[n].append(time.perf_counter() - t0)
-    out["seconds_1"] = statistics.median(times[1])
-    out["seconds_2"] = statistics.median(times[2])
-    out["speedup"] = out["seconds_1"] / out["seconds_2"]
-    return out
+                times[n].append(run(client))
+    return statistics.median(times[1]), statistics.median(times[2])
+
+
+def render_rates(repeat, nframes):
+    """dataset.render of miku_v2 + wavefile_v2 frames 0 .. nframes-1 at 512×512 (coco17, the
+    defaults: MSAA 4, edges, shadows, no physics): serial, then Dask 1 and 2 worker processes (both
+    clusters up, runs alternated); frames per second, medians. Each run writes into a fresh folder."""
+    import shutil
+    import tempfile
+    kw = dict(joints="coco17", frames=(0, nframes - 1), size=(512, 512))
+    tmp = tempfile.mkdtemp(prefix="bench-render-")
+    count = [0]
+
+    def run(client=None):
+        count[0] += 1
+        out = os.path.join(tmp, str(count[0]))
+        t0 = time.perf_counter()
+        r = dataset.render(str(MIKU), [str(WAVEFILE)], out, client=client, **kw)
+        t = time.perf_counter() - t0
+        assert r.images == nframes and not r.errors, r.errors
+        shutil.rmtree(out)
+        return t
+
+    try:
+        res = {"frames": nframes, "size": "512x512"}
+        res["seconds_serial"] = statistics.median(run() for _ in range(repeat))
+        res["seconds_1"], res["seconds_2"] = alternated(repeat, run)
+        for k in ("serial", "1", "2"):
+            res[f"fps_{k}"] = nframes / res[f"seconds_{k}"]
+        res["speedup"] = res["seconds_1"] / res["seconds_2"]
+        return res
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main():
@@ -103,13 +141,23 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--peers", default=os.environ.get("MMD_PEERS_DIR", "/tmp/mmd-peers"))
     ap.add_argument("--json")
+    ap.add_argument("--render-frames", type=int, default=60, help="frames of the dataset --render run (default 60)")
+    ap.add_argument("--render-only", action="store_true", help="only the dataset --render figures")
     a = ap.parse_args()
     load = os.getloadavg()
+    if a.render_only:
+        r = render_rates(a.repeat, a.render_frames)
+        if a.json:
+            Path(a.json).write_text(json.dumps({"load": load, "render": r}, indent=1))
+        print(f"load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; medians of {a.repeat}")
+        print_render(r)
+        return 0
     res = {"load": load, "mmdkit": mmdkit_rate(a.repeat)}
     if (Path(a.peers) / "eval_babylon.mjs").exists():
         res["babylon_js"] = babylon_rate(a.peers, False, a.repeat, res["mmdkit"]["frames"])
         res["babylon_wasm"] = babylon_rate(a.peers, True, a.repeat, res["mmdkit"]["frames"])
     res["dask"] = dask_speedup(a.repeat)
+    res["render"] = render_rates(a.repeat, a.render_frames)
     if a.json:
         Path(a.json).write_text(json.dumps(res, indent=1))
     m = res["mmdkit"]
@@ -124,6 +172,16 @@ def main():
     print(f"\nsmpl24 extraction of the {d['motions']} corpus VMDs on miku_v2.pmd ({d['frames']} frames, "
           f"{d['failed']} file reported as failed): serial {d['seconds_serial']:.2f} s, Dask 1 worker "
           f"{d['seconds_1']:.2f} s, 2 workers {d['seconds_2']:.2f} s: speed-up {d['speedup']:.2f}x")
+    print_render(res["render"])
+
+
+def print_render(r):
+    print(f"\ndataset --render, miku_v2 + wavefile_v2, {r['frames']} frames at {r['size']} (coco17, defaults)")
+    print("| run | seconds | frames / s |")
+    print("| --- | --- | --- |")
+    for k, label in (("serial", "one process"), ("1", "Dask, 1 worker"), ("2", "Dask, 2 workers")):
+        print(f"| {label} | {r[f'seconds_{k}']:.2f} | {r[f'fps_{k}']:.2f} |")
+    print(f"speed-up 1 → 2 workers: {r['speedup']:.2f}x")
 
 
 if __name__ == "__main__":
