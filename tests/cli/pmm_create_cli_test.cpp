@@ -217,6 +217,10 @@ TEST_F(PmmCreateCli, OutsideParentsRenderTheSameFromTheProjectAndItsExtractedSce
   ASSERT_EQ(p.code, 0) << p.err;
   EXPECT_TRUE(mmdkit::test::slurp(dir / "a.png") == mmdkit::test::slurp(dir / "b.png"));
   EXPECT_FALSE(mmdkit::test::slurp(dir / "a.png") == mmdkit::test::slurp(dir / "p.png"));
+  // physics_mode "off": render simulates only when --physics asks (the same bytes as --no-physics).
+  Outcome n = run("render --scene " + quote((dir / "plain.json").string()) + " --no-physics" + look + quote((dir / "n.png").string()));
+  ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_TRUE(mmdkit::test::slurp(dir / "n.png") == mmdkit::test::slurp(dir / "p.png"));
 }
 #endif
 

@@ -54,6 +54,20 @@ class ProjectCreate : public ::testing::Test {
     bone_count = model->bones.size();
     morph_count = model->morphs.size();
   }
+  // The project written, read again and converted (the path a saved project takes).
+  Project read_back(const pmm::Document& doc, std::vector<Warning>& warnings) const {
+    auto bytes = pmm::write(doc);
+    EXPECT_TRUE(bytes.has_value()) << bytes.error().to_string();
+    if (!bytes) return {};
+    auto back = pmm::read(ByteSpan(bytes->data(), bytes->size()));
+    EXPECT_TRUE(back.has_value()) << back.error().to_string();
+    if (!back) return {};
+    ProjectOptions o;
+    o.project_folder = dir;
+    auto p = convert_project(back->document, o, warnings);
+    EXPECT_TRUE(p.has_value()) << p.error().to_string();
+    return p ? std::move(*p) : Project{};
+  }
   fs::path dir, model_file;
   std::size_t bone_count = 0, morph_count = 0;
 };
@@ -225,15 +239,9 @@ TEST_F(ProjectCreate, AccessoryKeysOpacityAndAdditiveBlendingComeBack) {
   EXPECT_TRUE(pmm::check(*doc).empty());
   ASSERT_EQ(doc->accessories[0].keys.size(), 2u);  // frames 10 and 25 after the initial key
   EXPECT_EQ(doc->accessories[0].initial_key.opacity_visible, (75 << 1) | 1);  // 100 − 25 percent, visible
-  auto bytes = pmm::write(*doc);
-  ASSERT_TRUE(bytes.has_value()) << bytes.error().to_string();
-  auto back = pmm::read(ByteSpan(bytes->data(), bytes->size()));
-  ASSERT_TRUE(back.has_value()) << back.error().to_string();
-  ProjectOptions o;
-  o.project_folder = dir;
   std::vector<Warning> w2;
-  auto p = convert_project(back->document, o, w2);
-  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const Project back = read_back(*doc, w2);
+  const Project* p = &back;
   ASSERT_EQ(p->accessories.size(), 1u);
   const ProjectAccessory& got = p->accessories[0];
   EXPECT_TRUE(got.add_blend);
@@ -270,15 +278,10 @@ TEST_F(ProjectCreate, OutsideParentsGravityAndPhysicsModeComeBack) {
   EXPECT_EQ(m1.model_keys[0].frame, 5);
   EXPECT_EQ(m1.model_keys[2].frame, 20);
   EXPECT_EQ(m1.initial_model_key.outside_parents.size(), m1.outside_parent_bones.size());
-  auto bytes = pmm::write(*doc);
-  ASSERT_TRUE(bytes.has_value()) << bytes.error().to_string();
-  auto back = pmm::read(ByteSpan(bytes->data(), bytes->size()));
-  ASSERT_TRUE(back.has_value()) << back.error().to_string();
-  ProjectOptions o;
-  o.project_folder = dir;
   std::vector<Warning> w2;
-  auto p = convert_project(back->document, o, w2);
-  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const Project back = read_back(*doc, w2);
+  const Project* p = &back;
+  ASSERT_EQ(p->scene.models.size(), 2u);
   EXPECT_TRUE(w2.empty()) << w2.front().to_string();
   EXPECT_TRUE(p->scene.models[0].parents.empty());
   const auto& got = p->scene.models[1].parents;
