@@ -228,5 +228,32 @@ TEST(ScenePhysics, SceneGravityKeysPullTheBodiesAlongThem) {
   EXPECT_NEAR(rest_y + floor[1], 1.0f, 0.1f) << "resting on the ground";
 }
 
+// Outside parents with physics (Scene::apply_outside_parents between the halves): model 1's センター
+// follows model 0's 頭 (placed elsewhere); with physics its bones before physics are those of the
+// scene evaluated without physics, bit for bit, and its ball starts on its moved 頭.
+TEST(ScenePhysics, OutsideParentsMoveTheBonesTheBodiesFollow) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_physics_parents");
+  const fs::path model = ball_head_model(dir, "ball.pmx");
+  scene::SceneDescription d;
+  d.models.push_back({model, {}, scene::Placement{{30, 0, 0}, {}, 1.0f}});
+  d.models.push_back({model, {}, {}});
+  d.models[1].parents = {{0, "センター", 0, "頭"}};
+  std::vector<mmdkit::Warning> w;
+  auto plain = scene::Scene::load(d, {}, w);
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(plain.has_value() && s.has_value());
+  auto sp = ScenePhysics::create(*s, no_gravity());
+  ASSERT_TRUE(sp.has_value()) << sp.error().to_string();
+  ASSERT_TRUE((*sp)->evaluate(0).has_value());
+  ASSERT_TRUE(plain->evaluate(0).has_value());
+  const auto center = static_cast<std::size_t>(s->character(1).data().skeleton().find("センター"));
+  EXPECT_EQ(s->character(1).pose().model_positions()[center], plain->character(1).pose().model_positions()[center]);
+  EXPECT_GT(plain->character(1).pose().model_positions()[center][0], 20.0f) << "moved onto model 0's 頭";
+  Quat q;
+  Vec3 ball;
+  (*sp)->character_physics(1)->body_transform(0, q, ball);
+  EXPECT_LT(distance(ball, head_world(*plain, 1)), 1e-3f) << "the ball starts on the moved 頭";
+}
+
 }  // namespace
 }  // namespace mmdkit::physics
