@@ -236,8 +236,19 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     first = false;
     j += "{\"file\": " + json::string(absolute_string(*p.models[i].file.found)) +
          ", \"motions\": [" + json::string(motion_names[i]) + "]";
-    const float edge = p.scene.models[*p.models[i].scene_model].edge_width;
-    if (edge != 1.0f) j += ", \"edge_width\": " + format_float(edge);
+    const scene::ModelEntry& entry = p.scene.models[*p.models[i].scene_model];
+    if (entry.edge_width != 1.0f) j += ", \"edge_width\": " + format_float(entry.edge_width);
+    if (!entry.parents.empty()) {
+      j += ", \"parents\": [";
+      for (std::size_t k = 0; k < entry.parents.size(); ++k) {
+        const scene::ModelParentKey& key = entry.parents[k];
+        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame) +
+             ", \"bone\": " + json::string(key.bone);
+        if (key.model) j += ", \"model\": " + std::to_string(*key.model) + ", \"parent_bone\": " + json::string(key.parent_bone);
+        j += "}";
+      }
+      j += "]";
+    }
     j += "}";
   }
   j += "\n  ],\n  \"accessories\": [";
@@ -285,6 +296,19 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     j += "]";
   }
   if (!p.scene.audio.empty()) j += ",\n  \"audio\": " + json::string(absolute_string(p.scene.audio));
+  if (!p.scene.gravity.empty()) {
+    j += ",\n  \"gravity\": [";
+    for (std::size_t k = 0; k < p.scene.gravity.size(); ++k) {
+      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(p.scene.gravity[k].frame) + ", \"gravity\": ";
+      append_vec3(j, p.scene.gravity[k].gravity);
+      j += "}";
+    }
+    j += "]";
+  }
+  static constexpr const char* kModes[] = {"playing", "always", "trace", "off"};
+  if (p.scene.physics_mode != scene::PhysicsMode::playing)
+    j += ",\n  \"physics_mode\": \"" + std::string(kModes[static_cast<int>(p.scene.physics_mode)]) + "\"";
+  if (p.scene.physics_ground) j += ",\n  \"physics_ground\": true";
   j += "\n}\n";
   out.scene = dir / "scene.json";
   if (!write(out.scene, ByteSpan(reinterpret_cast<const std::uint8_t*>(j.data()), j.size())))

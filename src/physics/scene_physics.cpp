@@ -10,7 +10,11 @@ namespace mmdkit::physics {
 
 Result<std::unique_ptr<ScenePhysics>> ScenePhysics::create(scene::Scene& scene, const Settings& settings) {
   std::unique_ptr<ScenePhysics> p(new ScenePhysics());
-  p->run_ = std::make_unique<detail::Simulation>(settings, &scene);
+  // The scene's physics ground and gravity (SceneDescription::physics_ground, gravity).
+  Settings s = settings;
+  if (scene.description().physics_ground) s.floor = true;
+  if (!scene.description().gravity.empty()) s.gravity = scene.gravity(0.0);
+  p->run_ = std::make_unique<detail::Simulation>(s, &scene);
   for (std::size_t i = 0; i < scene.character_count(); ++i) {
     anim::Character& c = scene.character(i);
     const bool bodies = !c.data().model().rigid_bodies.empty();

@@ -51,9 +51,18 @@ Result<void> Simulation::failed(std::size_t i, Error e) const {
 }
 
 Result<void> Simulation::step(double f, bool reset, std::uint32_t substeps) {
+  if (scene_ && scene_->has_outside_parents()) {
+    // Outside parents: parents first, each model's applied in model space before any is placed.
+    for (const std::size_t i : scene_->evaluation_order()) {
+      if (auto r = members_[i].character->evaluate_before_physics(f); !r) return failed(i, r.error());
+      scene_->apply_outside_parents(i, f);
+    }
+  } else {
+    for (std::size_t i = 0; i < members_.size(); ++i)
+      if (auto r = members_[i].character->evaluate_before_physics(f); !r) return failed(i, r.error());
+  }
   for (std::size_t i = 0; i < members_.size(); ++i) {
     Member& m = members_[i];
-    if (auto r = m.character->evaluate_before_physics(f); !r) return failed(i, r.error());
     if (!m.model) continue;
     anim::PoseWorkspace& ws = m.character->physics_pose();
     if (scene_) {
@@ -64,6 +73,7 @@ Result<void> Simulation::step(double f, bool reset, std::uint32_t substeps) {
     anim::sample_physics_off(m.character->data().bone_motion().bound(), f, m.off);
     m.model->set_targets(ws, m.off);
   }
+  if (scene_ && !scene_->description().gravity.empty()) world_->set_gravity(scene_->gravity(f));
   if (reset)
     world_->reset();
   else if (substeps == 0)

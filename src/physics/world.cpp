@@ -405,6 +405,16 @@ void World::reset() {
 
 void World::step_frame() { step_substeps(impl_->substeps); }
 
+void World::set_gravity(const Vec3& gravity) noexcept {
+  Impl& w = *impl_;
+  if (gravity == w.settings.gravity) return;
+  w.settings.gravity = gravity;
+  if (!w.world) return;
+  w.world->setGravity(bt(gravity));
+  for (auto& mp : w.models)
+    for (auto& b : mp->impl_->bodies) b->setGravity(bt(gravity));
+}
+
 void World::step_substeps(std::uint32_t substeps) {
   Impl& w = *impl_;
   if (substeps == 0) return;

@@ -509,18 +509,83 @@ struct ProjectConversion {
     return true;
   }
 
-  // What the scene does not carry yet, said once (docs/PMM.md "Not converted yet").
-  void warn_outside_parents() {
-    std::size_t parented = 0;
-    for (const pmm::Model& m : d.models) {
-      bool any = false;
-      for (const pmm::OutsideParent& op : m.initial_model_key.outside_parents) any = any || op.model >= 0;
-      for (const pmm::ModelKey& k : m.model_keys)
-        for (const pmm::OutsideParent& op : k.outside_parents) any = any || op.model >= 0;
-      parented += any ? 1 : 0;
+  // Model i's outside parents (v2 model keys, one per outside-parent bone): a scene key where a
+  // bone's parent changes (ModelParentKey; a parent not in the scene ends it, with a warning).
+  void add_model_parents(std::size_t i) {
+    const pmm::Model& m = d.models[i];
+    if (!p.models[i].scene_model) return;
+    ModelEntry& entry = p.scene.models[*p.models[i].scene_model];
+    const std::string what = "models[" + std::to_string(i) + "] '" + m.name.text + "'";
+    const auto ids = ids_of(m.model_keys);
+    std::vector<char> used(m.model_keys.size(), 0);
+    std::vector<Warning> again;  // the chain's warnings were given by the motion
+    const auto order = track_order(m.initial_model_key, m.model_keys, ids, what + " model keys", again, used);
+    std::set<std::pair<std::int32_t, std::int32_t>> warned;
+    for (std::size_t j = 0; j < m.outside_parent_bones.size(); ++j) {
+      std::optional<std::pair<std::size_t, std::string>> last;
+      for (std::ptrdiff_t pos : order) {
+        const pmm::ModelKey& k = key_at(m.initial_model_key, m.model_keys, pos);
+        if (j >= k.outside_parents.size()) continue;
+        const pmm::OutsideParent& op = k.outside_parents[j];
+        const std::uint32_t frame = pos < 0 ? 0u : frame_of(k.frame);
+        std::optional<std::pair<std::size_t, std::string>> parent;
+        if (op.model >= 0) {
+          const auto mi = static_cast<std::size_t>(op.model);
+          const std::int32_t subject = m.outside_parent_bones[j];
+          if (subject >= 0 && static_cast<std::size_t>(subject) < m.bone_names.size() && mi < p.models.size() &&
+              mi != i && p.models[mi].scene_model && op.bone >= 0 &&
+              static_cast<std::size_t>(op.bone) < d.models[mi].bone_names.size()) {
+            parent.emplace(*p.models[mi].scene_model, d.models[mi].bone_names[static_cast<std::size_t>(op.bone)].text);
+          } else if (warned.insert({subject, op.model}).second) {
+            warnings.push_back(warning(
+                what + ": the outside parent of " +
+                (subject < 0 ? std::string("the whole model (bone -1)") : "bone " + std::to_string(subject)) +
+                " from frame " + std::to_string(frame) + " (model " + std::to_string(op.model) + ", bone " +
+                std::to_string(op.bone) + ") " +
+                (subject < 0 ? "is not converted (nanoem reads no bone for it)" : "is not in the scene") +
+                "; the bone does not follow it"));
+          }
+        }
+        if (last == parent) continue;
+        last = parent;
+        ModelParentKey key;
+        key.frame = frame;
+        key.bone = m.bone_names[static_cast<std::size_t>(m.outside_parent_bones[j])].text;
+        if (parent) {
+          key.model = parent->first;
+          key.parent_bone = parent->second;
+        }
+        entry.parents.push_back(std::move(key));
+      }
     }
-    if (parented > 0)
-      warnings.push_back(warning(std::to_string(parented) + " models use outside parents, which are not converted yet"));
+    std::stable_sort(entry.parents.begin(), entry.parents.end(),
+                     [](const ModelParentKey& a, const ModelParentKey& b) { return a.frame < b.frame; });
+  }
+
+  // Gravity (v2: initial key + keys, acceleration × 10 × direction, MMD units / s²), the physics
+  // mode and ground; gravity left empty when it is MMD's (0, −98, 0) throughout.
+  void add_physics() {
+    p.scene.physics_mode = d.physics_mode == 0   ? PhysicsMode::off
+                           : d.physics_mode == 1 ? PhysicsMode::always
+                           : d.physics_mode == 3 ? PhysicsMode::trace
+                                                 : PhysicsMode::playing;
+    p.scene.physics_ground = d.physics_ground != 0;
+    if (d.version != pmm::Version::v2) return;
+    const auto ids = ids_of(d.gravity.keys);
+    std::vector<char> used(d.gravity.keys.size(), 0);
+    bool other = false, noise = false;
+    for (std::ptrdiff_t pos : track_order(d.gravity.initial_key, d.gravity.keys, ids, "gravity", warnings, used)) {
+      const pmm::GravityKey& k = key_at(d.gravity.initial_key, d.gravity.keys, pos);
+      GravityKey g;
+      g.frame = pos < 0 ? 0u : frame_of(k.frame);
+      for (std::size_t a = 0; a < 3; ++a) g.gravity[a] = k.acceleration * 10.0f * k.direction[a];
+      other = other || g.gravity != Vec3{0.0f, -98.0f, 0.0f};
+      noise = noise || k.noise_enabled != 0;
+      if (!p.scene.gravity.empty() && p.scene.gravity.back().gravity == g.gravity) continue;
+      p.scene.gravity.push_back(g);
+    }
+    if (!other) p.scene.gravity.clear();
+    if (noise) warnings.push_back(warning("gravity: its noise is not converted (the gravity is steady)"));
   }
 
   // The audio file of the project when enabled.
@@ -551,7 +616,9 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
   p.camera = camera_motion(d, warnings);
   if (d.version == pmm::Version::v2) c.add_camera_parents();
   for (std::size_t i = 0; i < d.accessories.size(); ++i) MMDKIT_TRY(c.add_accessory(i));
-  c.warn_outside_parents();
+  if (d.version == pmm::Version::v2)
+    for (std::size_t i = 0; i < d.models.size(); ++i) c.add_model_parents(i);
+  c.add_physics();
   MMDKIT_TRY(c.add_audio());
   return std::move(c.p);
 }

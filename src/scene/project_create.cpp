@@ -186,8 +186,39 @@ Result<ModelLists> model_lists(const fs::path& file, std::vector<Warning>& warni
   return out;
 }
 
+// One outside-parent change of a model: from `frame` on, slot `slot` of its outside-parent bones
+// follows `parent` (kNoParent: none).
+struct ParentChange {
+  std::uint32_t frame;
+  std::size_t slot;
+  pmm::OutsideParent parent;
+};
+
+// The model keys' outside parents (CreateModel::parents): a key at every change (a copy of the key
+// in effect there, or of the first key before it), each key holding every slot's state.
+void add_outside_parents(Track<pmm::ModelKey>& track, std::size_t iks, std::size_t slots,
+                         const std::vector<ParentChange>& changes) {
+  if (changes.empty()) return;
+  pmm::ModelKey rest;
+  rest.ik_enabled.assign(iks, 1);
+  auto in_effect = [&](std::uint32_t frame) {
+    auto it = track.upper_bound(frame);
+    if (it != track.begin()) return std::prev(it)->second;
+    return track.empty() ? rest : track.begin()->second;  // a motion holds its first key before it
+  };
+  for (const ParentChange& c : changes)
+    if (!track.contains(c.frame)) track[c.frame] = in_effect(c.frame);
+  if (!track.contains(0)) track[0] = in_effect(0);
+  std::vector<pmm::OutsideParent> state(slots, kNoParent);
+  std::size_t next = 0;
+  for (auto& [frame, key] : track) {
+    for (; next < changes.size() && changes[next].frame <= frame; ++next) state[changes[next].slot] = changes[next].parent;
+    key.outside_parents = state;
+  }
+}
+
 Result<void> fill_model(pmm::Model& m, const ModelLists& lists, const std::vector<vmd::Motion>& motions,
-                        const std::string& what, std::vector<Warning>& warnings) {
+                        const std::string& what, const std::vector<ParentChange>& parents, std::vector<Warning>& warnings) {
   const std::size_t bones = m.bone_names.size(), morphs = m.morph_names.size(), iks = m.ik_bones.size();
   std::vector<Track<pmm::BoneKey>> bone_tracks(bones);
   std::vector<Track<pmm::MorphKey>> morph_tracks(morphs);
@@ -269,11 +300,12 @@ Result<void> fill_model(pmm::Model& m, const ModelLists& lists, const std::vecto
   }
   m.initial_model_key.ik_enabled.assign(iks, 1);
   m.initial_model_key.outside_parents.assign(m.outside_parent_bones.size(), kNoParent);
+  add_outside_parents(model_track, iks, m.outside_parent_bones.size(), parents);
   {
     std::vector<pmm::ModelKey> regular;
     split_track(model_track, [](const pmm::ModelKey& k) { return k; }, m.initial_model_key, regular);
-    m.initial_model_key.outside_parents.assign(m.outside_parent_bones.size(), kNoParent);
-    for (pmm::ModelKey& k : regular) k.outside_parents.assign(m.outside_parent_bones.size(), kNoParent);
+    m.initial_model_key.outside_parents.resize(m.outside_parent_bones.size(), kNoParent);
+    for (pmm::ModelKey& k : regular) k.outside_parents.resize(m.outside_parent_bones.size(), kNoParent);
     if (!regular.empty()) last = std::max(last, regular.back().frame);
     next_id = 1;
     chain(m.initial_model_key, 0, m.model_keys, std::move(regular), next_id);
@@ -357,6 +389,68 @@ std::int32_t find_bone_text(const pmm::Model& m, const std::string& name) {
   return -1;
 }
 
+// Model i's outside parents as slot changes (the subject bone added to `slots` when MMD's list
+// lacks it). Errors: invalid_argument naming the key for a bone a model does not have.
+Result<std::vector<ParentChange>> parent_changes(const CreateInput& in, std::size_t i, const std::vector<ModelLists>& lists,
+                                                 std::vector<std::int32_t>& slots) {
+  std::vector<ParentChange> out;
+  const std::vector<ModelParentKey>& keys = in.models[i].parents;
+  auto bone_index = [&](std::size_t model, const std::string& name) -> std::int32_t {
+    const auto& text = lists[model].bone_text;
+    const auto it = std::find(text.begin(), text.end(), name);
+    return it == text.end() ? -1 : static_cast<std::int32_t>(it - text.begin());
+  };
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const ModelParentKey& key = keys[k];
+    const std::string at = "models[" + std::to_string(i) + "].parents[" + std::to_string(k) + "]";
+    const std::int32_t subject = bone_index(i, key.bone);
+    if (subject < 0)
+      return make_error(ErrorCode::invalid_argument, at + ".bone: model " + std::to_string(i) + " has no bone '" + key.bone + "'", "models");
+    auto slot = std::find(slots.begin(), slots.end(), subject);
+    if (slot == slots.end()) slot = slots.insert(slots.end(), subject);
+    pmm::OutsideParent parent = kNoParent;
+    if (key.model) {
+      if (*key.model >= in.models.size() || *key.model == i)
+        return make_error(ErrorCode::invalid_argument, at + ".model: " + std::to_string(*key.model) + " is not another model of the project", "models");
+      const std::int32_t b = bone_index(*key.model, key.parent_bone);
+      if (b < 0)
+        return make_error(ErrorCode::invalid_argument,
+                          at + ".parent_bone: model " + std::to_string(*key.model) + " has no bone '" + key.parent_bone + "'", "models");
+      parent = {static_cast<std::int32_t>(*key.model), b};
+    }
+    out.push_back({key.frame, static_cast<std::size_t>(slot - slots.begin()), parent});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ParentChange& a, const ParentChange& b) { return a.frame < b.frame; });
+  return out;
+}
+
+// Gravity keys, physics mode and ground (CreateInput).
+void fill_physics(pmm::Document& d, const CreateInput& in) {
+  d.physics_mode = in.physics_mode == PhysicsMode::off      ? 0
+                   : in.physics_mode == PhysicsMode::always ? 1
+                   : in.physics_mode == PhysicsMode::trace  ? 3
+                                                            : 2;
+  d.physics_ground = in.physics_ground ? 1 : 0;
+  if (in.gravity.empty()) return;
+  auto key = [](const GravityKey& g) {
+    pmm::GravityKey k;
+    const float a = std::sqrt(g.gravity[0] * g.gravity[0] + g.gravity[1] * g.gravity[1] + g.gravity[2] * g.gravity[2]);
+    k.noise = 10;
+    k.acceleration = a / 10.0f;
+    k.direction = a > 0 ? std::array<float, 3>{g.gravity[0] / a, g.gravity[1] / a, g.gravity[2] / a}
+                        : std::array<float, 3>{0, -1, 0};
+    return k;
+  };
+  Track<pmm::GravityKey> t;
+  for (const GravityKey& g : in.gravity) t[g.frame] = key(g);
+  std::vector<pmm::GravityKey> regular;
+  split_track(t, [](const pmm::GravityKey& k) { return k; }, d.gravity.initial_key, regular);
+  std::int32_t next_id = 1;
+  chain(d.gravity.initial_key, 0, d.gravity.keys, std::move(regular), next_id);
+  d.gravity.acceleration = d.gravity.initial_key.acceleration;
+  d.gravity.direction = d.gravity.initial_key.direction;
+}
+
 // The view settings of a fresh project, as MMD 9.26 saved t.pmm (docs/PMM.md lists them).
 void fresh_settings(pmm::Document& d) {
   d.version = pmm::Version::v2;
@@ -428,22 +522,30 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
   d.output_height = in.height;
   d.editing_camera = in.models.empty() ? 1 : 0;
   std::int32_t last = 0;
+  std::vector<ModelLists> all_lists;
+  for (const CreateModel& cm : in.models) {
+    auto lists = model_lists(cm.file, warnings);
+    if (!lists) return std::unexpected(lists.error());
+    all_lists.push_back(std::move(*lists));
+  }
   for (std::size_t i = 0; i < in.models.size(); ++i) {
     const CreateModel& cm = in.models[i];
     const std::string what = "models[" + std::to_string(i) + "] '" + cm.file.string() + "'";
-    auto lists = model_lists(cm.file, warnings);
-    if (!lists) return std::unexpected(lists.error());
-    pmm::Model m = std::move(lists->model);
+    ModelLists* lists = &all_lists[i];
+    pmm::Model m = lists->model;
+    auto changes = parent_changes(in, i, all_lists, m.outside_parent_bones);
+    if (!changes) return std::unexpected(changes.error());
     m.index = static_cast<std::uint8_t>(i);
     m.path.assign(project_stored_path(cm.file, in.project_folder));
     m.draw_order = static_cast<std::uint8_t>(i + 1);       // 1-based, as MMD's files
     m.transform_order = static_cast<std::uint8_t>(i + 1);  // the sample: equal to the draw order
-    if (auto r = fill_model(m, *lists, cm.motions, what, warnings); !r) return std::unexpected(r.error());
+    if (auto r = fill_model(m, *lists, cm.motions, what, *changes, warnings); !r) return std::unexpected(r.error());
     last = std::max(last, m.last_frame);
     d.selections.push_back(pmm::ModelSelection{static_cast<std::uint8_t>(i), 3});  // as t.pmm
     d.models.push_back(std::move(m));
   }
   fill_camera(d, in);
+  fill_physics(d, in);
   if (!d.camera.keys.empty()) last = std::max(last, d.camera.keys.back().frame);
 
   for (std::size_t i = 0; i < in.accessories.size(); ++i) {
@@ -561,8 +663,12 @@ Result<CreateInput> create_input_from_scene(const SceneDescription& scene, const
     if (e.placement.position != none.position || e.placement.rotation != none.rotation || e.placement.scale != none.scale)
       warnings.push_back(warning("models[" + std::to_string(i) +
                                  "]: a project has no model placement (MMD moves a model by its keys); ignored"));
+    cm.parents = e.parents;
     in.models.push_back(std::move(cm));
   }
+  in.gravity = scene.gravity;
+  in.physics_mode = scene.physics_mode;
+  in.physics_ground = scene.physics_ground;
   if (scene.stage) {
     const fs::path& f = scene.stage->file;
     std::string ext = f.extension().string();

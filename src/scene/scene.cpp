@@ -37,6 +37,18 @@ struct Scene::Impl {
   anim::LightState light;
   anim::SelfShadowState self_shadow;
   std::uint32_t last_frame = 0;
+  // Outside parents (ModelParentKey), per model: one track per subject bone, in the skeleton's
+  // evaluation order (an ancestor's before its descendants').
+  struct ParentTrack {
+    std::uint32_t bone = 0;                 // the subject bone
+    std::vector<std::uint32_t> moved;       // it and the bones below it evaluated before physics
+    std::vector<std::uint32_t> frames;      // its keys' frames, increasing
+    std::vector<std::int64_t> models;       // per key: parent model (-1: none)
+    std::vector<std::uint32_t> bones;       // per key: parent bone
+  };
+  std::vector<std::vector<ParentTrack>> parent_tracks;  // per character (the stage: none)
+  std::vector<std::size_t> order;                       // characters, parents first
+  bool has_parents = false;
 };
 
 namespace {
@@ -83,6 +95,108 @@ Result<std::int32_t> find_parent_bone(const Scene::Impl& s, const std::optional<
     return std::unexpected(e);
   }
   return b;
+}
+
+// Depth-first visit for the evaluation order (parents first); a model met again on the current
+// path is a cycle.
+Result<void> visit_model(Scene::Impl& s, std::size_t i, std::vector<std::uint8_t>& state, std::vector<std::size_t>& path) {
+  if (state[i] == 2) return {};
+  path.push_back(i);
+  if (state[i] == 1) {
+    std::string cycle;
+    const auto first = std::find(path.begin(), path.end(), i);
+    for (auto it = first; it != path.end(); ++it) cycle += (cycle.empty() ? "" : " -> ") + std::string("models[") + std::to_string(*it) + "]";
+    return make_error(ErrorCode::json_schema,
+                      "models[" + std::to_string(i) + "].parents: outside parents form a cycle (" + cycle +
+                          "): a model cannot follow a model that follows it",
+                      "scene");
+  }
+  state[i] = 1;
+  for (const ModelParentKey& k : s.description.models[i].parents)
+    if (k.model)
+      if (auto r = visit_model(s, *k.model, state, path); !r) return r;
+  state[i] = 2;
+  path.pop_back();
+  s.order.push_back(i);
+  return {};
+}
+
+// The models' outside parents bound to bones, the evaluation order (description.hpp ModelParentKey).
+Result<void> resolve_outside_parents(Scene::Impl& s, std::vector<Warning>& warnings) {
+  const SceneDescription& d = s.description;
+  s.parent_tracks.assign(s.characters.size(), {});
+  std::vector<std::uint8_t> state(d.models.size(), 0);
+  std::vector<std::size_t> path;
+  for (std::size_t i = 0; i < d.models.size(); ++i) {
+    const ModelEntry& m = d.models[i];
+    const std::string field = "models[" + std::to_string(i) + "].parents";
+    if (!m.parents.empty()) s.has_parents = true;
+    const anim::Skeleton& sk = s.characters[i]->data().skeleton();
+    std::vector<Scene::Impl::ParentTrack>& tracks = s.parent_tracks[i];
+    for (std::size_t k = 0; k < m.parents.size(); ++k) {
+      const ModelParentKey& key = m.parents[k];
+      const std::string at = field + "[" + std::to_string(k) + "]";
+      const std::int32_t b = sk.find(key.bone);
+      if (b < 0) {
+        Error e = make_error(ErrorCode::invalid_value, at + ".bone: model " + std::to_string(i) + " has no bone '" + key.bone + "'", "scene").error();
+        e.file = m.file.string();
+        return std::unexpected(e);
+      }
+      std::int64_t pm = -1;
+      std::uint32_t pb = 0;
+      if (key.model) {
+        const std::size_t j = *key.model;
+        if (m.placement.scale != 1.0f || d.models[j].placement.scale != 1.0f)
+          return make_error(ErrorCode::json_schema, at + ": a model and its outside parent's model must have scale 1 (bones stay rigid)", "scene");
+        auto r = find_parent_bone(s, key.model, key.parent_bone, at);
+        if (!r) {
+          Error e = r.error();
+          const std::string from = at + ".bone:";
+          if (e.message.rfind(from, 0) == 0) e.message = at + ".parent_bone:" + e.message.substr(from.size());
+          return std::unexpected(e);
+        }
+        pm = static_cast<std::int64_t>(j);
+        pb = static_cast<std::uint32_t>(*r);
+      }
+      auto t = std::find_if(tracks.begin(), tracks.end(), [b](const auto& x) { return x.bone == std::uint32_t(b); });
+      if (t == tracks.end()) {
+        if (sk.desc(static_cast<std::size_t>(b)).after_physics)
+        {
+          Warning w = make_error(ErrorCode::invalid_value,
+                                 at + ".bone: '" + key.bone + "' is deformed after physics: its outside parent is not applied",
+                                 "scene").error();
+          w.file = m.file.string();
+          warnings.push_back(std::move(w));
+        }
+        tracks.emplace_back();
+        tracks.back().bone = static_cast<std::uint32_t>(b);
+        t = tracks.end() - 1;
+      }
+      t->frames.push_back(key.frame);
+      t->models.push_back(pm);
+      t->bones.push_back(pb);
+    }
+    // The bones each subject bone moves: itself and every bone below it, before physics.
+    const auto parents = sk.parents();
+    for (Scene::Impl::ParentTrack& t : tracks) {
+      if (sk.desc(t.bone).after_physics) continue;
+      for (std::uint32_t b : sk.order()) {
+        if (sk.desc(b).after_physics) continue;
+        for (std::int32_t a = static_cast<std::int32_t>(b); a >= 0; a = parents[static_cast<std::size_t>(a)])
+          if (a == static_cast<std::int32_t>(t.bone)) {
+            t.moved.push_back(b);
+            break;
+          }
+      }
+    }
+    const auto order = sk.order();
+    auto rank = [&](std::uint32_t bone) { return std::find(order.begin(), order.end(), bone) - order.begin(); };
+    std::stable_sort(tracks.begin(), tracks.end(), [&](const auto& x, const auto& y) { return rank(x.bone) < rank(y.bone); });
+  }
+  for (std::size_t i = 0; i < d.models.size(); ++i)
+    if (auto r = visit_model(s, i, state, path); !r) return r;
+  for (std::size_t i = d.models.size(); i < s.characters.size(); ++i) s.order.push_back(i);
+  return {};
 }
 
 }  // namespace
@@ -176,6 +290,8 @@ Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions
     s.camera_parent_bones.push_back(*b);
   }
 
+  if (auto r = resolve_outside_parents(s, warnings); !r) return std::unexpected(r.error());
+
   // Camera, light, self-shadow.
   std::optional<vmd::Motion> camera_motion, light_motion;
   if (!d.camera.empty()) {
@@ -249,15 +365,81 @@ const anim::LightState& Scene::light() const noexcept { return impl_->light; }
 const anim::SelfShadowState& Scene::self_shadow() const noexcept { return impl_->self_shadow; }
 std::uint32_t Scene::last_frame() const noexcept { return impl_->last_frame; }
 
+std::span<const std::size_t> Scene::evaluation_order() const noexcept { return impl_->order; }
+bool Scene::has_outside_parents() const noexcept { return impl_->has_parents; }
+
+Vec3 Scene::gravity(double frame) const noexcept {
+  const std::vector<GravityKey>& keys = impl_->description.gravity;
+  if (keys.empty()) return {0.0f, -98.0f, 0.0f};
+  auto next = std::upper_bound(keys.begin(), keys.end(), frame, [](double f, const GravityKey& k) { return f < double(k.frame); });
+  return (next == keys.begin() ? keys.front() : *(next - 1)).gravity;
+}
+
 Result<void> Scene::evaluate(double frame) {
-  for (std::size_t i = 0; i < impl_->characters.size(); ++i)
-    if (auto r = impl_->characters[i]->evaluate(frame); !r) {
-      Error e = r.error();
-      e.message = character_field(i) + ": " + e.message;
-      return std::unexpected(e);
+  auto failed = [this](std::size_t i, Error e) -> Result<void> {
+    e.message = character_field(i) + ": " + e.message;
+    return std::unexpected(e);
+  };
+  if (!impl_->has_parents) {
+    for (std::size_t i = 0; i < impl_->characters.size(); ++i)
+      if (auto r = impl_->characters[i]->evaluate(frame); !r) return failed(i, r.error());
+  } else {
+    // Parents first; a model's outside parents between its two halves (evaluate = both halves).
+    for (const std::size_t i : impl_->order) {
+      anim::Character& c = *impl_->characters[i];
+      if (auto r = c.evaluate_before_physics(frame); !r) return failed(i, r.error());
+      apply_outside_parents(i, frame);
+      if (auto r = c.evaluate_after_physics(); !r) return failed(i, r.error());
     }
+  }
   update_attachments(frame);
   return {};
+}
+
+void Scene::apply_outside_parents(std::size_t i, double frame) noexcept {
+  Impl& s = *impl_;
+  if (i >= s.parent_tracks.size()) return;
+  for (const Impl::ParentTrack& t : s.parent_tracks[i]) {
+    if (t.moved.empty()) continue;
+    auto next = std::upper_bound(t.frames.begin(), t.frames.end(), frame, [](double f, std::uint32_t k) { return f < double(k); });
+    if (next == t.frames.begin()) continue;
+    const auto k = static_cast<std::size_t>(next - t.frames.begin()) - 1;
+    if (t.models[k] < 0) continue;
+    const auto j = static_cast<std::size_t>(t.models[k]);
+    // P: the parent bone's model transform, taken to this model's space through the placements.
+    const anim::PoseWorkspace& pw = s.characters[j]->pose();
+    Quat pr = pw.model_rotations()[t.bones[k]];
+    Vec3 pp = pw.model_positions()[t.bones[k]];
+    const Placement& pa = s.placement_values[i];
+    const Placement& pb = s.placement_values[j];
+    if (!pa.is_identity() || !pb.is_identity()) {
+      const Quat qb = placement_rotation(pb);
+      const Vec3 wp = quat_rotate(qb, pp);
+      const Quat qa_inv = quat_conjugate(placement_rotation(pa));
+      pr = quat_multiply(qa_inv, quat_multiply(qb, pr));
+      pp = quat_rotate(qa_inv, {wp[0] + pb.position[0] - pa.position[0], wp[1] + pb.position[1] - pa.position[1],
+                                wp[2] + pb.position[2] - pa.position[2]});
+    }
+    // W' = W · T(−head) · P (nanoem Bone::applyOutsideParentTransform); C = W' · W⁻¹ moves the rest.
+    anim::PoseWorkspace& ws = s.characters[i]->physics_pose();
+    const Quat r = ws.model_rotations()[t.bone];
+    const Vec3 p = ws.model_positions()[t.bone];
+    const Vec3 head = s.characters[i]->data().skeleton().bind_positions()[t.bone];
+    const Vec3 rp = quat_rotate(r, pp), rh = quat_rotate(r, head);
+    const Quat r2 = quat_multiply(r, pr);
+    const Vec3 p2{rp[0] + p[0] - rh[0], rp[1] + p[1] - rh[1], rp[2] + p[2] - rh[2]};
+    const Quat cr = quat_multiply(r2, quat_conjugate(r));
+    const Vec3 cp = quat_rotate(cr, p);
+    const Vec3 ct{p2[0] - cp[0], p2[1] - cp[1], p2[2] - cp[2]};
+    for (const std::uint32_t b : t.moved) {
+      if (b == t.bone) {
+        ws.set_model_transform(b, r2, p2);
+        continue;
+      }
+      const Vec3 q = quat_rotate(cr, ws.model_positions()[b]);
+      ws.set_model_transform(b, quat_multiply(cr, ws.model_rotations()[b]), {q[0] + ct[0], q[1] + ct[1], q[2] + ct[2]});
+    }
+  }
 }
 
 namespace {

@@ -150,9 +150,55 @@ Result<fs::path> required_file(const Value& obj, const std::string& field, const
   if (!var##_r) return std::unexpected(var##_r.error()); \
   auto& var = *var##_r
 
-Result<ModelEntry> model_entry(const Value& v, const std::string& field, const fs::path& folder) {
+Result<std::uint32_t> key_frame(const Value& obj, const std::string& field, std::optional<std::uint32_t> previous);
+
+// A string member that must be a non-empty name.
+Result<std::string> name_member(const Value& obj, const std::string& field, const char* member) {
+  const auto it = obj.FindMember(member);
+  if (it == obj.MemberEnd()) return schema(join(field, member), "required");
+  if (!it->value.IsString() || it->value.GetStringLength() == 0)
+    return schema(join(field, member), "must be a bone name (a non-empty string)");
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
+// A model's outside parents (ModelParentKey): frames strictly increasing per bone.
+Result<void> model_parents(const Value& obj, const std::string& field, std::size_t self, std::size_t model_count,
+                           std::vector<ModelParentKey>& out) {
+  SCENE_TRY(keys, array_member(obj, "parents", join(field, "parents")));
+  if (!keys) return {};
+  if (keys->Size() > kMaxSceneItems)
+    return schema(join(field, "parents"), "at most " + std::to_string(kMaxSceneItems) + " keys");
+  for (rapidjson::SizeType k = 0; k < keys->Size(); ++k) {
+    const std::string at = join(field, "parents") + "[" + std::to_string(k) + "]";
+    SCENE_TRY(o, object_at((*keys)[k], at));
+    if (auto r = known_members(*o, at, {"frame", "bone", "model", "parent_bone"}); !r) return std::unexpected(r.error());
+    ModelParentKey key;
+    SCENE_TRY(bone, name_member(*o, at, "bone"));
+    key.bone = bone;
+    std::optional<std::uint32_t> previous;
+    for (const ModelParentKey& e : out)
+      if (e.bone == key.bone) previous = e.frame;
+    SCENE_TRY(frame, key_frame(*o, at, previous));
+    key.frame = frame;
+    if (const auto m = o->FindMember("model"); m != o->MemberEnd()) {
+      if (!m->value.IsUint() || m->value.GetUint() >= model_count)
+        return schema(join(at, "model"), "must be the index of a model of the scene (0.." + std::to_string(model_count - 1) + ")");
+      key.model = m->value.GetUint();
+      if (*key.model == self) return schema(join(at, "model"), "a model cannot be its own outside parent");
+      SCENE_TRY(pb, name_member(*o, at, "parent_bone"));
+      key.parent_bone = pb;
+    } else if (o->HasMember("parent_bone")) {
+      return schema(join(at, "model"), "required with 'parent_bone'");
+    }
+    out.push_back(std::move(key));
+  }
+  return {};
+}
+
+Result<ModelEntry> model_entry(const Value& v, const std::string& field, const fs::path& folder, std::size_t self,
+                               std::size_t model_count) {
   SCENE_TRY(obj, object_at(v, field));
-  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale", "edge_width"}); !r)
+  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale", "edge_width", "parents"}); !r)
     return std::unexpected(r.error());
   ModelEntry m;
   SCENE_TRY(file, required_file(*obj, field, folder));
@@ -169,6 +215,7 @@ Result<ModelEntry> model_entry(const Value& v, const std::string& field, const f
     if (!(e >= 0.0f)) return schema(join(field, "edge_width"), "must be >= 0");
     m.edge_width = e;
   }
+  if (auto r = model_parents(*obj, field, self, model_count, m.parents); !r) return std::unexpected(r.error());
   return m;
 }
 
@@ -296,6 +343,45 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
   return a;
 }
 
+// `gravity` (a vector, or keys {"frame", "gravity"}), `physics_mode`, `physics_ground`.
+Result<void> physics_fields(const Value& doc, SceneDescription& s) {
+  if (auto it = doc.FindMember("gravity"); it != doc.MemberEnd()) {
+    const Value& g = it->value;
+    if (g.IsArray() && (g.Empty() || g[0].IsNumber())) {
+      SCENE_TRY(v, vec3(g, "gravity"));
+      s.gravity.push_back({0, v});
+    } else {
+      SCENE_TRY(keys, array_member(doc, "gravity", "gravity"));
+      if (keys->Empty()) return schema("gravity", "must be a vector [x, y, z] or at least one key");
+      if (keys->Size() > kMaxSceneItems) return schema("gravity", "at most " + std::to_string(kMaxSceneItems) + " keys");
+      for (rapidjson::SizeType k = 0; k < keys->Size(); ++k) {
+        const std::string at = "gravity[" + std::to_string(k) + "]";
+        SCENE_TRY(o, object_at((*keys)[k], at));
+        if (auto r = known_members(*o, at, {"frame", "gravity"}); !r) return std::unexpected(r.error());
+        SCENE_TRY(frame, key_frame(*o, at, s.gravity.empty() ? std::nullopt : std::optional(s.gravity.back().frame)));
+        const auto v = o->FindMember("gravity");
+        if (v == o->MemberEnd()) return schema(join(at, "gravity"), "required");
+        SCENE_TRY(vec, vec3(v->value, join(at, "gravity")));
+        s.gravity.push_back({frame, vec});
+      }
+    }
+  }
+  if (auto it = doc.FindMember("physics_mode"); it != doc.MemberEnd()) {
+    const std::string_view m = it->value.IsString() ? std::string_view(it->value.GetString(), it->value.GetStringLength())
+                                                    : std::string_view();
+    if (m == "off") s.physics_mode = PhysicsMode::off;
+    else if (m == "always") s.physics_mode = PhysicsMode::always;
+    else if (m == "playing") s.physics_mode = PhysicsMode::playing;
+    else if (m == "trace") s.physics_mode = PhysicsMode::trace;
+    else return schema("physics_mode", "must be one of \"off\", \"always\", \"playing\", \"trace\"");
+  }
+  if (auto it = doc.FindMember("physics_ground"); it != doc.MemberEnd()) {
+    if (!it->value.IsBool()) return schema("physics_ground", std::string("must be true or false, not ") + type_name(it->value));
+    s.physics_ground = it->value.GetBool();
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<SceneDescription> parse_scene(std::string_view text, const fs::path& folder) {
@@ -305,7 +391,7 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "scene");
   if (!doc.IsObject()) return schema("(top level)", std::string("must be an object, not ") + type_name(doc));
   if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "camera_parents",
-                                      "light", "audio"});
+                                      "light", "audio", "gravity", "physics_mode", "physics_ground"});
       !r)
     return std::unexpected(r.error());
   if (auto it = doc.FindMember("format"); it != doc.MemberEnd())
@@ -318,7 +404,7 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
   SCENE_TRY(models, array_member(doc, "models", "models"));
   if (!models || models->Empty()) return schema("models", "required: at least one model");
   for (rapidjson::SizeType i = 0; i < models->Size(); ++i) {
-    SCENE_TRY(m, model_entry((*models)[i], "models[" + std::to_string(i) + "]", folder));
+    SCENE_TRY(m, model_entry((*models)[i], "models[" + std::to_string(i) + "]", folder, i, models->Size()));
     s.models.push_back(std::move(m));
   }
   if (auto it = doc.FindMember("stage"); it != doc.MemberEnd()) {
@@ -387,6 +473,7 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     SCENE_TRY(p, path_value(it->value, "audio", folder));
     s.audio = p;
   }
+  if (auto r = physics_fields(doc, s); !r) return std::unexpected(r.error());
   return s;
 }
 

@@ -185,4 +185,43 @@ TEST_F(PmmCreateCli, CorpusSampleExtractedAndCreatedAgainRendersTheSamePicture) 
 }
 #endif
 
+#if MMDKIT_HAS_RENDER
+// Outside parents through the commands: a scene whose second dancer's センター follows the first's
+// 頭 from frame 5 → pmm create --scene → the project keeps them (model keys) → pmm extract writes
+// them into scene.json → render of the project and of the extracted scene give the same PNG bytes,
+// which differ from the same scene without the outside parent (the dancer moved).
+TEST_F(PmmCreateCli, OutsideParentsRenderTheSameFromTheProjectAndItsExtractedScene) {
+  const std::string models = "\"models\": [{\"file\": \"Model/dancer.pmx\", \"motions\": [\"dance.vmd\"]}, "
+                             "{\"file\": \"Model/dancer.pmx\", \"motions\": [\"dance.vmd\"]";
+  file("op.json", "{" + models + ", \"parents\": [{\"frame\": 5, \"bone\": \"センター\", \"model\": 0, "
+                  "\"parent_bone\": \"頭\"}]}], \"camera\": \"dance.vmd\", \"physics_mode\": \"off\"}");
+  file("plain.json", "{" + models + "}], \"camera\": \"dance.vmd\", \"physics_mode\": \"off\"}");
+  const fs::path project = dir / "op.pmm";
+  Outcome c = run("pmm create -q --scene " + quote((dir / "op.json").string()) + " -o " + quote(project.string()));
+  ASSERT_EQ(c.code, 0) << c.err;
+  auto doc = mmdkit::pmm::read_file(project);
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->document.physics_mode, 0);
+  Outcome x = run("pmm extract -q " + quote(project.string()) + " -o " + quote((dir / "x").string()));
+  ASSERT_EQ(x.code, 0) << x.err;
+  const std::string scene = mmdkit::test::slurp(dir / "x" / "scene.json");
+  EXPECT_NE(scene.find("\"parents\": [\n      {\"frame\": 5, \"bone\": \"センター\", \"model\": 0, \"parent_bone\": \"頭\"}]"),
+            std::string::npos) << scene;
+  EXPECT_NE(scene.find("\"physics_mode\": \"off\""), std::string::npos) << scene;
+  const std::string look = " --frame 12 --size 64x48 --msaa 1 -q -o ";
+  Outcome a = run("render " + quote(project.string()) + look + quote((dir / "a.png").string()));
+  ASSERT_EQ(a.code, 0) << a.err;
+  Outcome b = run("render --scene " + quote((dir / "x" / "scene.json").string()) + look + quote((dir / "b.png").string()));
+  ASSERT_EQ(b.code, 0) << b.err;
+  Outcome p = run("render --scene " + quote((dir / "plain.json").string()) + look + quote((dir / "p.png").string()));
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_TRUE(mmdkit::test::slurp(dir / "a.png") == mmdkit::test::slurp(dir / "b.png"));
+  EXPECT_FALSE(mmdkit::test::slurp(dir / "a.png") == mmdkit::test::slurp(dir / "p.png"));
+  // physics_mode "off": render simulates only when --physics asks (the same bytes as --no-physics).
+  Outcome n = run("render --scene " + quote((dir / "plain.json").string()) + " --no-physics" + look + quote((dir / "n.png").string()));
+  ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_TRUE(mmdkit::test::slurp(dir / "n.png") == mmdkit::test::slurp(dir / "p.png"));
+}
+#endif
+
 }  // namespace

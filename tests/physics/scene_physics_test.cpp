@@ -177,5 +177,83 @@ TEST(ScenePhysics, PlacedModelSimulatesLikeTheModelAtTheOrigin) {
   EXPECT_EQ(bad.error().message.rfind("models[1].scale: ", 0), 0u) << bad.error().message;
 }
 
+
+// The scene's gravity (SceneDescription::gravity, MMD units / s²): a free ball (no damping, no
+// joints) falls along it. Semi-implicit Euler at 60 steps / s: after n steps v = n · g / 60 exactly
+// (Bullet: v += g·dt, then x += v·dt; tests/physics/analytic_test.cpp). The gravity of the step into
+// frame F is the key at or before F: keys (0, −98, 0) at 0 and (0, 98, 0) at 10 give 18 steps down
+// and 22 up by frame 20. Sideways gravity moves it sideways by what MMD's gravity drops it.
+TEST(ScenePhysics, SceneGravityKeysPullTheBodiesAlongThem) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_gravity");
+  const fs::path model = ball_head_model(dir, "ball.pmx");
+  Settings st;
+  st.warmup_steps = 0;
+  auto run = [&](std::vector<scene::GravityKey> gravity, bool ground, std::uint32_t frame, Vec3& moved, Vec3& velocity) {
+    scene::SceneDescription d;
+    d.models.push_back({model, {}, {}});
+    d.gravity = std::move(gravity);
+    d.physics_ground = ground;
+    std::vector<mmdkit::Warning> w;
+    auto s = scene::Scene::load(d, {}, w);
+    ASSERT_TRUE(s.has_value()) << s.error().to_string();
+    auto sp = ScenePhysics::create(*s, st);
+    ASSERT_TRUE(sp.has_value()) << sp.error().to_string();
+    ASSERT_TRUE((*sp)->evaluate(0).has_value());
+    const Vec3 start = head_world(*s, 0);
+    ASSERT_TRUE((*sp)->evaluate(frame).has_value());
+    const Vec3 end = head_world(*s, 0);
+    moved = {end[0] - start[0], end[1] - start[1], end[2] - start[2]};
+    velocity = (*sp)->character_physics(0)->body_linear_velocity(0);
+  };
+  Vec3 down{}, v_down{}, side{}, v_side{}, keyed{}, v_keyed{}, floor{}, v_floor{};
+  run({}, false, 20, down, v_down);
+  EXPECT_NEAR(v_down[1], -40 * 98.0 / 60, 1e-3) << "MMD's default gravity";
+  EXPECT_LT(down[1], -10.0f);
+  run({{0, {98, 0, 0}}}, false, 20, side, v_side);
+  EXPECT_NEAR(v_side[0], 40 * 98.0 / 60, 1e-3);
+  EXPECT_NEAR(v_side[1], 0, 1e-5);
+  EXPECT_NEAR(side[0], -down[1], 1e-3) << "sideways by what the default drops";
+  EXPECT_NEAR(side[1], 0, 1e-4);
+  run({{0, {0, -98, 0}}, {10, {0, 98, 0}}}, false, 20, keyed, v_keyed);
+  EXPECT_NEAR(v_keyed[1], (22 - 18) * 98.0 / 60, 1e-3) << "18 steps down, then 22 up";
+  // The physics ground (MMD's 物理床): the ball (radius 1) lands on y = 0 instead of falling through.
+  run({}, true, 60, floor, v_floor);
+  scene::SceneDescription d;
+  d.models.push_back({model, {}, {}});
+  std::vector<mmdkit::Warning> w;
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(s.has_value());
+  ASSERT_TRUE(s->evaluate(0).has_value());
+  const float rest_y = head_world(*s, 0)[1];
+  EXPECT_NEAR(rest_y + floor[1], 1.0f, 0.1f) << "resting on the ground";
+}
+
+// Outside parents with physics (Scene::apply_outside_parents between the halves): model 1's センター
+// follows model 0's 頭 (placed elsewhere); with physics its bones before physics are those of the
+// scene evaluated without physics, bit for bit, and its ball starts on its moved 頭.
+TEST(ScenePhysics, OutsideParentsMoveTheBonesTheBodiesFollow) {
+  const fs::path dir = mmdkit::test::temp_dir("scene_physics_parents");
+  const fs::path model = ball_head_model(dir, "ball.pmx");
+  scene::SceneDescription d;
+  d.models.push_back({model, {}, scene::Placement{{30, 0, 0}, {}, 1.0f}});
+  d.models.push_back({model, {}, {}});
+  d.models[1].parents = {{0, "センター", 0, "頭"}};
+  std::vector<mmdkit::Warning> w;
+  auto plain = scene::Scene::load(d, {}, w);
+  auto s = scene::Scene::load(d, {}, w);
+  ASSERT_TRUE(plain.has_value() && s.has_value());
+  auto sp = ScenePhysics::create(*s, no_gravity());
+  ASSERT_TRUE(sp.has_value()) << sp.error().to_string();
+  ASSERT_TRUE((*sp)->evaluate(0).has_value());
+  ASSERT_TRUE(plain->evaluate(0).has_value());
+  const auto center = static_cast<std::size_t>(s->character(1).data().skeleton().find("センター"));
+  EXPECT_EQ(s->character(1).pose().model_positions()[center], plain->character(1).pose().model_positions()[center]);
+  EXPECT_GT(plain->character(1).pose().model_positions()[center][0], 20.0f) << "moved onto model 0's 頭";
+  Quat q;
+  Vec3 ball;
+  (*sp)->character_physics(1)->body_transform(0, q, ball);
+  EXPECT_LT(distance(ball, head_world(*plain, 1)), 1e-3f) << "the ball starts on the moved 頭";
+}
+
 }  // namespace
 }  // namespace mmdkit::physics

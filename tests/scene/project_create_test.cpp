@@ -54,6 +54,20 @@ class ProjectCreate : public ::testing::Test {
     bone_count = model->bones.size();
     morph_count = model->morphs.size();
   }
+  // The project written, read again and converted (the path a saved project takes).
+  Project read_back(const pmm::Document& doc, std::vector<Warning>& warnings) const {
+    auto bytes = pmm::write(doc);
+    EXPECT_TRUE(bytes.has_value()) << bytes.error().to_string();
+    if (!bytes) return {};
+    auto back = pmm::read(ByteSpan(bytes->data(), bytes->size()));
+    EXPECT_TRUE(back.has_value()) << back.error().to_string();
+    if (!back) return {};
+    ProjectOptions o;
+    o.project_folder = dir;
+    auto p = convert_project(back->document, o, warnings);
+    EXPECT_TRUE(p.has_value()) << p.error().to_string();
+    return p ? std::move(*p) : Project{};
+  }
   fs::path dir, model_file;
   std::size_t bone_count = 0, morph_count = 0;
 };
@@ -225,15 +239,9 @@ TEST_F(ProjectCreate, AccessoryKeysOpacityAndAdditiveBlendingComeBack) {
   EXPECT_TRUE(pmm::check(*doc).empty());
   ASSERT_EQ(doc->accessories[0].keys.size(), 2u);  // frames 10 and 25 after the initial key
   EXPECT_EQ(doc->accessories[0].initial_key.opacity_visible, (75 << 1) | 1);  // 100 − 25 percent, visible
-  auto bytes = pmm::write(*doc);
-  ASSERT_TRUE(bytes.has_value()) << bytes.error().to_string();
-  auto back = pmm::read(ByteSpan(bytes->data(), bytes->size()));
-  ASSERT_TRUE(back.has_value()) << back.error().to_string();
-  ProjectOptions o;
-  o.project_folder = dir;
   std::vector<Warning> w2;
-  auto p = convert_project(back->document, o, w2);
-  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const Project back = read_back(*doc, w2);
+  const Project* p = &back;
   ASSERT_EQ(p->accessories.size(), 1u);
   const ProjectAccessory& got = p->accessories[0];
   EXPECT_TRUE(got.add_blend);
@@ -249,6 +257,53 @@ TEST_F(ProjectCreate, AccessoryKeysOpacityAndAdditiveBlendingComeBack) {
     EXPECT_EQ(got.keys[i].model, want.model) << i;
     EXPECT_EQ(got.keys[i].bone, want.bone) << i;
   }
+}
+
+TEST_F(ProjectCreate, OutsideParentsGravityAndPhysicsModeComeBack) {
+  CreateInput in;
+  in.models.push_back(CreateModel{model_file, {}});
+  in.models.push_back(CreateModel{model_file, {}});
+  in.models[1].parents = {{5, "センター", 0, "頭"}, {10, "右足ＩＫ", 0, "右手首"}, {20, "センター", std::nullopt, ""}};
+  in.gravity = {{0, {0, -49, 0}}, {30, {0, 0, 98}}};
+  in.physics_mode = PhysicsMode::off;
+  in.physics_ground = false;
+  in.project_folder = dir;
+  std::vector<Warning> w;
+  auto doc = create_project(in, w);
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_TRUE(pmm::check(*doc).empty());
+  // Model keys at 0 (initial), 5, 10, 20, each holding every outside-parent bone's state.
+  const pmm::Model& m1 = doc->models[1];
+  ASSERT_EQ(m1.model_keys.size(), 3u);
+  EXPECT_EQ(m1.model_keys[0].frame, 5);
+  EXPECT_EQ(m1.model_keys[2].frame, 20);
+  EXPECT_EQ(m1.initial_model_key.outside_parents.size(), m1.outside_parent_bones.size());
+  std::vector<Warning> w2;
+  const Project back = read_back(*doc, w2);
+  const Project* p = &back;
+  ASSERT_EQ(p->scene.models.size(), 2u);
+  EXPECT_TRUE(w2.empty()) << w2.front().to_string();
+  EXPECT_TRUE(p->scene.models[0].parents.empty());
+  const auto& got = p->scene.models[1].parents;
+  ASSERT_EQ(got.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(got[k].frame, in.models[1].parents[k].frame) << k;
+    EXPECT_EQ(got[k].bone, in.models[1].parents[k].bone) << k;
+    EXPECT_EQ(got[k].model, in.models[1].parents[k].model) << k;
+    EXPECT_EQ(got[k].parent_bone, in.models[1].parents[k].parent_bone) << k;
+  }
+  ASSERT_EQ(p->scene.gravity.size(), 2u);
+  EXPECT_EQ(p->scene.gravity[1].frame, 30u);
+  for (std::size_t k = 0; k < 2; ++k)
+    for (std::size_t a = 0; a < 3; ++a) EXPECT_NEAR(p->scene.gravity[k].gravity[a], in.gravity[k].gravity[a], 1e-4f) << k;
+  EXPECT_EQ(p->scene.physics_mode, PhysicsMode::off);
+  EXPECT_FALSE(p->scene.physics_ground);
+  // A bone the model does not have is named.
+  in.models[1].parents = {{5, "センター", 0, "しっぽ"}};
+  auto bad = create_project(in, w);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("models[1].parents[0].parent_bone: model 0 has no bone 'しっぽ'"), std::string::npos)
+      << bad.error().message;
 }
 
 TEST_F(ProjectCreate, PathsOutsideTheFolderAreAbsoluteAndFoundAgain) {

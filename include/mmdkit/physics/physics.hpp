@@ -152,6 +152,9 @@ class World {
   /// step_substeps(substeps_per_frame()); a half frame of 60 fps output at 60 steps / s is
   /// step_substeps(1). 0 does nothing.
   void step_substeps(std::uint32_t substeps);
+  /// Changes the gravity (MMD units / s²) from the next step on (Settings::gravity; every body's
+  /// too once the world is built), as MMD's gravity keys do. The same value changes nothing.
+  void set_gravity(const Vec3& gravity) noexcept;
   /// Number of fixed steps run since the last reset (warm-up excluded).
   std::uint64_t steps() const noexcept;
 

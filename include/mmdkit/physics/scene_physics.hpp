@@ -5,9 +5,11 @@
 //
 // One frame F is the one physics run of src/physics/simulation.hpp (CharacterPhysics runs the same
 // with one character: a character is a one-character scene):
-//   for every character (models, then the stage): Character::evaluate_before_physics(F), its
-//     bones taken to the world by its placement, ModelPhysics::set_targets (physics-off keys of its
-//     motions at F);
+//   for every character (models, then the stage; with outside parents in
+//     Scene::evaluation_order(), each model's applied by Scene::apply_outside_parents right after
+//     it): Character::evaluate_before_physics(F); then for every character its bones taken to
+//     the world by its placement, ModelPhysics::set_targets (physics-off keys of its motions at F);
+//   the world's gravity set to Scene::gravity(F) when the scene has gravity keys;
 //   World::reset() on the first frame, World::step_frame() afterwards;
 //   for every character: ModelPhysics::write_bones, the bones taken back to model space,
 //     Character::evaluate_after_physics();
@@ -40,7 +42,9 @@ class ScenePhysics {
  public:
   using Progress = std::function<void(std::uint32_t done, std::uint32_t total)>;
 
-  /// Builds one world (`settings`) with every character of `scene` that has rigid bodies.
+  /// Builds one world (`settings`, with the scene's physics ground as Settings::floor and its
+  /// gravity at frame 0 as Settings::gravity when it has gravity keys) with every character of
+  /// `scene` that has rigid bodies.
   /// `scene` must outlive this object. Errors: invalid_argument "models[i].scale: ..." for a
   /// character with rigid bodies whose placement scale is not 1 (rigid bodies do not scale).
   static Result<std::unique_ptr<ScenePhysics>> create(scene::Scene& scene, const Settings& settings = {});

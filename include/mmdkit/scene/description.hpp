@@ -21,6 +21,19 @@
 
 namespace mmdkit::scene {
 
+/// From `frame` on, bone `bone` of a model follows bone `parent_bone` of model `model` (MMD's
+/// outside parent 外部親, a model key's outside parents; docs/SCENE.md "Outside parents"); a key
+/// without `model` ends it. Evaluation (nanoem's Bone::applyOutsideParentTransform, hkrn/nanoem
+/// emapp/src/model/Bone.cc): the bone's model matrix W (its own parent chain included) becomes
+/// W · T(−head) · P, P the parent bone's model matrix (in the world: each through its model's
+/// placement), and the bones below it in the model's hierarchy move with it.
+struct ModelParentKey {
+  std::uint32_t frame = 0;           ///< 30 fps; per bone strictly increasing
+  std::string bone;                  ///< the bone of this model (UTF-8 name)
+  std::optional<std::size_t> model;  ///< parent model (index into SceneDescription::models); nullopt: none
+  std::string parent_bone;           ///< the parent model's bone (UTF-8), required with `model`
+};
+
 /// A dancer: a PMX / PMD model with its motions (VMD motions merged, at most one VPD pose).
 struct ModelEntry {
   std::filesystem::path file;
@@ -28,6 +41,8 @@ struct ModelEntry {
   Placement placement;  ///< model space → world
   /// Multiplies the model's edge sizes when drawn (MMD's edge width per model; >= 0, 0 = no edges).
   float edge_width = 1.0f;
+  /// Outside parents over time (empty: none), in frame order (ModelParentKey).
+  std::vector<ModelParentKey> parents{};
 };
 
 /// The stage: a PMX / PMD model drawn at rest, without motion (its rigid bodies take part in the
@@ -85,6 +100,24 @@ struct CameraParentKey {
   std::string bone;                  ///< bone name (UTF-8), required with `model`
 };
 
+/// One gravity key (MMD's gravity keys): from `frame` on, the physics world's gravity is
+/// `gravity` (MMD units / s²; a project's acceleration a and direction d give a × 10 × d, MMD's
+/// (0, −98, 0) for 9.8 down). Keys hold until the next (no interpolation).
+struct GravityKey {
+  std::uint32_t frame = 0;
+  Vec3 gravity{0.0f, -98.0f, 0.0f};
+};
+
+/// When the physics is simulated (MMD's 物理演算 menu, a project's physics mode).
+/// Scene file: "playing" (default), "always", "trace", "off". Every mode but `off` simulates when
+/// a command simulates (a render is MMD playing the project).
+enum class PhysicsMode : std::uint8_t {
+  playing,  ///< MMD "演算しながら再生" (project value 2, MMD's default)
+  always,   ///< MMD "常に演算" (1)
+  trace,    ///< MMD "トレースモード" (3)
+  off,      ///< MMD "演算しない" (0): `render` does not simulate unless --physics asks for it
+};
+
 /// A whole scene.
 struct SceneDescription {
   std::vector<ModelEntry> models;
@@ -100,6 +133,13 @@ struct SceneDescription {
   /// The bones the camera follows over time (empty: none); before the first key: none.
   std::vector<CameraParentKey> camera_parents{};
   std::filesystem::path audio;                  ///< muxed into a rendered video; empty = none
+  /// The physics world's gravity over time (empty: MMD's (0, −98, 0)); frames strictly increasing,
+  /// the first key holds before its frame.
+  std::vector<GravityKey> gravity{};
+  /// off: `render` does not simulate by default (MMD's physics mode "off").
+  PhysicsMode physics_mode = PhysicsMode::playing;
+  /// MMD's physics ground (物理床): a static plane y = 0 the rigid bodies collide with.
+  bool physics_ground = false;
   /// Folder of the scene file (relative paths were resolved against it); empty for a scene built
   /// from the command line.
   std::filesystem::path folder;

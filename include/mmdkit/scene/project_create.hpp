@@ -33,6 +33,10 @@ namespace mmdkit::scene {
 struct CreateModel {
   std::filesystem::path file;         ///< PMX / PMD (binary or mmdkit JSON)
   std::vector<vmd::Motion> motions;   ///< merged in order (a later motion's key of the same track and frame wins)
+  /// Outside parents (ModelParentKey; `model` an index into CreateInput::models): written into the
+  /// model keys' outside parents (a model key at each key's frame, holding the state of every
+  /// outside-parent bone from then on; a subject bone not in MMD's outside-parent list is added).
+  std::vector<ModelParentKey> parents{};
 };
 
 /// One accessory: a .x placed by `placement` (on `bone` of model `model`, or in the world), or a
@@ -64,6 +68,11 @@ struct CreateInput {
   std::optional<vmd::Motion> light;             ///< light keys of this motion instead of the camera's
   std::optional<anim::LightState> fixed_light;  ///< a constant light (initial light key only)
   std::filesystem::path audio;                  ///< .wav; empty = none
+  /// Gravity keys (MMD units / s²), stored as acceleration |g| / 10 and direction g / |g| (a zero
+  /// vector: acceleration 0, direction down); empty = MMD's 9.8 down.
+  std::vector<GravityKey> gravity;
+  PhysicsMode physics_mode = PhysicsMode::playing;  ///< MMD's fresh project: 2 (while playing)
+  bool physics_ground = true;                       ///< MMD's fresh project: on
   std::int32_t width = 1280, height = 720;      ///< output size (MMD 9.26's t.pmm: 1280 × 720)
   std::optional<std::int32_t> first_frame, last_frame;  ///< play range (begin_enabled / end_enabled)
   /// Folder the project will be saved in: files below it are stored relative to it ('\'

@@ -6,7 +6,9 @@
 // a scene with render::draw_scene.
 //
 // One frame, evaluate(frame) (30 fps, fractional allowed; without physics):
-//   1. every character (models in order, then the stage) evaluates the frame (model space);
+//   1. every character (models in order, then the stage) evaluates the frame (model space); with
+//      outside parents (description.hpp ModelParentKey), in evaluation_order(), each model's
+//      outside parents applied between its bones before and after physics;
 //   2. update_attachments(frame): accessory world transforms (attached: model placement · bone
 //      model matrix · accessory placement · S(unit scale), exactly, from this frame's bones; in the
 //      world: placement · S(unit scale); an accessory with keys: the placement, parent, visibility
@@ -118,6 +120,23 @@ class Scene {
   /// Step 2 of the file comment, after the caller evaluated every character at `frame` (the
   /// physics layer does so with physics). Never allocates.
   void update_attachments(double frame) noexcept;
+
+  /// Outside parents (description.hpp ModelParentKey): whether any model has some.
+  bool has_outside_parents() const noexcept;
+  /// The characters in the order they are evaluated: every model after the models it follows
+  /// (otherwise in order), then the stage. Scene::load refuses a cycle (json_schema
+  /// "models[0].parents: outside parents form a cycle (models[0] -> models[1] -> models[0]) ...").
+  std::span<const std::size_t> evaluation_order() const noexcept;
+  /// Applies character i's outside parents at `frame` to its bones evaluated before physics
+  /// (model space, PoseWorkspace::set_model_transform): call between
+  /// character(i).evaluate_before_physics(frame) and anything that reads its bones, after the
+  /// characters it follows were evaluated and had theirs applied, in model space (evaluate() does
+  /// so; the physics layer too). A subject bone evaluated after physics is left as is (a warning at
+  /// load). Never allocates.
+  void apply_outside_parents(std::size_t i, double frame) noexcept;
+  /// The gravity of the physics world at `frame` (SceneDescription::gravity: the key at or before
+  /// it, the first before the first; MMD's (0, −98, 0) without keys), MMD units / s².
+  Vec3 gravity(double frame) const noexcept;
 
   struct Impl;  ///< private (src/scene/scene.cpp)
 

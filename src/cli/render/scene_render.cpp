@@ -35,13 +35,14 @@ namespace {
 int usage(std::ostream& err, const std::string& msg) { return usage_error(err, "render", msg); }
 
 // Physics: on by default when a model (or the stage) has rigid bodies (MMD simulates them unless
-// switched off), --physics / --no-physics decide otherwise. Every character in one world
+// switched off) and the scene's physics_mode is not "off", --physics / --no-physics decide otherwise. Every character in one world
 // (physics/scene_physics.hpp); the simulation advances by the output's frame step: whole frames
 // at --fps 30, half frames at --fps 60 (or when the first frame is a half), each sample one of a
 // run from frame 0 at that rate. Returns kExitOk or the exit code (the problem printed).
 int setup_physics(const RenderArgs& a, scene::Scene& s, double first, SceneEvaluator& evaluator, std::ostream& err) {
   bool bodies = false;
   for (std::size_t i = 0; i < s.character_count(); ++i) bodies = bodies || !s.character(i).data().model().rigid_bodies.empty();
+  if (s.description().physics_mode == scene::PhysicsMode::off) bodies = false;  // the scene says off: only --physics
   PhysicsArgs physics_args;
   physics_args.on = !a.no_physics && (a.physics || (MMDKIT_HAS_PHYSICS && bodies));
   physics_args.verbose = a.verbose;
