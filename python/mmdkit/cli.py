@@ -86,21 +86,13 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
               units=a.units, scale=a.scale, morphs=a.morphs, ik=not a.no_ik)
     try:
         if a.workers or a.scheduler:
-            from distributed import Client, LocalCluster
-            if a.scheduler:
-                try:
-                    client = Client(a.scheduler)
-                except (OSError, TimeoutError, ValueError) as e:  # unreachable, refused, bad address
-                    reason = str(e).strip() or type(e).__name__
-                    print(f"mmdkit: error: cannot reach the Dask scheduler at {a.scheduler}: {reason}",
-                          file=sys.stderr)
-                    return 1
-                with client:
+            from . import _dask
+            try:
+                with _dask.client(a.workers, a.scheduler) as client:
                     results = dataset.extract(a.motions, a.model, client=client, **kw)
-            else:
-                with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, Client(cluster) as client:
-                    results = dataset.extract(a.motions, a.model, client=client, **kw)
+            except _dask.DaskUnavailable as e:
+                print(f"mmdkit: error: {e}", file=sys.stderr)
+                return 1
         else:
             results = dataset.extract(a.motions, a.model, **kw)
     except ArgumentError as e:
@@ -149,6 +141,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: python3 -m mmdkit dataset MODEL MOTION... -o OUT [options]  (see dataset --help)")
         return 0 if argv else 2
+    if argv[0] == "_render_farm":  # `mmdkit render --workers/--scheduler` (src/cli/render/render_farm.cpp)
+        from .farm import _cli_main
+        return _cli_main(argv[1:])
     if argv[0] != "dataset":
         print(f"mmdkit: unknown command '{argv[0]}' (the Python entry has: dataset)", file=sys.stderr)
         return 2
