@@ -142,6 +142,19 @@ struct VideoWriter::Impl {
     return {};
   }
 
+  // Creates the file and writes the container's header (MP4: +faststart).
+  Result<void> write_header(bool webm) {
+    int ret = ff->avio_open(&fmt->pb, path.c_str(), AVIO_FLAG_WRITE);
+    if (ret < 0) return fail(ErrorCode::io_error, path + ": cannot create: " + av_error(ret));
+    AVDictionary* opts = nullptr;
+    if (!webm) ff->av_dict_set(&opts, "movflags", "+faststart", 0);
+    ret = ff->avformat_write_header(fmt, &opts);
+    ff->av_dict_free(&opts);
+    if (ret < 0) return fail(ErrorCode::io_error, path + ": cannot write the header: " + av_error(ret));
+    header_written = true;
+    return {};
+  }
+
   Result<void> open_audio(const std::filesystem::path& file, bool webm) {
     const std::string name = file.string();
     int ret = ff->avformat_open_input(&ain, name.c_str(), nullptr, nullptr);
@@ -264,14 +277,7 @@ Result<VideoWriter> VideoWriter::open(const VideoSettings& s) {
   if (!v.sws) return fail(ErrorCode::unsupported, "swscale cannot convert RGBA to yuv420p");
   if (!s.audio.empty())
     if (auto r = v.open_audio(s.audio, webm); !r) return std::unexpected(r.error());
-  if ((ret = ff->avio_open(&v.fmt->pb, v.path.c_str(), AVIO_FLAG_WRITE)) < 0)
-    return fail(ErrorCode::io_error, v.path + ": cannot create: " + av_error(ret));
-  AVDictionary* opts = nullptr;
-  if (!webm) ff->av_dict_set(&opts, "movflags", "+faststart", 0);
-  ret = ff->avformat_write_header(v.fmt, &opts);
-  ff->av_dict_free(&opts);
-  if (ret < 0) return fail(ErrorCode::io_error, v.path + ": cannot write the header: " + av_error(ret));
-  v.header_written = true;
+  if (auto r = v.write_header(webm); !r) return std::unexpected(r.error());
   return VideoWriter(std::move(impl));
 }
 
@@ -367,13 +373,7 @@ Result<void> join_video_segments(const std::vector<std::filesystem::path>& segme
   v.vst->avg_frame_rate = v.vst->r_frame_rate = AVRational{s.fps, 1};
   if (!s.audio.empty())
     if (auto r = v.open_audio(s.audio, webm); !r) return r;
-  if ((ret = ff->avio_open(&v.fmt->pb, v.path.c_str(), AVIO_FLAG_WRITE)) < 0)
-    return fail(ErrorCode::io_error, v.path + ": cannot create: " + av_error(ret));
-  AVDictionary* opts = nullptr;
-  if (!webm) ff->av_dict_set(&opts, "movflags", "+faststart", 0);
-  ret = ff->avformat_write_header(v.fmt, &opts);
-  ff->av_dict_free(&opts);
-  if (ret < 0) return fail(ErrorCode::io_error, v.path + ": cannot write the header: " + av_error(ret));
+  if (auto r = v.write_header(webm); !r) return r;
   // Each segment's time stamps (in the output's time base) are moved to start where the previous
   // segment ended (its last frame's time stamp + duration).
   std::int64_t end = 0;

@@ -58,6 +58,16 @@ def cli_path():
     return p
 
 
+@pytest.fixture(scope="module")
+def gl():
+    """What draws (mmdkit.render.context_info()); the test is skipped without OpenGL."""
+    import mmdkit
+    try:
+        return mmdkit.render.context_info()
+    except mmdkit.RenderError as e:
+        pytest.skip(f"no OpenGL: {e}")
+
+
 def pytest_configure(config):
     # distributed 2022.12 with Debian's tornado 6.2 warns about its own event loop use
     config.addinivalue_line("filterwarnings", "ignore:make_current is deprecated:DeprecationWarning")

@@ -19,14 +19,6 @@ from pngdecode import decode_png
 SAMPLE_PMX = "miu200521358__mlib_go/test_resources/サンプルモデル.pmx"
 
 
-@pytest.fixture(scope="module")
-def gl():
-    try:
-        return mmdkit.render.context_info()
-    except mmdkit.RenderError as e:
-        pytest.skip(f"no OpenGL: {e}")
-
-
 def cli_png(tmp_path, *args):
     out = tmp_path / f"cli{len(list(tmp_path.iterdir()))}.png"
     subprocess.run([str(cli_path()), "render", *map(str, args), "-o", str(out), "-q"], check=True)
