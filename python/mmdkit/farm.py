@@ -11,13 +11,14 @@ How it goes:
    physics, the simulation runs once here: ``mmdkit bake`` writes the motions plus a key on every
    frame for every physics bone into a VMD in the job's folder, and the workers draw that motion
    with physics off (docs/PHYSICS.md "Bake": the replay differs from the simulation by < 1e-5 units).
-2. The frames are cut into ranges (``chunk`` frames each; default about two ranges per worker, at
-   least one second of video per range for a video), one Dask task each. A worker draws its range
+2. The frames are cut into ranges (``chunk`` frames each; default about four ranges per worker,
+   a video's in whole 2-second GOPs unless that leaves a worker idle), one Dask task each. A worker draws its range
    with a Renderer (kept per worker process for the next range of the same job) into the job's
    folder: one PNG per frame, or one video segment (its own encoder run: it starts on a key frame).
 3. On the client: a video's segments are joined by stream copy (no re-encoding; C++
    render::join_video_segments), the audio encoded once over the whole; PNG files are renamed into
-   place. Progress on stderr counts the frames of finished ranges across workers.
+   place. Progress on stderr counts the frames drawn across workers (PNG frames as the workers
+   publish them, Dask Pub/Sub; video frames as segments end).
 
 Failures: a task that raises is retried (``retries``); a worker process that dies loses its task,
 which Dask gives to another worker (up to distributed's ``allowed-failures``). The output is
@@ -102,8 +103,14 @@ def _draw_range(spec: Dict[str, Any], index: int, first_index: int, count: int) 
     first = spec["first"] + first_index * step
     if spec["kind"] == "png":
         from .render import _write_bytes
+        pub = None
+        if spec.get("progress"):
+            from distributed import Pub
+            pub = Pub(spec["progress"])
         for i in range(first_index, first_index + count):
             _write_bytes(os.path.join(spec["job"], f"{i:09d}.png"), r.png(spec["first"] + i * step), True)
+            if pub is not None:
+                pub.put((index, i - first_index + 1))  # frames of this range drawn so far
     else:
         seg = os.path.join(spec["job"], f"segment{index:06d}.{spec['kind']}")
         r.write(seg, frames=(first, first + (count - 1) * step), force=True)  # no audio: muxed once at the join
@@ -128,10 +135,14 @@ def _bake(source: str, motions: Sequence[str], last: float, out: str) -> None:
 
 
 def _ranges(count: int, workers: int, video: bool, fps: int, chunk: Optional[int]) -> List[Tuple[int, int]]:
+    workers = max(1, workers)
     if chunk is None:
-        chunk = max(1, math.ceil(count / (2 * max(1, workers))))
-        if video:  # every segment starts on a key frame: not shorter than a second unless that leaves a worker idle
-            chunk = max(chunk, min(fps, math.ceil(count / max(1, workers))))
+        chunk = max(1, math.ceil(count / (4 * workers)))  # about four ranges per worker
+        if video:
+            # Every segment starts on a key frame: whole GOPs (VideoWriter's key frame every 2 s)
+            # add none, unless that leaves a worker idle.
+            gop = 2 * fps
+            chunk = min(max(gop, gop * round(chunk / gop)), math.ceil(count / workers))
     if chunk < 1:
         raise ArgumentError(f"chunk must be >= 1, not {chunk}")
     return [(s, min(chunk, count - s)) for s in range(0, count, chunk)]
@@ -260,19 +271,37 @@ def _looks_like_scene(path: str) -> bool:
 
 
 def _run(client, spec: Dict[str, Any], ranges: List[Tuple[int, int]], count: int, retries: int, quiet: bool) -> None:
-    from distributed import as_completed
-    job = uuid.uuid4().hex  # task keys of this job only
-    futures = [client.submit(_draw_range, spec, i, s, n, retries=retries, pure=False, key=f"mmdkit-render-{job}-{i}")
+    """Submits one task per range and waits for them all; progress on stderr from the workers'
+    per-frame messages (Dask Pub/Sub; a range's count is its most frames reported, so a range
+    drawn again is not counted twice) and from finished ranges."""
+    from distributed import Sub
+    token = uuid.uuid4().hex  # task keys and progress topic of this job only
+    spec = dict(spec, progress=None if quiet else f"mmdkit-render-{token}")
+    sub = None if quiet else Sub(spec["progress"], client=client)
+    futures = [client.submit(_draw_range, spec, i, s, n, retries=retries, pure=False, key=f"mmdkit-render-{token}-{i}")
                for i, (s, n) in enumerate(ranges)]
-    done = 0
+    drawn = [0] * len(ranges)
     t0 = time.monotonic()
+    shown = 0  # nothing drawn: nothing to say yet
     last_print = 0.0
     try:
-        for fut in as_completed(futures):
-            done += fut.result()  # raises the task's error after its retries
-            now = time.monotonic()
-            if not quiet and (now - last_print >= 1.0 or done == count):
-                last_print = now
+        pending = set(range(len(futures)))
+        while pending:
+            for i in [i for i in pending if futures[i].done()]:
+                drawn[i] = futures[i].result()  # raises the task's error after its retries
+                pending.discard(i)
+            if sub is not None:
+                try:
+                    while True:
+                        i, n = sub.get(timeout=0.2)
+                        drawn[i] = max(drawn[i], n)
+                except TimeoutError:  # nothing more for now
+                    pass
+            else:
+                time.sleep(0.2)
+            done, now = sum(drawn), time.monotonic()
+            if not quiet and done != shown and (now - last_print >= 1.0 or not pending):
+                shown, last_print = done, now
                 print(f"mmdkit render: {done}/{count} frames drawn by {len(client.scheduler_info().get('workers', {}))} "
                       f"worker(s), {done / max(now - t0, 1e-9):.1f} frames/s", file=sys.stderr, flush=True)
     except BaseException:

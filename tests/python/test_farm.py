@@ -1,7 +1,8 @@
 """The render farm on Dask (issue 30, "Past one machine"; mmdkit.render_farm and `mmdkit render
 --workers N`): PNG frames byte-equal to the single-process render, an MP4 whose frames decode
 equal to the segments encoded alone (joined by stream copy, no re-encoding) and close to the
-single-process video, a failing task or a dying worker retried with the output complete, a job
+single-process video (the audio muxed once: tests/render/video_test.cpp), a failing task or a
+dying worker retried with the output complete, a job
 that keeps failing writes nothing. Small: 64x36, 12 frames, one cluster of 2 workers."""
 from __future__ import annotations
 
@@ -78,26 +79,6 @@ def test_mp4_segments_joined_by_stream_copy(client, inputs, tmp_path):
     assert not leftovers(tmp_path)
 
 
-def test_audio_muxed_once(client, inputs, tmp_path):
-    import wave
-    model, motion = inputs
-    wav = tmp_path / "tone.wav"
-    with wave.open(str(wav), "wb") as f:
-        f.setnchannels(1)
-        f.setsampwidth(2)
-        f.setframerate(8000)
-        t = np.arange(8000) / 8000.0
-        f.writeframes((np.sin(2 * np.pi * 440 * t) * 8000).astype("<i2").tobytes())
-    out = tmp_path / "a.mp4"
-    mmdkit.render_farm(out, model, [motion], frames=FRAMES, size=SIZE, physics=False, client=client, chunk=6,
-                       audio=wav, quiet=True)
-    mmdkit.render_farm(tmp_path / "n.mp4", model, [motion], frames=FRAMES, size=SIZE, physics=False, client=client,
-                       chunk=6, quiet=True)
-    data = out.read_bytes()
-    assert b"mp4a" in data and b"mp4a" not in (tmp_path / "n.mp4").read_bytes()  # one AAC track
-    assert np.array_equal(_mmdkit._decode_video(str(out))[0], _mmdkit._decode_video(str(tmp_path / "n.mp4"))[0])
-
-
 @pytest.mark.parametrize("mode", ["raise", "exit"])
 def test_failed_range_is_drawn_again(client, inputs, tmp_path, mode):
     model, motion = inputs
@@ -137,11 +118,12 @@ def test_physics_baked_once_on_the_client(client, inputs, tmp_path):
         assert np.abs(a - b).max() <= 2 and (a != b).any(axis=2).mean() < 0.005, i
 
 
-def test_cli_workers(gl, inputs, tmp_path):
-    pytest.importorskip("distributed")
+def test_cli_scheduler(client, inputs, tmp_path):
+    # `render --scheduler ADDR` on the module's cluster (`--workers N` makes its own the same way as
+    # `dataset --workers`: mmdkit._dask.client).
     model, motion = inputs
     p = subprocess.run([str(cli_path()), "render", model, motion, "--frames", "0-3", "--size", "64x36",
-                        "--no-physics", "-o", str(tmp_path / "%02d.png"), "--workers", "2"],
+                        "--no-physics", "-o", str(tmp_path / "%02d.png"), "--scheduler", client.scheduler.address],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert "4/4 frames" in p.stderr and "on 2 Dask worker(s)" in p.stderr
@@ -150,3 +132,14 @@ def test_cli_workers(gl, inputs, tmp_path):
     p = subprocess.run([str(cli_path()), "render", model, "-o", str(tmp_path / "x.png"), "--workers", "2",
                         "--stage", model], capture_output=True, text=True)
     assert p.returncode == 2 and "--stage" in p.stderr
+
+
+def test_range_rule():
+    from mmdkit.farm import _ranges
+    # a video's ranges are whole GOPs (a key frame every 2 s) unless a worker would be idle
+    assert _ranges(300, 2, True, 30, None) == [(i, 60) for i in range(0, 300, 60)]
+    assert _ranges(12, 2, True, 30, None) == [(0, 6), (6, 6)]
+    assert _ranges(601, 2, True, 60, None)[:2] == [(0, 120), (120, 120)]
+    # PNG: about four ranges per worker
+    assert _ranges(40, 2, False, 30, None) == [(i, 5) for i in range(0, 40, 5)]
+    assert _ranges(5, 1, False, 30, 2) == [(0, 2), (2, 2), (4, 1)]
