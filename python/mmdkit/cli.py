@@ -91,7 +91,7 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
                 with _dask.client(a.workers, a.scheduler) as client:
                     results = dataset.extract(a.motions, a.model, client=client, **kw)
             except _dask.DaskUnavailable as e:
-                print(f"mmdkit: error: {e}", file=sys.stderr)
+                print(f"mmdkit: error: {e.message}", file=sys.stderr)
                 return 1
         else:
             results = dataset.extract(a.motions, a.model, **kw)

@@ -343,7 +343,10 @@ def _cli_main(argv: List[str]) -> int:
     except ArgumentError as e:
         print(f"mmdkit: error: {e}", file=sys.stderr)
         return 2
-    except (Error, RenderError, _dask.DaskUnavailable, OSError) as e:
+    except _dask.DaskUnavailable as e:
+        print(f"mmdkit: error: {e.message}", file=sys.stderr)
+        return 1
+    except (Error, RenderError, OSError) as e:
         print(f"mmdkit: error: {e}", file=sys.stderr)
         return 1
     if not a["quiet"]:
