@@ -38,10 +38,12 @@ from . import motion
 from . import pmm
 from .render import Renderer, RenderError, Animation, show
 from . import render as _render
+from .farm import render_farm, FarmResult
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
            "PmxModel", "Project", "pmm", "XFile", "VacFile", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
-           "EncodingError", "ArgumentError", "PendingError", "errors", "Renderer", "RenderError", "Animation", "show"]
+           "EncodingError", "ArgumentError", "PendingError", "errors", "Renderer", "RenderError", "Animation", "show",
+           "render_farm", "FarmResult"]
 
 __version__ = "0.1.0"
 

@@ -139,22 +139,16 @@ def dataset_main(argv: Optional[List[str]] = None) -> int:
 
 def _with_client(a, fn):
     """fn(client) on the Dask cluster --workers / --scheduler ask for (fn(None) without them);
-    None when the scheduler cannot be reached (the error printed)."""
+    None when Dask is missing or the scheduler cannot be reached (the error printed)."""
     if not (a.workers or a.scheduler):
         return fn(None)
-    from distributed import Client, LocalCluster
-    if a.scheduler:
-        try:
-            client = Client(a.scheduler)
-        except (OSError, TimeoutError, ValueError) as e:  # unreachable, refused, bad address
-            reason = str(e).strip() or type(e).__name__
-            print(f"mmdkit: error: cannot reach the Dask scheduler at {a.scheduler}: {reason}", file=sys.stderr)
-            return None
-        with client:
+    from . import _dask
+    try:
+        with _dask.client(a.workers, a.scheduler) as client:
             return fn(client)
-    with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
-        return fn(client)
+    except _dask.DaskUnavailable as e:
+        print(f"mmdkit: error: {e.message}", file=sys.stderr)
+        return None
 
 
 def _render_main(p, a) -> int:
@@ -235,6 +229,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: python3 -m mmdkit dataset MODEL MOTION... -o OUT [options]  (see dataset --help)")
         return 0 if argv else 2
+    if argv[0] == "_render_farm":  # `mmdkit render --workers/--scheduler` (src/cli/render/render_farm.cpp)
+        from .farm import _cli_main
+        return _cli_main(argv[1:])
     if argv[0] != "dataset":
         print(f"mmdkit: unknown command '{argv[0]}' (the Python entry has: dataset)", file=sys.stderr)
         return 2

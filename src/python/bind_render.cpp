@@ -444,6 +444,40 @@ void bind_render(py::module_& m) {
       });
   m.def("_encode_png", &array_png, py::arg("pixels"));
   m.def("_decode_image", &bytes_image, py::arg("data"), py::arg("name"));
+  // The render farm's join (python/mmdkit/farm.py): segments written by _Renderer.write_video with
+  // the same settings, joined by stream copy into `out` (written in place: the caller renames it),
+  // `audio` (optional) encoded once over the whole length (render/video.hpp join_video_segments).
+  m.def(
+      "_join_segments",
+      [](const std::vector<std::string>& segments, const std::string& out, const std::string& container, int fps,
+         const std::string& audio) {
+        std::vector<fs::path> paths(segments.begin(), segments.end());
+        render::VideoSettings vs;
+        vs.path = out;
+        vs.container = container;
+        vs.fps = fps;
+        vs.audio = audio;
+        auto r = without_gil([&] { return render::join_video_segments(paths, vs); });
+        if (!r) {
+          Error e = r.error();
+          if (e.file.empty()) e.file = out;
+          raise(e);
+        }
+      },
+      py::arg("segments"), py::arg("out"), py::arg("container"), py::arg("fps"), py::arg("audio"));
+  // Decoded frames of a video (tests and the farm's equality measure): (N, H * W * 3 / 2) uint8,
+  // each row one frame's yuv420p planes Y, U, V (render/video.hpp decode_video), and (W, H).
+  m.def(
+      "_decode_video",
+      [](const std::string& path) {
+        auto r = without_gil([&] { return render::decode_video(path); });
+        if (!r) raise(r.error());
+        const std::size_t n = r->frames.size(), per = std::size_t(r->width) * std::size_t(r->height) * 3 / 2;
+        py::array_t<std::uint8_t> a({n, per});
+        for (std::size_t i = 0; i < n; ++i) std::memcpy(a.mutable_data() + i * per, r->frames[i].data(), per);
+        return py::make_tuple(a, py::make_tuple(r->width, r->height));
+      },
+      py::arg("path"));
 }
 
 }  // namespace mmdkit::python

@@ -18,7 +18,7 @@ extern "C" {
 
 namespace mmdkit::render::detail {
 
-// Every FFmpeg function video.cpp calls: X(library, function).
+// Every FFmpeg function video.cpp calls (the writer and join_video_segments): X(library, function).
 #define MMDKIT_FFMPEG_FUNCTIONS(X)                                                                          \
   X(avutil, av_strerror) X(avutil, av_log_set_level) X(avutil, av_opt_set) X(avutil, av_dict_set)          \
   X(avutil, av_dict_free) X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_get_buffer) \
@@ -29,6 +29,7 @@ namespace mmdkit::render::detail {
   X(avutil, av_audio_fifo_read) X(avutil, av_audio_fifo_write)                                              \
   X(avcodec, avcodec_find_encoder_by_name) X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_free_context) \
   X(avcodec, avcodec_open2) X(avcodec, avcodec_parameters_from_context) X(avcodec, avcodec_parameters_to_context) \
+  X(avcodec, avcodec_parameters_copy)                                                                       \
   X(avcodec, avcodec_send_frame) X(avcodec, avcodec_receive_packet) X(avcodec, avcodec_send_packet)         \
   X(avcodec, avcodec_receive_frame) X(avcodec, av_packet_alloc) X(avcodec, av_packet_free)                  \
   X(avcodec, av_packet_unref) X(avcodec, av_packet_rescale_ts)                                              \

@@ -142,6 +142,19 @@ struct VideoWriter::Impl {
     return {};
   }
 
+  // Creates the file and writes the container's header (MP4: +faststart).
+  Result<void> write_header(bool webm) {
+    int ret = ff->avio_open(&fmt->pb, path.c_str(), AVIO_FLAG_WRITE);
+    if (ret < 0) return fail(ErrorCode::io_error, path + ": cannot create: " + av_error(ret));
+    AVDictionary* opts = nullptr;
+    if (!webm) ff->av_dict_set(&opts, "movflags", "+faststart", 0);
+    ret = ff->avformat_write_header(fmt, &opts);
+    ff->av_dict_free(&opts);
+    if (ret < 0) return fail(ErrorCode::io_error, path + ": cannot write the header: " + av_error(ret));
+    header_written = true;
+    return {};
+  }
+
   Result<void> open_audio(const std::filesystem::path& file, bool webm) {
     const std::string name = file.string();
     int ret = ff->avformat_open_input(&ain, name.c_str(), nullptr, nullptr);
@@ -264,14 +277,7 @@ Result<VideoWriter> VideoWriter::open(const VideoSettings& s) {
   if (!v.sws) return fail(ErrorCode::unsupported, "swscale cannot convert RGBA to yuv420p");
   if (!s.audio.empty())
     if (auto r = v.open_audio(s.audio, webm); !r) return std::unexpected(r.error());
-  if ((ret = ff->avio_open(&v.fmt->pb, v.path.c_str(), AVIO_FLAG_WRITE)) < 0)
-    return fail(ErrorCode::io_error, v.path + ": cannot create: " + av_error(ret));
-  AVDictionary* opts = nullptr;
-  if (!webm) ff->av_dict_set(&opts, "movflags", "+faststart", 0);
-  ret = ff->avformat_write_header(v.fmt, &opts);
-  ff->av_dict_free(&opts);
-  if (ret < 0) return fail(ErrorCode::io_error, v.path + ": cannot write the header: " + av_error(ret));
-  v.header_written = true;
+  if (auto r = v.write_header(webm); !r) return std::unexpected(r.error());
   return VideoWriter(std::move(impl));
 }
 
@@ -303,6 +309,179 @@ Result<void> VideoWriter::finish() {
   if (ret < 0) return fail(ErrorCode::io_error, v.path + ": cannot finish the file: " + av_error(ret));
   if (!(v.fmt->oformat->flags & AVFMT_NOFILE)) ff->avio_closep(&v.fmt->pb);
   return {};
+}
+
+namespace {
+
+// One segment opened for reading (closed when it goes).
+struct SegmentInput {
+  AVFormatContext* ctx = nullptr;
+  AVStream* stream = nullptr;
+  ~SegmentInput() {
+    if (ctx) ff->avformat_close_input(&ctx);
+  }
+};
+
+Result<void> open_segment(const std::filesystem::path& path, SegmentInput& in) {
+  const std::string name = path.string();
+  int ret = ff->avformat_open_input(&in.ctx, name.c_str(), nullptr, nullptr);
+  if (ret < 0) return fail(ErrorCode::invalid_value, name + ": cannot open the segment: " + av_error(ret));
+  if ((ret = ff->avformat_find_stream_info(in.ctx, nullptr)) < 0)
+    return fail(ErrorCode::invalid_value, name + ": cannot read the segment: " + av_error(ret));
+  const int index = ff->av_find_best_stream(in.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  if (index < 0) return fail(ErrorCode::invalid_value, name + ": the segment has no video stream");
+  in.stream = in.ctx->streams[index];
+  return {};
+}
+
+// Whether two segments' video can follow each other in one stream without re-encoding.
+bool same_codec(const AVCodecParameters& a, const AVCodecParameters& b) {
+  return a.codec_id == b.codec_id && a.width == b.width && a.height == b.height && a.format == b.format &&
+         a.extradata_size == b.extradata_size &&
+         (a.extradata_size == 0 || std::memcmp(a.extradata, b.extradata, std::size_t(a.extradata_size)) == 0);
+}
+
+}  // namespace
+
+Result<void> join_video_segments(const std::vector<std::filesystem::path>& segments, const VideoSettings& s) {
+  if (segments.empty()) return fail(ErrorCode::invalid_argument, "no video segments to join");
+  const bool webm = s.container == "webm";
+  if (!webm && s.container != "mp4") return fail(ErrorCode::invalid_argument, "unknown container '" + s.container + "' (mp4, webm)");
+  if (s.fps < 1 || s.fps > 240) return fail(ErrorCode::invalid_argument, "fps " + std::to_string(s.fps) + " outside 1..240");
+  auto loaded = detail::ffmpeg();
+  if (!loaded) return std::unexpected(loaded.error());
+  ff = *loaded;
+  ff->av_log_set_level(AV_LOG_ERROR);
+  VideoWriter::Impl v;  // the writer's output and audio path, without a video encoder
+  v.fps = s.fps;
+  v.path = s.path.string();
+  int ret = ff->avformat_alloc_output_context2(&v.fmt, nullptr, s.container.c_str(), v.path.c_str());
+  if (ret < 0 || !v.fmt) return fail(ErrorCode::unsupported, "FFmpeg has no " + s.container + " muxer: " + av_error(ret));
+  SegmentInput first;
+  if (auto r = open_segment(segments[0], first); !r) return r;
+  v.vst = ff->avformat_new_stream(v.fmt, nullptr);
+  v.pkt = ff->av_packet_alloc();
+  AVPacket* copy = ff->av_packet_alloc();
+  struct PacketGuard {
+    AVPacket** p;
+    ~PacketGuard() { ff->av_packet_free(p); }
+  } guard{&copy};
+  if (!v.vst || !v.pkt || !copy) return fail(ErrorCode::io_error, "out of memory");
+  if (ff->avcodec_parameters_copy(v.vst->codecpar, first.stream->codecpar) < 0) return fail(ErrorCode::io_error, "out of memory");
+  v.vst->codecpar->codec_tag = 0;  // the muxer chooses its own tag
+  v.vst->time_base = first.stream->time_base;
+  v.vst->avg_frame_rate = v.vst->r_frame_rate = AVRational{s.fps, 1};
+  if (!s.audio.empty())
+    if (auto r = v.open_audio(s.audio, webm); !r) return r;
+  if (auto r = v.write_header(webm); !r) return r;
+  // Each segment's time stamps (in the output's time base) are moved to start where the previous
+  // segment ended (its last frame's time stamp + duration).
+  std::int64_t end = 0;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    SegmentInput other;
+    SegmentInput& in = i == 0 ? first : other;
+    if (i > 0)
+      if (auto r = open_segment(segments[i], in); !r) return r;
+    if (!same_codec(*in.stream->codecpar, *v.vst->codecpar))
+      return fail(ErrorCode::invalid_value, segments[i].string() + ": the segment's codec, size or codec header differs from " +
+                                                segments[0].string() + "'s: it cannot be joined without re-encoding");
+    std::int64_t shift = 0, seg_end = end;
+    bool started = false;
+    while ((ret = ff->av_read_frame(in.ctx, copy)) >= 0) {
+      if (copy->stream_index != in.stream->index) {
+        ff->av_packet_unref(copy);
+        continue;
+      }
+      // Matroska's demuxer leaves a block's duration 0: every frame lasts 1/fps (VideoWriter's rule).
+      if (copy->duration <= 0) copy->duration = ff->av_rescale_q(1, AVRational{1, s.fps}, in.stream->time_base);
+      ff->av_packet_rescale_ts(copy, in.stream->time_base, v.vst->time_base);
+      if (!started) {  // a segment starts on a key frame: the first packet read has its first time stamp
+        started = true;
+        shift = end - (copy->pts != AV_NOPTS_VALUE ? copy->pts : 0);
+      }
+      if (copy->pts != AV_NOPTS_VALUE) copy->pts += shift;
+      if (copy->dts != AV_NOPTS_VALUE) copy->dts += shift;
+      if (copy->pts != AV_NOPTS_VALUE) seg_end = std::max(seg_end, copy->pts + std::max<std::int64_t>(copy->duration, 0));
+      copy->stream_index = v.vst->index;
+      copy->pos = -1;
+      ret = ff->av_interleaved_write_frame(v.fmt, copy);
+      if (ret < 0) return fail(ErrorCode::io_error, v.path + ": write failed: " + av_error(ret));
+      if (v.aenc)  // audio beside the video as it goes (the muxer interleaves them)
+        if (auto r = v.pump_audio(ff->av_rescale_q(seg_end, v.vst->time_base, v.aenc->time_base)); !r) return r;
+    }
+    if (ret != AVERROR_EOF) return fail(ErrorCode::invalid_value, segments[i].string() + ": cannot read the segment: " + av_error(ret));
+    end = seg_end;
+    if (v.aenc)
+      if (auto r = v.pump_audio(ff->av_rescale_q(end, v.vst->time_base, v.aenc->time_base)); !r) return r;
+  }
+  if (v.aenc)
+    if (auto r = v.drain(v.aenc, v.ast, nullptr); !r) return r;
+  if ((ret = ff->av_write_trailer(v.fmt)) < 0) return fail(ErrorCode::io_error, v.path + ": cannot finish the file: " + av_error(ret));
+  if (!(v.fmt->oformat->flags & AVFMT_NOFILE)) ff->avio_closep(&v.fmt->pb);
+  return {};
+}
+
+Result<DecodedVideo> decode_video(const std::filesystem::path& path) {
+  auto loaded = detail::ffmpeg();
+  if (!loaded) return std::unexpected(loaded.error());
+  ff = *loaded;
+  ff->av_log_set_level(AV_LOG_ERROR);
+  const std::string name = path.string();
+  SegmentInput in;
+  if (auto r = open_segment(path, in); !r) return std::unexpected(r.error());
+  const AVCodec* codec = nullptr;
+  if (ff->av_find_best_stream(in.ctx, AVMEDIA_TYPE_VIDEO, in.stream->index, -1, &codec, 0) < 0 || !codec)
+    return fail(ErrorCode::unsupported, name + ": no decoder for its video in this FFmpeg");
+  struct Decoder {
+    AVCodecContext* c = nullptr;
+    AVPacket* pkt = nullptr;
+    AVFrame* frame = nullptr;
+    ~Decoder() {
+      ff->avcodec_free_context(&c);
+      ff->av_packet_free(&pkt);
+      ff->av_frame_free(&frame);
+    }
+  } d;
+  d.c = ff->avcodec_alloc_context3(codec);
+  d.pkt = ff->av_packet_alloc();
+  d.frame = ff->av_frame_alloc();
+  if (!d.c || !d.pkt || !d.frame) return fail(ErrorCode::io_error, "out of memory");
+  ff->avcodec_parameters_to_context(d.c, in.stream->codecpar);
+  int ret = ff->avcodec_open2(d.c, codec, nullptr);
+  if (ret < 0) return fail(ErrorCode::invalid_value, name + ": cannot open the video decoder: " + av_error(ret));
+  DecodedVideo out;
+  auto receive = [&]() -> Result<void> {
+    for (;;) {
+      ret = ff->avcodec_receive_frame(d.c, d.frame);
+      if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return {};
+      if (ret < 0) return fail(ErrorCode::invalid_value, name + ": video decoding failed: " + av_error(ret));
+      if (d.frame->format != AV_PIX_FMT_YUV420P)
+        return fail(ErrorCode::unsupported, name + ": decoded frames are not yuv420p");
+      const int w = d.frame->width, h = d.frame->height;
+      out.width = w;
+      out.height = h;
+      std::vector<std::uint8_t> planes;
+      planes.reserve(std::size_t(w) * std::size_t(h) * 3 / 2);
+      for (int p = 0; p < 3; ++p) {
+        const int pw = p == 0 ? w : w / 2, ph = p == 0 ? h : h / 2;
+        for (int y = 0; y < ph; ++y) {
+          const std::uint8_t* row = d.frame->data[p] + std::ptrdiff_t(y) * d.frame->linesize[p];
+          planes.insert(planes.end(), row, row + pw);
+        }
+      }
+      out.frames.push_back(std::move(planes));
+      ff->av_frame_unref(d.frame);
+    }
+  };
+  while ((ret = ff->av_read_frame(in.ctx, d.pkt)) >= 0) {
+    if (d.pkt->stream_index == in.stream->index) ret = ff->avcodec_send_packet(d.c, d.pkt);
+    ff->av_packet_unref(d.pkt);
+    if (ret < 0 && ret != AVERROR(EAGAIN)) return fail(ErrorCode::invalid_value, name + ": video decoding failed: " + av_error(ret));
+    if (auto r = receive(); !r) return std::unexpected(r.error());
+  }
+  ff->avcodec_send_packet(d.c, nullptr);
+  if (auto r = receive(); !r) return std::unexpected(r.error());
+  return out;
 }
 
 }  // namespace mmdkit::render

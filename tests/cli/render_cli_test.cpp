@@ -245,6 +245,15 @@ TEST_F(RenderCli, UsageErrors) {
   }
   EXPECT_EQ(render({m, "-o", (dir / "%d%d.png").string()}).code, 2);
   EXPECT_EQ(render({m, "--audio", m, "-o", (dir / "x.png").string()}).code, 2);
+  // The render farm (render_farm.hpp) checks the options as render does, before any Python runs.
+  EXPECT_EQ(render({m, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1", "-o", (dir / "x.png").string()}).code, 2);
+  EXPECT_EQ(render({m, "--workers", "-1", "-o", (dir / "x.png").string()}).code, 2);
+  EXPECT_EQ(render({m, "--workers", "2", "--size", "101x100", "-o", (dir / "x.mp4").string()}).code, 2);
+  {
+    const auto stage = render({m, "--workers", "2", "--stage", m, "-o", (dir / "x.png").string()});
+    EXPECT_EQ(stage.code, 2);
+    EXPECT_NE(stage.err.find("--stage"), std::string::npos) << stage.err;
+  }
   // An existing output needs --force; the input is never replaced without it.
   ASSERT_TRUE(write_file_atomic(dir / "old.png", std::string_view("x")));
   auto args = small();

@@ -117,11 +117,13 @@ class VideoFile : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir); }
 
   /// Writes `n` flat grey frames of 64 x 48 (frame k of grey(k)); the path.
-  fs::path write(const std::string& container, int n, int fps, const fs::path& audio = {}) {
+  /// (`first`: frame k is grey(first + k); `width`: another size.)
+  fs::path write(const std::string& container, int n, int fps, const fs::path& audio = {}, int first = 0, int width = 64) {
     VideoSettings s;
-    s.path = dir / (std::to_string(n) + "_" + std::to_string(fps) + (audio.empty() ? "" : "_a") + "." + container);
+    s.path = dir / (std::to_string(n) + "_" + std::to_string(fps) + (audio.empty() ? "" : "_a") + "_" +
+                    std::to_string(first) + "_" + std::to_string(width) + "." + container);
     s.container = container;
-    s.width = 64;
+    s.width = width;
     s.height = 48;
     s.fps = fps;
     s.audio = audio;
@@ -129,9 +131,9 @@ class VideoFile : public ::testing::Test {
     EXPECT_TRUE(v) << v.error().to_string();
     if (!v) return s.path;
     for (int k = 0; k < n; ++k) {
-      Image img{64, 48, std::vector<std::uint8_t>(64 * 48 * 4, 255)};
+      Image img{width, 48, std::vector<std::uint8_t>(std::size_t(width) * 48 * 4, 255)};
       for (std::size_t i = 0; i < img.rgba.size(); i += 4)
-        img.rgba[i] = img.rgba[i + 1] = img.rgba[i + 2] = static_cast<std::uint8_t>(grey(k));
+        img.rgba[i] = img.rgba[i + 1] = img.rgba[i + 2] = static_cast<std::uint8_t>(grey(first + k));
       auto r = v->write(img);
       EXPECT_TRUE(r) << r.error().to_string();
     }
@@ -181,6 +183,44 @@ TEST_F(VideoFile, WithAudioTheVideoKeepsEveryFrame) {
           EXPECT_NEAR(d.audio_seconds, static_cast<double>(n) / fps, 1024.0 / 48000 + 0.5 / fps) << p;
         }
       }
+}
+
+// The render farm's join (join_video_segments): segments encoded apart, each from a key frame,
+// joined by stream copy into one file of every frame in order, as long as their frames over fps,
+// with the audio encoded once; the frames decode bit for bit as the segments' own (no
+// re-encoding). Segments of another size are refused, naming the segment.
+TEST_F(VideoFile, SegmentsJoinedByStreamCopyKeepEveryFrame) {
+  const fs::path wav = dir / "a.wav";
+  ASSERT_TRUE(write_file_atomic(wav, std::string_view(sine_wav())));
+  for (const char* container : {"mp4", "webm"}) {
+    SCOPED_TRACE(container);
+    const std::vector<fs::path> segs{write(container, 7, 30), write(container, 5, 30, {}, 7), write(container, 1, 30, {}, 12)};
+    VideoSettings out;
+    out.path = dir / (std::string("joined.") + container);
+    out.container = container;
+    out.fps = 30;
+    out.audio = wav;
+    auto r = join_video_segments(segs, out);
+    ASSERT_TRUE(r) << r.error().to_string();
+    expect_whole(out.path, 13, 30);
+    EXPECT_TRUE(decode(out.path).audio);
+    auto joined = decode_video(out.path);
+    ASSERT_TRUE(joined) << joined.error().to_string();
+    std::vector<std::vector<std::uint8_t>> parts;
+    for (const fs::path& p : segs) {
+      auto d = decode_video(p);
+      ASSERT_TRUE(d) << d.error().to_string();
+      parts.insert(parts.end(), d->frames.begin(), d->frames.end());
+    }
+    EXPECT_EQ(joined->width, 64);
+    EXPECT_EQ(joined->height, 48);
+    EXPECT_TRUE(joined->frames == parts);
+    const fs::path other = write(container, 2, 30, {}, 0, 32);
+    auto bad = join_video_segments({segs[0], other}, out);
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find(other.string()), std::string::npos) << bad.error().message;
+    EXPECT_NE(bad.error().message.find("without re-encoding"), std::string::npos) << bad.error().message;
+  }
 }
 
 // The new user's commands end to end: `mmdkit render MODEL -o one.mp4` (one frame) and

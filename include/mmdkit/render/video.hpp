@@ -10,9 +10,11 @@
 // N/fps seconds.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mmdkit/core/error.hpp"
 #include "mmdkit/render/image.hpp"
@@ -51,5 +53,31 @@ class VideoWriter {
   explicit VideoWriter(std::unique_ptr<Impl> impl) noexcept;
   std::unique_ptr<Impl> impl_;
 };
+
+/// Joins video files that VideoWriter wrote with the same settings (segments of one render, each
+/// starting on its own key frame) into `out.path` by stream copy: the video packets are copied,
+/// not decoded or re-encoded, their time stamps moved so that each segment follows the previous
+/// one (a segment of N frames lasts N/fps s); `out.audio`, when given, is encoded once over the
+/// whole length (as VideoWriter does: AAC in MP4, Opus in WebM, cut at the video's end).
+/// `out.container` must be the segments' ("mp4" or "webm"); width and height are taken from the
+/// segments. Errors: invalid_argument (no segment, unknown container), invalid_value (a segment
+/// that cannot be read, has no video stream, or whose codec, size or codec header differs from the
+/// first's: such segments cannot be joined without re-encoding; the message names the segment),
+/// io_error (the output), unsupported (no FFmpeg, no audio encoder). The output is written in
+/// place: callers write to a temporary file and rename it.
+Result<void> join_video_segments(const std::vector<std::filesystem::path>& segments, const VideoSettings& out);
+
+/// The frames of a video file decoded (for comparisons: tests, the render farm's equality measure).
+struct DecodedVideo {
+  int width = 0, height = 0;
+  /// Per frame in decoding output (presentation) order: the yuv420p planes, Y (width × height
+  /// bytes) then U and V ((width / 2) × (height / 2) bytes each), rows without padding.
+  std::vector<std::vector<std::uint8_t>> frames;
+};
+
+/// Decodes every frame of the first video stream of `path` (anything libavformat reads; the
+/// decoder must give yuv420p, as VideoWriter's H.264 and VP9 do). Errors: invalid_value (cannot
+/// read or decode, naming the file), unsupported (no FFmpeg, another pixel format).
+Result<DecodedVideo> decode_video(const std::filesystem::path& path);
 
 }  // namespace mmdkit::render

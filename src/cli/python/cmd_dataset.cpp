@@ -45,29 +45,35 @@ std::string python_path() {
   return path;
 }
 
-int run_dataset(const std::vector<std::string>& args, const Streams& s) {
+}  // namespace
+
+int run_python_command(const std::string& command, const std::vector<std::string>& args, const Streams& s) {
   const char* env_python = std::getenv("MMDKIT_PYTHON");
   const std::string python = env_python != nullptr && *env_python != '\0' ? env_python : MMDKIT_PYTHON_EXECUTABLE;
-  std::vector<std::string> argv_s{python, "-m", "mmdkit", "dataset"};
+  std::vector<std::string> argv_s{python, "-m", "mmdkit", command};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string pypath = python_path();
+  // This executable, for the Python side's own calls of mmdkit (the render farm's `bake`).
+  std::error_code ec;
+  const std::string self_exe = fs::read_symlink("/proc/self/exe", ec).string();
   s.out.flush();
   s.err.flush();
   std::cout.flush();
   std::cerr.flush();
   const pid_t pid = fork();
   if (pid < 0) {
-    s.err << "mmdkit: error: dataset: cannot start " << python << ": " << std::strerror(errno) << "\n";
+    s.err << "mmdkit: error: " << command << ": cannot start " << python << ": " << std::strerror(errno) << "\n";
     return kExitBadInput;
   }
   if (pid == 0) {
     if (!pypath.empty()) setenv("PYTHONPATH", pypath.c_str(), 1);
+    if (!self_exe.empty()) setenv("MMDKIT_CLI", self_exe.c_str(), 1);
     execvp(argv[0], argv.data());
     const char* why = std::strerror(errno);
-    (void)!write(2, "mmdkit: error: dataset: cannot run ", 35);
+    (void)!write(2, "mmdkit: error: cannot run ", 26);
     (void)!write(2, argv[0], std::strlen(argv[0]));
     (void)!write(2, ": ", 2);
     (void)!write(2, why, std::strlen(why));
@@ -79,11 +85,9 @@ int run_dataset(const std::vector<std::string>& args, const Streams& s) {
     if (errno != EINTR) return kExitBadInput;
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  s.err << "mmdkit: error: dataset: python was stopped by signal " << WTERMSIG(status) << "\n";
+  s.err << "mmdkit: error: " << command << ": python was stopped by signal " << WTERMSIG(status) << "\n";
   return kExitBadInput;
 }
-
-}  // namespace
 
 const Command kDatasetCommand{
     "dataset", "joint or bone arrays of motions on a model for training (.npz; Python module, Dask)",
@@ -93,7 +97,7 @@ const Command kDatasetCommand{
       sub.allow_extras();
       sub.set_help_flag();
       CLI::App* self = &sub;
-      return [self](const Streams& s) { return run_dataset(self->remaining(), s); };
+      return [self](const Streams& s) { return run_python_command("dataset", self->remaining(), s); };
     }};
 
 }  // namespace mmdkit::cli

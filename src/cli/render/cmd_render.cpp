@@ -1,5 +1,6 @@
 // mmdkit CLI — `render` (cmd_render.hpp).
 #include "cli/render/cmd_render.hpp"
+#include "cli/render/render_farm.hpp"
 #include "cli/render/scene_render.hpp"
 #include "cli/physics_option.hpp"
 
@@ -41,6 +42,8 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   add_force_flag(sub, a.force);
   declare_scene_options(sub, a.scene);
   s->add_flag("--strict", a.strict, "with a .pmm: a file it names that is not found is an error (default: a warning)");
+  s->add_option("--workers", a.workers, "render farm: draw frame ranges on a local Dask cluster of N worker processes (physics baked once first; docs/RENDER.md)");
+  s->add_option("--scheduler", a.scheduler, "render farm: draw on the workers of a running Dask scheduler, e.g. tcp://host:8786 (inputs and output on a shared filesystem)");
 }
 
 const Command kRenderCommand{
@@ -48,7 +51,7 @@ const Command kRenderCommand{
     [](CLI::App& sub) -> Runner {
       auto args = std::make_shared<RenderArgs>();
       declare_render(sub, *args);
-      return [args](const Streams& s) { return run_render(*args, s.out, s.err); };
+      return [args](const Streams& s) { return farm_requested(*args) ? run_render_farm(*args, s) : run_render(*args, s.out, s.err); };
     }};
 
 namespace {

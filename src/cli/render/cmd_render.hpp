@@ -4,6 +4,7 @@
 //   mmdkit render MODEL [MOTION.vmd|POSE.vpd ...] [--camera CAMERA.vmd] [--frame F | --frames A-B]
 //                 -o OUT [--size WxH] [--fps 30|60] [--msaa N] [--background RRGGBB] [--no-edge]
 //                 [--no-shadow] [--audio FILE] [--toon-dir DIR] [--physics|--no-physics] [--force]
+//                 [--workers N | --scheduler ADDR]   (a render farm on Dask: render_farm.hpp)
 //
 // Evaluation: anim::Character (morphs, bones, IK, skinning; camera, light and self-shadow from the
 // motions, or the camera of --camera's VMD). OUT by its name: "x.png" one frame; a name with a printf number ("dir/%05d.png") one PNG per
@@ -55,6 +56,8 @@ struct RenderArgs {
   bool force = false;
   bool strict = false;  ///< --strict: a project's file not found is an error
   SceneArgs scene;  ///< --scene, --stage, --accessory (render/scene_render.hpp)
+  int workers = 0;        ///< --workers N: a local Dask cluster (render_farm.hpp); 0 = not given
+  std::string scheduler;  ///< --scheduler ADDR: a running Dask scheduler (render_farm.hpp)
 };
 
 /// Declares `render`'s arguments on its subcommand, storing into `args`.
