@@ -144,18 +144,12 @@ struct PoseEvaluator {
   static void apply_append(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone, Quat& rot, Vec3& pos) noexcept;
   static void solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   static inline void solve_ik_body(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
-  static void solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
-  static void solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   /// The enabled chains of an IkGroup, interleaved (ik.cpp); `enabled` as PoseInput::ik_enabled.
   static void solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                              std::span<const std::uint8_t> enabled) noexcept;
   template <bool Wide>
   static inline void solve_ik_group_body(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                          std::span<const std::uint8_t> enabled) noexcept;
-  static void solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
-                                 std::span<const std::uint8_t> enabled) noexcept;
-  static void solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
-                                  std::span<const std::uint8_t> enabled) noexcept;
   /// The enabled chains of an IkGroup in `frames` (≤ kMaxFrameBatch) workspaces at once, every
   /// frame's chains interleaved as one group (ik.cpp); each frame gets solve_ik_group's floats.
   static void solve_ik_group_frames(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
@@ -163,10 +157,6 @@ struct PoseEvaluator {
   template <bool Wide>
   static inline void solve_ik_group_frames_body(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
                                                 std::uint32_t frames, const IkGroup& g) noexcept;
-  static void solve_ik_group_frames_avx(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
-                                        std::uint32_t frames, const IkGroup& g) noexcept;
-  static void solve_ik_group_frames_base(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
-                                         std::uint32_t frames, const IkGroup& g) noexcept;
   /// run() over `frames` workspaces: each bone step for every frame, IK groups together.
   static inline void run_frames(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput* in,
                                 PoseWorkspace* const* ws, std::uint32_t frames) noexcept;
