@@ -54,9 +54,7 @@ MMDKIT_WIDE V8 copysign8(V8 mag, V8 sgn) noexcept {
 struct P8 {
   V8 x, y, z;
 };
-struct Q8 {
-  V8 x, y, z, w;
-};
+using Q8 = ::mmdkit::detail::QuatOf<V8>;  // core/quat_product.hpp
 MMDKIT_WIDE P8 sub(const P8& a, const P8& b) noexcept { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 MMDKIT_WIDE P8 add(const P8& a, const P8& b) noexcept { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 MMDKIT_WIDE P8 scale(const P8& a, V8 s) noexcept { return {a.x * s, a.y * s, a.z * s}; }
@@ -66,11 +64,8 @@ MMDKIT_WIDE V8 dot(const P8& a, const P8& b) noexcept { return (a.x * b.x + a.y 
 MMDKIT_WIDE P8 cross(const P8& a, const P8& b) noexcept {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-// pm::mul4 per lane (its sign vectors as subtractions).
-MMDKIT_WIDE Q8 mul(const Q8& a, const Q8& b) noexcept {
-  return {((a.w * b.x + a.x * b.w) + a.y * b.z) - a.z * b.y, ((a.w * b.y - a.x * b.z) + a.y * b.w) + a.z * b.x,
-          ((a.w * b.z + a.x * b.y) - a.y * b.x) + a.z * b.w, ((a.w * b.w - a.x * b.x) - a.y * b.y) - a.z * b.z};
-}
+// pm::mul4 per lane: core/quat_product.hpp's scalar form on lane vectors (SoA).
+MMDKIT_WIDE Q8 mul(const Q8& a, const Q8& b) noexcept { return ::mmdkit::detail::quat_product(a, b); }
 MMDKIT_WIDE Q8 conj(const Q8& q) noexcept { return {-q.x, -q.y, -q.z, q.w}; }
 // pm::rotate4 per lane: t = 2(u × v), (v + w·t) + u × t.
 MMDKIT_WIDE P8 rotate(const Q8& q, const P8& v) noexcept {
@@ -414,11 +409,9 @@ MMDKIT_WIDE V4 lo4(V8 v) noexcept { return __builtin_shufflevector(v, v, 0, 1, 2
 MMDKIT_WIDE V4 hi4(V8 v) noexcept { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 MMDKIT_WIDE V8 splat2(float a, float b) noexcept { return V8{a, a, a, a, b, b, b, b}; }
 // pm::mul4, pm::rotate4, conj4, cross4, hsum3x4 on each half.
-MMDKIT_WIDE V8 mul8(V8 a, V8 b) noexcept {
-  V8 r = sh8<3, 3, 3, 3>(a) * b;
-  r += sh8<0, 0, 0, 0>(a) * (sh8<3, 2, 1, 0>(b) * V8{1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f});
-  r += sh8<1, 1, 1, 1>(a) * (sh8<2, 3, 0, 1>(b) * V8{1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f});
-  r += sh8<2, 2, 2, 2>(a) * (sh8<1, 0, 3, 2>(b) * V8{-1.0f, 1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f});
+MMDKIT_WIDE V8 mul8(V8 a, V8 b) noexcept {  // core/quat_product.hpp's lane form on two quaternions
+  V8 r;
+  ::mmdkit::detail::quat_product_lanes(a, b, r);
   return r;
 }
 MMDKIT_WIDE V8 rotate8(V8 q, V8 v) noexcept {
