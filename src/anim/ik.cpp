@@ -12,9 +12,11 @@
 //     ±88°), each clamped to [lower, upper], rebuilt, local removed again;
 //   - after each iteration, stop when the effector is within 1e-4 of the goal.
 //
-// This file: the solves (one chain, a group, a group over several frames). The CCD step and
-// local chains: ik_local.inl; twins in lockstep (pairs, bundles): ik_wide.inl.
+// This file: the solves (one chain, a group, a group over several frames). The CCD step, written
+// once over a lane type: ik_ccd.inl; its 4-lane form and local chains: ik_local.inl; twins in
+// lockstep (pairs, bundles, their 8-lane forms): ik_wide.inl.
 #include <span>
+#include <type_traits>
 
 #include "anim/ik_local.inl"
 #include "anim/ik_wide.inl"
@@ -183,64 +185,42 @@ template <bool Wide>
 }
 
 // The same code compiled twice: with AVX encodings (three-operand forms, fewer register copies;
-// no FMA, so every product and sum rounds as in the baseline build) where eval_isa() is avx.
+// no FMA, so every product and sum rounds as in the baseline build) where eval_isa() is avx, and
+// for the baseline. `body(wide)` (always inlined) is the solve; wide is std::true_type in the
+// AVX build (the groups' twins in lockstep, ik_wide.inl), std::false_type in the baseline.
+namespace {
 #ifdef MMDKIT_EVAL_HAVE_AVX
-[[gnu::target("avx")]] void PoseEvaluator::solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
-  solve_ik_body(s, ws, k);
+template <class Body>
+[[gnu::target("avx"), gnu::noinline]] void run_avx(const Body& body) noexcept {
+  body(std::true_type{});
 }
 #endif
-void PoseEvaluator::solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
-  solve_ik_body(s, ws, k);
+template <class Body>
+[[gnu::noinline]] void run_baseline(const Body& body) noexcept {
+  body(std::false_type{});
 }
+template <class Body>
+void dispatch(const Body& body) noexcept {
 #ifdef MMDKIT_EVAL_HAVE_AVX
-[[gnu::target("avx")]] void PoseEvaluator::solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
-                                                              std::span<const std::uint8_t> enabled) noexcept {
-  solve_ik_group_body<true>(s, ws, g, enabled);
-}
+  if (eval_avx()) {
+    run_avx(body);
+    return;
+  }
 #endif
-void PoseEvaluator::solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
-                                        std::span<const std::uint8_t> enabled) noexcept {
-  solve_ik_group_body<false>(s, ws, g, enabled);
+  run_baseline(body);
+}
+}  // namespace
+
+void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
+  dispatch([&](auto) __attribute__((always_inline)) { solve_ik_body(s, ws, k); });
 }
 void PoseEvaluator::solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                    std::span<const std::uint8_t> enabled) noexcept {
-#ifdef MMDKIT_EVAL_HAVE_AVX
-  if (eval_avx()) {
-    solve_ik_group_avx(s, ws, g, enabled);
-    return;
-  }
-#endif
-  solve_ik_group_base(s, ws, g, enabled);
-}
-#ifdef MMDKIT_EVAL_HAVE_AVX
-[[gnu::target("avx")]] void PoseEvaluator::solve_ik_group_frames_avx(const Skeleton& s, PoseWorkspace* const* ws,
-                                                                     const PoseInput* in, std::uint32_t frames,
-                                                                     const IkGroup& g) noexcept {
-  solve_ik_group_frames_body<true>(s, ws, in, frames, g);
-}
-#endif
-void PoseEvaluator::solve_ik_group_frames_base(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
-                                               std::uint32_t frames, const IkGroup& g) noexcept {
-  solve_ik_group_frames_body<false>(s, ws, in, frames, g);
+  dispatch([&](auto wide) __attribute__((always_inline)) { solve_ik_group_body<wide()>(s, ws, g, enabled); });
 }
 void PoseEvaluator::solve_ik_group_frames(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
                                           std::uint32_t frames, const IkGroup& g) noexcept {
-#ifdef MMDKIT_EVAL_HAVE_AVX
-  if (eval_avx()) {
-    solve_ik_group_frames_avx(s, ws, in, frames, g);
-    return;
-  }
-#endif
-  solve_ik_group_frames_base(s, ws, in, frames, g);
-}
-void PoseEvaluator::solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t k) noexcept {
-#ifdef MMDKIT_EVAL_HAVE_AVX
-  if (eval_avx()) {
-    solve_ik_avx(s, ws, k);
-    return;
-  }
-#endif
-  solve_ik_base(s, ws, k);
+  dispatch([&](auto wide) __attribute__((always_inline)) { solve_ik_group_frames_body<wide()>(s, ws, in, frames, g); });
 }
 
 }  // namespace mmdkit::anim

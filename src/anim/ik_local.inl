@@ -1,5 +1,6 @@
 // The CCD step and chains solved on local copies (ik.cpp's internals, included by ik.cpp only):
-// single-axis and Euler limits, the half-angle step, 4-lane helpers, LocalPaths / LocalChain and
+// single-axis and Euler limits, 4-lane helpers, the CCD step's 4-lane form (Lanes4 over
+// ik_ccd.inl: ccd_step, local_turn), LocalPaths / LocalChain and
 // local_load / local_turn / local_advance / local_store. Rules: docs/EVALUATION-BONES.md "IK".
 #pragma once
 
@@ -187,63 +188,79 @@ inline V4 hsum3x4(V4 p, V4 q, V4 r, V4 t) noexcept {
 }
 constexpr V4 kIdentity4{0.0f, 0.0f, 0.0f, 1.0f};
 
+// The 4-lane form of ik_ccd.inl's lane type: one chain, a 3-vector or quaternion in one V4 (lane 3
+// of a 3-vector is ignored), F a float, M a bool; the Euler limit and the uncapped step (bad data)
+// exist in this form only (ik_wide.inl's twins have neither).
+struct Lanes4 {
+  using F = float;
+  using M = bool;
+  using P = V4;
+  using Q = V4;
+  static constexpr bool kInnerOnly = false;
+  const IkSolver& sv;
+  std::size_t c;  // the link's index in its chain (the uncapped step's unit_angle × (c + 1))
+  [[gnu::always_inline]] static F splat(float v) noexcept { return v; }
+  [[gnu::always_inline]] static F sqrt(F v) noexcept { return std::sqrt(v); }
+  [[gnu::always_inline]] static M lt(F a, F b) noexcept { return a < b; }
+  [[gnu::always_inline]] static M ge(F a, F b) noexcept { return a >= b; }
+  [[gnu::always_inline]] static M gt(F a, F b) noexcept { return a > b; }
+  [[gnu::always_inline]] static bool all(M m) noexcept { return m; }
+  [[gnu::always_inline]] static bool none(M m) noexcept { return !m; }
+  template <class T>
+  [[gnu::always_inline]] static T sel(M m, T a, T b) noexcept {
+    return m ? a : b;
+  }
+  [[gnu::always_inline]] static P add(P a, P b) noexcept { return a + b; }
+  [[gnu::always_inline]] static P sub(P a, P b) noexcept { return a - b; }
+  [[gnu::always_inline]] static P scale(P a, F s) noexcept { return a * ::mmdkit::anim::splat(s); }
+  [[gnu::always_inline]] static P cross(P a, P b) noexcept { return cross4(a, b); }
+  [[gnu::always_inline]] static F dot(P a, P b) noexcept { return hsum3(a * b); }
+  [[gnu::always_inline]] static void dots(P cr, P e, P g, F& cr2, F& n2, F& dt) noexcept {
+    const V4 d = hsum3x4(cr * cr, e * e, g * g, e * g);  // |cr|², |e|², |g|², e·g
+    cr2 = d[0];
+    n2 = d[1] * d[2];
+    dt = d[3];
+  }
+  [[gnu::always_inline]] static Q mul(Q a, Q b) noexcept { return pm::mul4(a, b); }
+  [[gnu::always_inline]] static Q conj(Q q) noexcept { return conj4(q); }
+  [[gnu::always_inline]] static P rotate(Q q, P v) noexcept { return pm::rotate4(q, v); }
+  [[gnu::always_inline]] static P unit(IkSolveAxis a) noexcept {
+    return a == IkSolveAxis::x ? V4{1.0f, 0.0f, 0.0f, 0.0f} : a == IkSolveAxis::y ? V4{0.0f, 1.0f, 0.0f, 0.0f}
+                                                                                  : V4{0.0f, 0.0f, 1.0f, 0.0f};
+  }
+  [[gnu::always_inline]] static F sign(F d) noexcept { return d >= 0.0f ? 1.0f : -1.0f; }
+  [[gnu::always_inline]] static Q axis_quat(P axis, F hs, F hc) noexcept {
+    return __builtin_shufflevector(axis * ::mmdkit::anim::splat(hs), ::mmdkit::anim::splat(hc), 0, 1, 2, 4);
+  }
+  [[gnu::always_inline]] static M skip(F cr2, F n2) noexcept { return !(cr2 >= 1.0e-8f * n2) || n2 == 0.0f; }
+  [[gnu::always_inline]] static bool cap_valid(const IkLink& link) noexcept { return link.cap_half_valid; }
+  [[gnu::always_inline]] static F cap_s(const IkLink& link) noexcept { return link.cap_half_sin; }
+  [[gnu::always_inline]] static F cap_c(const IkLink& link) noexcept { return link.cap_half_cos; }
+  [[gnu::always_inline]] void uncapped(const IkLink&, F cl, F dt, F& hs, F& hc) const noexcept {
+    const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), std::atan2(cl, dt));
+    hs = std::sin(0.5f * angle);
+    hc = std::cos(0.5f * angle);
+  }
+  [[gnu::always_inline]] static Q limit(const IkLink& link, Q q, bool use_axis) noexcept {
+    return link.axis_limit_valid ? limit_single_axis(link, q, use_axis)
+                                 : pm::load4(limit_rotation(link, pm::store4(q), use_axis));
+  }
+};
+
+namespace ccd4 {
+#define MMDKIT_CCD_FN [[gnu::always_inline]] inline
+#include "anim/ik_ccd.inl"
+#undef MMDKIT_CCD_FN
+}  // namespace ccd4
+
 // One CCD step of `link` (index c in its chain): the new IK rotation of the link, or false when the
 // link is skipped (its two directions are parallel). e = link − effector, g = link − goal (model
 // space), parent_rot = the link's parent's model rotation, ik = its current IK rotation,
 // append_rot = its local rotation before IK.
 [[gnu::always_inline]] inline bool ccd_step(const IkSolver& sv, const IkLink& link, std::size_t c, bool use_axis,
                                             V4 e, V4 g, V4 parent_rot, V4 ik, V4 append_rot, V4& out) noexcept {
-  // The skip test is B's |normalize(e) × normalize(g)|² < 1e-8, on the unnormalized vectors.
-  const V4 cr = cross4(e, g);
-  const V4 dots = hsum3x4(cr * cr, e * e, g * g, e * g);  // |cr|², |e|², |g|², e·g
-  const float cr2 = dots[0];
-  const float n2 = dots[1] * dots[2];
-  if (!(cr2 >= 1.0e-8f * n2) || n2 == 0.0f) return false;
-  const float cl = std::sqrt(cr2), dt = dots[3];
-  V4 axis = cr * splat(1.0f / cl);
-  if (link.has_limits && use_axis && link.axis != IkSolveAxis::none) {
-    const V4 unit = link.axis == IkSolveAxis::x   ? V4{1.0f, 0.0f, 0.0f, 0.0f}
-                    : link.axis == IkSolveAxis::y ? V4{0.0f, 1.0f, 0.0f, 0.0f}
-                                                  : V4{0.0f, 0.0f, 1.0f, 0.0f};
-    const float d = hsum3(axis * pm::rotate4(parent_rot, unit));
-    axis = unit * splat(d >= 0.0f ? 1.0f : -1.0f);
-  } else {  // pm::normalized(rotate(conj(parent), axis))
-    axis = pm::rotate4(conj4(parent_rot), axis);
-    const float l2 = hsum3(axis * axis);
-    if (l2 > 0.0f) axis = axis * splat(1.0f / std::sqrt(l2));
-  }
-  // Step = min(cap, full angle φ), as the sine and cosine of its half. cos φ = dt / nn and
-  // sin φ = cl / nn (nn = |e||g|); the half-angle identities (the larger of sine and cosine by a
-  // square root, the other from sin φ = 2 sin(φ/2) cos(φ/2)) need no atan2 or sincos and stay
-  // exact for small angles (acos of a float dot cannot resolve angles below ~3e-4 rad; B uses
-  // acos in double). φ > cap ⟺ cos(φ/2) < cos(cap/2).
-  float hs, hc;
-  if (link.cap_half_valid) {
-    const float nn = std::sqrt(n2);
-    if (dt >= 0.0f) {
-      hc = std::sqrt((nn + dt) / (2.0f * nn));
-      hs = cl / (2.0f * nn * hc);
-    } else {
-      hs = std::sqrt((nn - dt) / (2.0f * nn));
-      hc = cl / (2.0f * nn * hs);
-    }
-    if (hc < link.cap_half_cos) {
-      hs = link.cap_half_sin;
-      hc = link.cap_half_cos;
-    }
-  } else {  // cap ≤ 0 or NaN (bad data): B's min(cap, angle) as written
-    const float angle = std::min(sv.unit_angle * static_cast<float>(c + 1), std::atan2(cl, dt));
-    hs = std::sin(0.5f * angle);
-    hc = std::cos(0.5f * angle);
-  }
-  out = pm::mul4(__builtin_shufflevector(axis * splat(hs), splat(hc), 0, 1, 2, 4), ik);
-  if (link.has_limits) {
-    const V4 q = pm::mul4(out, append_rot);
-    const V4 limited = link.axis_limit_valid ? limit_single_axis(link, q, use_axis)
-                                             : pm::load4(limit_rotation(link, pm::store4(q), use_axis));
-    out = pm::mul4(limited, conj4(append_rot));
-  }
-  return true;
+  bool skipped;
+  return ccd4::ccd_lanes(Lanes4{sv, c}, link, use_axis, e, g, parent_rot, ik, append_rot, skipped, out);
 }
 
 // Chains with a local path (IkSolver::local_path: at most kIkLocalPath bones, none with an append
@@ -329,29 +346,8 @@ template <class St>
 // One CCD turn of the chain's link at its cursor (local_step without the cursor's advance).
 template <class St>
 [[gnu::always_inline]] inline void local_turn(St& st, LocalChain& ch) noexcept {
-  const IkLink& link = ch.links[ch.c];
-  if (link.axis != IkSolveAxis::fixed) {
-    const std::size_t j0 = ch.base + link.path_index;
-    const int pr = st.prow[j0];
-    const V4 parent_rot = st.rot[pr];
-    if (ccd_step(*ch.sv, link, ch.c, ch.use_axis, st.pos[j0] - st.pos[ch.eff], st.pos[j0] - ch.goal4, parent_rot,
-                 st.ik[j0], st.arot[j0], st.ik[j0])) {
-      st.lrot[j0] = pm::mul4(st.ik[j0], st.arot[j0]);  // recompose
-      // Model transforms of the path from this link down (model_from_local), as the whole
-      // path's re-evaluation would give them, without the values it leaves unchanged: the
-      // link's own position (its parent and local translation did not move) and bones not below
-      // the link. The model rotations of bones without a child on the path (the effector) are
-      // computed too although nothing reads them during the solve (a branch costs more); they
-      // are set once more after the solve from their final parents (the same floats).
-      st.rot[j0] = st.parent[j0] == -2 ? st.lrot[j0] : pm::mul4(st.rot[pr], st.lrot[j0]);
-      for (std::uint32_t m = ch.below[link.path_index]; m != 0; m &= m - 1) {
-        const std::size_t j = ch.base + static_cast<std::uint32_t>(__builtin_ctz(m));
-        const int p = st.parent[j];  // >= 0: on the path, below the link
-        st.pos[j] = st.pos[p] + pm::rotate4(st.rot[p], st.lpos[j]);
-        st.rot[j] = pm::mul4(st.rot[p], st.lrot[j]);
-      }
-    }
-  }
+  ccd4::ccd_turn(st, Lanes4{*ch.sv, ch.c}, ch.links[ch.c], ch.use_axis, ch.goal4, ch.base, ch.eff,
+                 ch.below[ch.links[ch.c].path_index], ch.inner);
 }
 
 // The cursor advanced past a turn (the effector distance tested after the last link of an

@@ -54,9 +54,7 @@ MMDKIT_WIDE V8 copysign8(V8 mag, V8 sgn) noexcept {
 struct P8 {
   V8 x, y, z;
 };
-struct Q8 {
-  V8 x, y, z, w;
-};
+using Q8 = ::mmdkit::detail::QuatOf<V8>;  // core/quat_product.hpp
 MMDKIT_WIDE P8 sub(const P8& a, const P8& b) noexcept { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 MMDKIT_WIDE P8 add(const P8& a, const P8& b) noexcept { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 MMDKIT_WIDE P8 scale(const P8& a, V8 s) noexcept { return {a.x * s, a.y * s, a.z * s}; }
@@ -66,11 +64,8 @@ MMDKIT_WIDE V8 dot(const P8& a, const P8& b) noexcept { return (a.x * b.x + a.y 
 MMDKIT_WIDE P8 cross(const P8& a, const P8& b) noexcept {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-// pm::mul4 per lane (its sign vectors as subtractions).
-MMDKIT_WIDE Q8 mul(const Q8& a, const Q8& b) noexcept {
-  return {((a.w * b.x + a.x * b.w) + a.y * b.z) - a.z * b.y, ((a.w * b.y - a.x * b.z) + a.y * b.w) + a.z * b.x,
-          ((a.w * b.z + a.x * b.y) - a.y * b.x) + a.z * b.w, ((a.w * b.w - a.x * b.x) - a.y * b.y) - a.z * b.z};
-}
+// pm::mul4 per lane: core/quat_product.hpp's scalar form on lane vectors (SoA).
+MMDKIT_WIDE Q8 mul(const Q8& a, const Q8& b) noexcept { return ::mmdkit::detail::quat_product(a, b); }
 MMDKIT_WIDE Q8 conj(const Q8& q) noexcept { return {-q.x, -q.y, -q.z, q.w}; }
 // pm::rotate4 per lane: t = 2(u × v), (v + w·t) + u × t.
 MMDKIT_WIDE P8 rotate(const Q8& q, const P8& v) noexcept {
@@ -309,6 +304,74 @@ MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const 
   }
 }
 
+// ik_ccd.inl's lane types on 8 lanes: what pairs and bundles share (F and M are V8s: a float
+// per chain on its lanes, a comparison's lanes; the cap is always valid and the limit single-axis,
+// as twins() requires).
+struct Lanes8 {
+  using F = V8;
+  using M = V8;
+  MMDKIT_WIDE static F splat(float v) noexcept { return splat8(v); }
+  MMDKIT_WIDE static F sqrt(F v) noexcept { return sqrt8(v); }
+  MMDKIT_WIDE static M lt(F a, F b) noexcept { return ::mmdkit::anim::lt(a, b); }
+  MMDKIT_WIDE static M ge(F a, F b) noexcept { return ::mmdkit::anim::ge(a, b); }
+  MMDKIT_WIDE static M gt(F a, F b) noexcept { return ::mmdkit::anim::gt(a, b); }
+  MMDKIT_WIDE static bool all(M m) noexcept { return lanes(m) == 0xFF; }
+  MMDKIT_WIDE static bool none(M m) noexcept { return lanes(m) == 0; }
+  template <class T>
+  MMDKIT_WIDE static T sel(M m, const T& a, const T& b) noexcept {
+    return ::mmdkit::anim::sel(m, a, b);
+  }
+  MMDKIT_WIDE static F sign(F d) noexcept { return sel(ge(d, splat8(0.0f)), splat8(1.0f), -splat8(1.0f)); }
+  MMDKIT_WIDE static M skip_parallel(F cr2, F n2) noexcept {
+    return or8(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, splat8(0.0f)));
+  }
+  static constexpr bool cap_valid(const IkLink&) noexcept { return true; }
+  MMDKIT_WIDE static void uncapped(const IkLink&, F, F, F& hs, F& hc) noexcept {  // not called (cap_valid)
+    hs = splat8(0.0f);
+    hc = splat8(1.0f);
+  }
+};
+
+// Bundles: SoA, one chain per lane (P8, Q8); `k` the link's per-chain values, `done` the chains
+// that no longer turn.
+struct LanesBundle : Lanes8 {
+  using P = P8;
+  using Q = Q8;
+  static constexpr bool kInnerOnly = true;
+  const LinkLanes& k;
+  V8 done;
+  MMDKIT_WIDE static P add(const P& a, const P& b) noexcept { return ::mmdkit::anim::add(a, b); }
+  MMDKIT_WIDE static P sub(const P& a, const P& b) noexcept { return ::mmdkit::anim::sub(a, b); }
+  MMDKIT_WIDE static P scale(const P& a, F s) noexcept { return ::mmdkit::anim::scale(a, s); }
+  MMDKIT_WIDE static P cross(const P& a, const P& b) noexcept { return ::mmdkit::anim::cross(a, b); }
+  MMDKIT_WIDE static F dot(const P& a, const P& b) noexcept { return ::mmdkit::anim::dot(a, b); }
+  MMDKIT_WIDE static void dots(const P& cr, const P& e, const P& g, F& cr2, F& n2, F& dt) noexcept {
+    cr2 = dot(cr, cr);
+    n2 = dot(e, e) * dot(g, g);
+    dt = dot(e, g);
+  }
+  MMDKIT_WIDE static Q mul(const Q& a, const Q& b) noexcept { return ::mmdkit::anim::mul(a, b); }
+  MMDKIT_WIDE static Q conj(const Q& q) noexcept { return ::mmdkit::anim::conj(q); }
+  MMDKIT_WIDE static P rotate(const Q& q, const P& v) noexcept { return ::mmdkit::anim::rotate(q, v); }
+  MMDKIT_WIDE static P unit(IkSolveAxis a) noexcept {
+    return {splat8(a == IkSolveAxis::x ? 1.0f : 0.0f), splat8(a == IkSolveAxis::y ? 1.0f : 0.0f),
+            splat8(a == IkSolveAxis::z ? 1.0f : 0.0f)};
+  }
+  MMDKIT_WIDE static Q axis_quat(const P& axis, F hs, F hc) noexcept { return {axis.x * hs, axis.y * hs, axis.z * hs, hc}; }
+  MMDKIT_WIDE M skip(F cr2, F n2) const noexcept { return or8(skip_parallel(cr2, n2), done); }
+  MMDKIT_WIDE F cap_s(const IkLink&) const noexcept { return k.cap_s; }
+  MMDKIT_WIDE F cap_c(const IkLink&) const noexcept { return k.cap_c; }
+  MMDKIT_WIDE Q limit(const IkLink& link, const Q& q, bool use_axis) const noexcept {
+    return limit_single_axis8(link, k, q, use_axis);
+  }
+};
+
+namespace ccd8 {
+#define MMDKIT_CCD_FN MMDKIT_WIDE
+#include "anim/ik_ccd.inl"
+#undef MMDKIT_CCD_FN
+}  // namespace ccd8
+
 // One CCD turn of the bundle at its cursor: local_turn of each chain, on its lane (`below`: the
 // link's descendants on the path, LocalChain::below). A chain that skips the turn (parallel
 // directions) or is done keeps its values: its lane computes whatever it computes and is not written.
@@ -316,78 +379,7 @@ MMDKIT_WIDE Q8 limit_single_axis8(const IkLink& link, const LinkLanes& k, const 
 // rotations are read by nothing during the solve and are set by local_store from their final
 // parents, so they are not computed here.
 MMDKIT_WIDE void bundle_turn(Bundle& b, const IkLink& la, std::uint32_t below, std::uint32_t inner) noexcept {
-  if (la.axis == IkSolveAxis::fixed) return;
-  const std::uint32_t j0 = la.path_index;
-  const LinkLanes& k = b.link[b.c];
-  // ccd_step
-  const P8 pj = b.pos[j0];
-  const P8 e = sub(pj, b.pos[b.eff]), g = sub(pj, b.goal);
-  const P8 cr = cross(e, g);
-  const V8 cr2 = dot(cr, cr), n2 = dot(e, e) * dot(g, g), dt = dot(e, g);
-  const V8 zero = splat8(0.0f), one = splat8(1.0f), two = splat8(2.0f);
-  const V8 keep = or8(or8(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, zero)), b.done);
-  if (lanes(keep) == 0xFF) return;
-  const V8 cl = sqrt8(cr2);
-  P8 axis = scale(cr, one / cl);
-  const Q8 parent_rot = b.rot[b.prow[j0]];
-  if (la.has_limits && b.use_axis && la.axis != IkSolveAxis::none) {
-    const P8 unit{splat8(la.axis == IkSolveAxis::x ? 1.0f : 0.0f), splat8(la.axis == IkSolveAxis::y ? 1.0f : 0.0f),
-                  splat8(la.axis == IkSolveAxis::z ? 1.0f : 0.0f)};
-    const V8 d = dot(axis, rotate(parent_rot, unit));
-    axis = scale(unit, sel(ge(d, zero), one, -one));
-  } else {
-    axis = rotate(conj(parent_rot), axis);
-    const V8 l2 = dot(axis, axis);
-    axis = sel(gt(l2, zero), scale(axis, one / sqrt8(l2)), axis);
-  }
-  const V8 nn = sqrt8(n2), twonn = two * nn;
-  const int forward = lanes(ge(dt, zero));
-  V8 hs, hc;
-  if (forward == 0xFF) {
-    hc = sqrt8((nn + dt) / twonn);
-    hs = cl / (twonn * hc);
-  } else if (forward == 0) {
-    hs = sqrt8((nn - dt) / twonn);
-    hc = cl / (twonn * hs);
-  } else {
-    const V8 m = ge(dt, zero);
-    const V8 hc1 = sqrt8((nn + dt) / twonn), hs1 = cl / (twonn * hc1);
-    const V8 hs2 = sqrt8((nn - dt) / twonn), hc2 = cl / (twonn * hs2);
-    hs = sel(m, hs1, hs2);
-    hc = sel(m, hc1, hc2);
-  }
-  const V8 capped = lt(hc, k.cap_c);
-  hs = sel(capped, k.cap_s, hs);
-  hc = sel(capped, k.cap_c, hc);
-  const Q8 arot = b.arot[j0];
-  Q8 out = mul(Q8{axis.x * hs, axis.y * hs, axis.z * hs, hc}, b.ik[j0]);
-  if (la.has_limits) out = mul(limit_single_axis8(la, k, mul(out, arot), b.use_axis), conj(arot));
-  // local_turn's recompose and model transforms below the link
-  const Q8 lrot = mul(out, arot);
-  const Q8 rot = b.parent[j0] == -2 ? lrot : mul(parent_rot, lrot);
-  if (lanes(keep) == 0) {
-    b.ik[j0] = out;
-    b.lrot[j0] = lrot;
-    b.rot[j0] = rot;
-    for (std::uint32_t m = below; m != 0; m &= m - 1) {
-      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
-      const auto px = static_cast<std::uint32_t>(b.parent[x]);
-      const Q8 prot = b.rot[px];
-      b.pos[x] = add(b.pos[px], rotate(prot, b.lpos[x]));
-      if (inner >> x & 1u) b.rot[x] = mul(prot, b.lrot[x]);
-    }
-  } else {
-    b.ik[j0] = sel(keep, b.ik[j0], out);
-    b.lrot[j0] = sel(keep, b.lrot[j0], lrot);
-    b.rot[j0] = sel(keep, b.rot[j0], rot);
-    for (std::uint32_t m = below; m != 0; m &= m - 1) {
-      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
-      const auto px = static_cast<std::uint32_t>(b.parent[x]);
-      const Q8 prot = b.rot[px];
-      b.pos[x] = sel(keep, b.pos[x], add(b.pos[px], rotate(prot, b.lpos[x])));
-      if (inner >> x & 1u) b.rot[x] = sel(keep, b.rot[x], mul(prot, b.lrot[x]));
-    }
-  }
+  ccd8::ccd_turn(b, LanesBundle{{}, b.link[b.c], b.done}, la, b.use_axis, b.goal, 0, b.eff, below, inner);
 }
 
 // The bundle's cursor advanced past a turn (local_advance of each chain); false when every chain
@@ -417,11 +409,9 @@ MMDKIT_WIDE V4 lo4(V8 v) noexcept { return __builtin_shufflevector(v, v, 0, 1, 2
 MMDKIT_WIDE V4 hi4(V8 v) noexcept { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 MMDKIT_WIDE V8 splat2(float a, float b) noexcept { return V8{a, a, a, a, b, b, b, b}; }
 // pm::mul4, pm::rotate4, conj4, cross4, hsum3x4 on each half.
-MMDKIT_WIDE V8 mul8(V8 a, V8 b) noexcept {
-  V8 r = sh8<3, 3, 3, 3>(a) * b;
-  r += sh8<0, 0, 0, 0>(a) * (sh8<3, 2, 1, 0>(b) * V8{1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f, 1.0f, -1.0f});
-  r += sh8<1, 1, 1, 1>(a) * (sh8<2, 3, 0, 1>(b) * V8{1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f});
-  r += sh8<2, 2, 2, 2>(a) * (sh8<1, 0, 3, 2>(b) * V8{-1.0f, 1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, -1.0f});
+MMDKIT_WIDE V8 mul8(V8 a, V8 b) noexcept {  // core/quat_product.hpp's lane form on two quaternions
+  V8 r;
+  ::mmdkit::detail::quat_product_lanes(a, b, r);
   return r;
 }
 MMDKIT_WIDE V8 rotate8(V8 q, V8 v) noexcept {
@@ -475,6 +465,43 @@ MMDKIT_WIDE V8 limit_single_axis_pair(const IkLink& la, const IkLink& lb, V8 q, 
     default: return _mm256_blend_ps(zero_w, hs, 0x11);
   }
 }
+
+// Pairs: AoS, lanes 0-3 chain a's 4-lane value, 4-7 chain b's (each half as Lanes4); a and b the
+// twin links, whose values are splatted over their halves where the 4-lane form has a float.
+struct LanesPair : Lanes8 {
+  using P = V8;
+  using Q = V8;
+  static constexpr bool kInnerOnly = false;
+  const IkLink &a, &b;
+  MMDKIT_WIDE static P add(P x, P y) noexcept { return x + y; }
+  MMDKIT_WIDE static P sub(P x, P y) noexcept { return x - y; }
+  MMDKIT_WIDE static P scale(P x, F s) noexcept { return x * s; }
+  MMDKIT_WIDE static P cross(P x, P y) noexcept { return cross8(x, y); }
+  MMDKIT_WIDE static F dot(P x, P y) noexcept { return hsum3_8(x * y); }
+  MMDKIT_WIDE static void dots(P cr, P e, P g, F& cr2, F& n2, F& dt) noexcept {
+    const V8 d = hsum3x4_8(cr * cr, e * e, g * g, e * g);
+    cr2 = sh8<0, 0, 0, 0>(d);
+    n2 = sh8<1, 1, 1, 1>(d) * sh8<2, 2, 2, 2>(d);
+    dt = sh8<3, 3, 3, 3>(d);
+  }
+  MMDKIT_WIDE static Q mul(Q x, Q y) noexcept { return mul8(x, y); }
+  MMDKIT_WIDE static Q conj(Q q) noexcept { return conj8(q); }
+  MMDKIT_WIDE static P rotate(Q q, P v) noexcept { return rotate8(q, v); }
+  MMDKIT_WIDE static P unit(IkSolveAxis x) noexcept {
+    return x == IkSolveAxis::x   ? V8{1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}
+           : x == IkSolveAxis::y ? V8{0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f}
+                                 : V8{0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+  }
+  MMDKIT_WIDE static Q axis_quat(P axis, F hs, F hc) noexcept {
+    return __builtin_shufflevector(axis * hs, hc, 0, 1, 2, 11, 4, 5, 6, 15);
+  }
+  MMDKIT_WIDE static M skip(F cr2, F n2) noexcept { return skip_parallel(cr2, n2); }
+  MMDKIT_WIDE F cap_s(const IkLink&) const noexcept { return splat2(a.cap_half_sin, b.cap_half_sin); }
+  MMDKIT_WIDE F cap_c(const IkLink&) const noexcept { return splat2(a.cap_half_cos, b.cap_half_cos); }
+  MMDKIT_WIDE Q limit(const IkLink&, Q q, bool use_axis) const noexcept {
+    return limit_single_axis_pair(a, b, q, use_axis);
+  }
+};
 
 // Twins' state in 8-lane form (lanes 0-3 chain a, 4-7 chain b), path bones by their index on the
 // path (LocalPaths' rows without the base): loaded when the two are paired, stored back when one
@@ -531,81 +558,7 @@ MMDKIT_WIDE void pair_store(St& st, const LocalChain& a, const LocalChain& b, co
 // link's descendants on the path, LocalChain::below). A chain that skips the turn (parallel
 // directions) keeps its values: its lanes compute whatever they compute and are not written.
 MMDKIT_WIDE void pair_turn(PairPaths& p, const IkLink& la, const IkLink& lb, bool use_axis, std::uint32_t below) noexcept {
-  if (la.axis == IkSolveAxis::fixed) return;
-  const std::uint32_t j0 = la.path_index;
-  // ccd_step
-  const V8 pj = p.pos[j0];
-  const V8 e = pj - p.pos[p.eff], g = pj - p.goal;
-  const V8 cr = cross8(e, g);
-  const V8 dots = hsum3x4_8(cr * cr, e * e, g * g, e * g);
-  const V8 cr2 = sh8<0, 0, 0, 0>(dots), n2 = sh8<1, 1, 1, 1>(dots) * sh8<2, 2, 2, 2>(dots);
-  const V8 keep = _mm256_or_ps(_mm256_cmp_ps(cr2, splat8(1.0e-8f) * n2, _CMP_NGE_UQ), eq(n2, splat8(0.0f)));
-  const int kept = lanes(keep);
-  if (kept == 0xFF) return;
-  const V8 one = splat8(1.0f), two = splat8(2.0f);
-  const V8 cl = sqrt8(cr2), dt = sh8<3, 3, 3, 3>(dots);
-  V8 axis = cr * (one / cl);
-  const V8 parent_rot = p.rot[p.prow[j0]];
-  if (la.has_limits && use_axis && la.axis != IkSolveAxis::none) {
-    const V8 unit = la.axis == IkSolveAxis::x   ? V8{1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}
-                    : la.axis == IkSolveAxis::y ? V8{0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f}
-                                                : V8{0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
-    const V8 d = hsum3_8(axis * rotate8(parent_rot, unit));
-    axis = unit * sel(ge(d, splat8(0.0f)), one, -one);
-  } else {
-    axis = rotate8(conj8(parent_rot), axis);
-    const V8 l2 = hsum3_8(axis * axis);
-    axis = sel(gt(l2, splat8(0.0f)), axis * (one / sqrt8(l2)), axis);
-  }
-  const V8 nn = sqrt8(n2), twonn = two * nn;
-  const int forward = lanes(ge(dt, splat8(0.0f)));
-  V8 hs, hc;
-  if (forward == 0xFF) {
-    hc = sqrt8((nn + dt) / twonn);
-    hs = cl / (twonn * hc);
-  } else if (forward == 0) {
-    hs = sqrt8((nn - dt) / twonn);
-    hc = cl / (twonn * hs);
-  } else {
-    const V8 m = ge(dt, splat8(0.0f));
-    const V8 hc1 = sqrt8((nn + dt) / twonn), hs1 = cl / (twonn * hc1);
-    const V8 hs2 = sqrt8((nn - dt) / twonn), hc2 = cl / (twonn * hs2);
-    hs = sel(m, hs1, hs2);
-    hc = sel(m, hc1, hc2);
-  }
-  const V8 cap_c = splat2(la.cap_half_cos, lb.cap_half_cos);
-  const V8 capped = lt(hc, cap_c);
-  hs = sel(capped, splat2(la.cap_half_sin, lb.cap_half_sin), hs);
-  hc = sel(capped, cap_c, hc);
-  const V8 arot = p.arot[j0];
-  V8 out = mul8(__builtin_shufflevector(axis * hs, hc, 0, 1, 2, 11, 4, 5, 6, 15), p.ik[j0]);
-  if (la.has_limits) out = mul8(limit_single_axis_pair(la, lb, mul8(out, arot), use_axis), conj8(arot));
-  // local_turn's recompose and model transforms below the link
-  const V8 lrot = mul8(out, arot);
-  const V8 rot = p.parent[j0] == -2 ? lrot : mul8(parent_rot, lrot);
-  if (kept == 0) {
-    p.ik[j0] = out;
-    p.lrot[j0] = lrot;
-    p.rot[j0] = rot;
-    for (std::uint32_t m = below; m != 0; m &= m - 1) {
-      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
-      const auto px = static_cast<std::uint32_t>(p.parent[x]);
-      const V8 prot = p.rot[px];
-      p.pos[x] = p.pos[px] + rotate8(prot, p.lpos[x]);
-      p.rot[x] = mul8(prot, p.lrot[x]);
-    }
-  } else {
-    p.ik[j0] = sel(keep, p.ik[j0], out);
-    p.lrot[j0] = sel(keep, p.lrot[j0], lrot);
-    p.rot[j0] = sel(keep, p.rot[j0], rot);
-    for (std::uint32_t m = below; m != 0; m &= m - 1) {
-      const auto x = static_cast<std::uint32_t>(__builtin_ctz(m));
-      const auto px = static_cast<std::uint32_t>(p.parent[x]);
-      const V8 prot = p.rot[px];
-      p.pos[x] = sel(keep, p.pos[x], p.pos[px] + rotate8(prot, p.lpos[x]));
-      p.rot[x] = sel(keep, p.rot[x], mul8(prot, p.lrot[x]));
-    }
-  }
+  ccd8::ccd_turn(p, LanesPair{{}, la, lb}, la, use_axis, p.goal, 0, p.eff, below, 0);
 }
 
 // The cursor of both twins advanced past a turn (local_advance of each); bit 0: chain a goes on,

@@ -9,6 +9,7 @@
 #include "mmdkit/anim/bone_math.hpp"
 #include "mmdkit/anim/eval_isa.hpp"
 #include "mmdkit/anim/pose.hpp"
+#include "core/quat_product.hpp"
 
 // x86-64: the evaluation is compiled a second time with AVX encodings (eval_isa(), pose.hpp).
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -41,11 +42,9 @@ inline Vec3 store3(V4 v) noexcept { return {v[0], v[1], v[2]}; }
 
 // a·b: x = aw·bx + ax·bw + ay·bz − az·by, y = aw·by − ax·bz + ay·bw + az·bx,
 //      z = aw·bz + ax·by − ay·bx + az·bw, w = aw·bw − ax·bx − ay·by − az·bz.
-inline V4 mul4(V4 a, V4 b) noexcept {
-  V4 r = __builtin_shufflevector(a, a, 3, 3, 3, 3) * b;
-  r += __builtin_shufflevector(a, a, 0, 0, 0, 0) * (__builtin_shufflevector(b, b, 3, 2, 1, 0) * V4{1.0f, -1.0f, 1.0f, -1.0f});
-  r += __builtin_shufflevector(a, a, 1, 1, 1, 1) * (__builtin_shufflevector(b, b, 2, 3, 0, 1) * V4{1.0f, 1.0f, -1.0f, -1.0f});
-  r += __builtin_shufflevector(a, a, 2, 2, 2, 2) * (__builtin_shufflevector(b, b, 1, 0, 3, 2) * V4{-1.0f, 1.0f, 1.0f, -1.0f});
+inline V4 mul4(V4 a, V4 b) noexcept {  // core/quat_product.hpp's lane form
+  V4 r;
+  ::mmdkit::detail::quat_product_lanes(a, b, r);
   return r;
 }
 inline Quat mul(const Quat& a, const Quat& b) noexcept { return store4(mul4(load4(a), load4(b))); }
@@ -144,18 +143,12 @@ struct PoseEvaluator {
   static void apply_append(const Skeleton& s, PoseWorkspace& ws, std::uint32_t bone, Quat& rot, Vec3& pos) noexcept;
   static void solve_ik(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   static inline void solve_ik_body(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
-  static void solve_ik_avx(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
-  static void solve_ik_base(const Skeleton& s, PoseWorkspace& ws, std::uint32_t solver) noexcept;
   /// The enabled chains of an IkGroup, interleaved (ik.cpp); `enabled` as PoseInput::ik_enabled.
   static void solve_ik_group(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                              std::span<const std::uint8_t> enabled) noexcept;
   template <bool Wide>
   static inline void solve_ik_group_body(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
                                          std::span<const std::uint8_t> enabled) noexcept;
-  static void solve_ik_group_avx(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
-                                 std::span<const std::uint8_t> enabled) noexcept;
-  static void solve_ik_group_base(const Skeleton& s, PoseWorkspace& ws, const IkGroup& g,
-                                  std::span<const std::uint8_t> enabled) noexcept;
   /// The enabled chains of an IkGroup in `frames` (≤ kMaxFrameBatch) workspaces at once, every
   /// frame's chains interleaved as one group (ik.cpp); each frame gets solve_ik_group's floats.
   static void solve_ik_group_frames(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
@@ -163,10 +156,6 @@ struct PoseEvaluator {
   template <bool Wide>
   static inline void solve_ik_group_frames_body(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
                                                 std::uint32_t frames, const IkGroup& g) noexcept;
-  static void solve_ik_group_frames_avx(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
-                                        std::uint32_t frames, const IkGroup& g) noexcept;
-  static void solve_ik_group_frames_base(const Skeleton& s, PoseWorkspace* const* ws, const PoseInput* in,
-                                         std::uint32_t frames, const IkGroup& g) noexcept;
   /// run() over `frames` workspaces: each bone step for every frame, IK groups together.
   static inline void run_frames(const Skeleton& s, std::span<const ScheduleStep> steps, const PoseInput* in,
                                 PoseWorkspace* const* ws, std::uint32_t frames) noexcept;

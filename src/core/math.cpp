@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "mmdkit/core/math.hpp"
+#include "core/quat_product.hpp"
 
 namespace mmdkit {
 
@@ -44,12 +45,9 @@ Quat quat_slerp(const Quat& a, const Quat& b, float t) noexcept {
 }
 
 Quat quat_multiply(const Quat& a, const Quat& b) noexcept {
-  const double ax = d(a[0]), ay = d(a[1]), az = d(a[2]), aw = d(a[3]);
-  const double bx = d(b[0]), by = d(b[1]), bz = d(b[2]), bw = d(b[3]);
-  return {static_cast<float>(aw * bx + ax * bw + ay * bz - az * by),
-          static_cast<float>(aw * by - ax * bz + ay * bw + az * bx),
-          static_cast<float>(aw * bz + ax * by - ay * bx + az * bw),
-          static_cast<float>(aw * bw - ax * bx - ay * by - az * bz)};
+  const auto r =
+      ::mmdkit::detail::quat_product<double>({d(a[0]), d(a[1]), d(a[2]), d(a[3])}, {d(b[0]), d(b[1]), d(b[2]), d(b[3])});
+  return {static_cast<float>(r.x), static_cast<float>(r.y), static_cast<float>(r.z), static_cast<float>(r.w)};
 }
 
 Quat quat_conjugate(const Quat& q) noexcept { return {-q[0], -q[1], -q[2], q[3]}; }
@@ -74,12 +72,9 @@ Quat quat_from_axis_angle(const Vec3& axis, float angle) noexcept {
 float quat_angle_between(const Quat& a, const Quat& b) noexcept {
   // r = a⁻¹·b; angle = 2·atan2(|r.xyz|, |r.w|) (well conditioned near 0, unlike acos of a dot).
   const Quat qa = quat_normalize(a), qb = quat_normalize(b);
-  const double ax = -d(qa[0]), ay = -d(qa[1]), az = -d(qa[2]), aw = d(qa[3]);
-  const double bx = d(qb[0]), by = d(qb[1]), bz = d(qb[2]), bw = d(qb[3]);
-  const double rx = aw * bx + ax * bw + ay * bz - az * by;
-  const double ry = aw * by - ax * bz + ay * bw + az * bx;
-  const double rz = aw * bz + ax * by - ay * bx + az * bw;
-  const double rw = aw * bw - ax * bx - ay * by - az * bz;
+  const auto r = ::mmdkit::detail::quat_product<double>({-d(qa[0]), -d(qa[1]), -d(qa[2]), d(qa[3])},
+                                                      {d(qb[0]), d(qb[1]), d(qb[2]), d(qb[3])});
+  const double rx = r.x, ry = r.y, rz = r.z, rw = r.w;
   return static_cast<float>(2.0 * std::atan2(std::sqrt(rx * rx + ry * ry + rz * rz), std::fabs(rw)));
 }
 

@@ -6,6 +6,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/quat_product.hpp"
+
 namespace mmdkit::motion::dm {
 
 using Q = std::array<double, 4>;
@@ -14,9 +16,10 @@ using V = std::array<double, 3>;
 inline constexpr double kPi = 3.14159265358979323846;
 inline constexpr Q kIdentity{0, 0, 0, 1};
 
+// core/quat_product.hpp's scalar form instantiated for double.
 inline Q mul(const Q& a, const Q& b) {
-  return {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-          a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+  const auto r = ::mmdkit::detail::quat_product<double>({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]});
+  return {r.x, r.y, r.z, r.w};
 }
 inline Q conj(const Q& q) { return {-q[0], -q[1], -q[2], q[3]}; }
 inline double dot(const V& a, const V& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/json.hpp"
+#include "core/json_writer.hpp"
 #include "core/try.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/pmd_json.hpp"
@@ -37,46 +38,15 @@ bool raw_needed(const FixedText<N>& t, Encoding enc) {
   return false;
 }
 
-class W {
+class W : public json::Writer {
  public:
   explicit W(Encoding enc) : enc_(enc) {}
-  std::string out;
 
-  // Same text as format_float_json (shortest round-trip form via to_chars), without a temporary.
-  void f(float v) {
-    if (!std::isfinite(v)) {
-      out += format_float_json(v);
-      return;
-    }
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-  }
-  template <std::size_t K>
-  void fa(const std::array<float, K>& a) {
-    out.push_back('[');
-    for (std::size_t i = 0; i < K; ++i) {
-      if (i) out += ", ";
-      f(a[i]);
-    }
-    out.push_back(']');
-  }
-  void u(std::uint64_t v) {
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-  }
-  void key(const char* k) {
-    out.push_back('"');
-    out += k;
-    out += "\": ";
-  }
   // "key": "text" or {"text": ..., "raw": "hex"} (json::append_name)
   template <std::size_t N>
   void text(const char* k, const FixedText<N>& t) {
     key(k);
-    json::append_name(out, t.text,
-                      raw_needed(t, enc_) ? std::optional(ByteSpan(t.raw.data(), t.raw.size())) : std::nullopt);
+    name(t.text, raw_needed(t, enc_) ? std::optional(ByteSpan(t.raw.data(), t.raw.size())) : std::nullopt);
   }
 
  private:
@@ -114,7 +84,7 @@ std::string to_json(const Model& m) {
   std::string& o = w.out;
   o.reserve(m.vertices.size() * 120 + m.indices.size() * 8 + 4096);
   o += "{\"format\": \"pmd\",\n  \"version\": ";
-  w.f(m.version);
+  w.number(m.version);
   o += ",\n  \"encoding\": \"";
   o += encoding_name(m.encoding);
   o += "\",\n  ";
@@ -126,40 +96,40 @@ std::string to_json(const Model& m) {
   o += "\",\n";
   list(w, "vertices", m.vertices, [&](const Vertex& v) {
     o.push_back('[');
-    for (float x : v.position) w.f(x), o += ", ";
-    for (float x : v.normal) w.f(x), o += ", ";
-    for (float x : v.uv) w.f(x), o += ", ";
-    w.u(v.bones[0]);
+    for (float x : v.position) w.number(x), o += ", ";
+    for (float x : v.normal) w.number(x), o += ", ";
+    for (float x : v.uv) w.number(x), o += ", ";
+    w.integer(v.bones[0]);
     o += ", ";
-    w.u(v.bones[1]);
+    w.integer(v.bones[1]);
     o += ", ";
-    w.u(v.weight);
+    w.integer(v.weight);
     o += ", ";
-    w.u(v.edge_off);
+    w.integer(v.edge_off);
     o.push_back(']');
   });
   // Face indices: 3 per line.
   o += "  \"indices\": [";
   for (std::size_t i = 0; i < m.indices.size(); ++i) {
     o += i % 3 == 0 ? (i ? ",\n    " : "\n    ") : ", ";
-    w.u(m.indices[i]);
+    w.integer(m.indices[i]);
   }
   o += m.indices.empty() ? "],\n" : "\n  ],\n";
   list(w, "materials", m.materials, [&](const Material& x) {
     o += "{\"diffuse\": ";
-    w.fa(x.diffuse);
+    w.numbers(x.diffuse);
     o += ", \"specular_power\": ";
-    w.f(x.specular_power);
+    w.number(x.specular_power);
     o += ", \"specular\": ";
-    w.fa(x.specular);
+    w.numbers(x.specular);
     o += ", \"ambient\": ";
-    w.fa(x.ambient);
+    w.numbers(x.ambient);
     o += ", \"toon_index\": ";
-    w.u(x.toon_index);
+    w.integer(x.toon_index);
     o += ", \"edge_flag\": ";
-    w.u(x.edge_flag);
+    w.integer(x.edge_flag);
     o += ", \"index_count\": ";
-    w.u(x.index_count);
+    w.integer(x.index_count);
     o += ", ";
     w.text("texture", x.texture);
     o.push_back('}');
@@ -168,30 +138,30 @@ std::string to_json(const Model& m) {
     o.push_back('{');
     w.text("name", b.name);
     o += ", \"parent\": ";
-    w.u(b.parent);
+    w.integer(b.parent);
     o += ", \"tail\": ";
-    w.u(b.tail);
+    w.integer(b.tail);
     o += ", \"type\": ";
-    w.u(b.type);
+    w.integer(b.type);
     o += ", \"ik_parent\": ";
-    w.u(b.ik_parent);
+    w.integer(b.ik_parent);
     o += ", \"position\": ";
-    w.fa(b.position);
+    w.numbers(b.position);
     o.push_back('}');
   });
   list(w, "ik_chains", m.ik_chains, [&](const IkChain& k) {
     o += "{\"target\": ";
-    w.u(k.target);
+    w.integer(k.target);
     o += ", \"effector\": ";
-    w.u(k.effector);
+    w.integer(k.effector);
     o += ", \"iterations\": ";
-    w.u(k.iterations);
+    w.integer(k.iterations);
     o += ", \"unit_angle\": ";
-    w.f(k.unit_angle);
+    w.number(k.unit_angle);
     o += ", \"links\": [";
     for (std::size_t i = 0; i < k.links.size(); ++i) {
       if (i) o += ", ";
-      w.u(k.links[i]);
+      w.integer(k.links[i]);
     }
     o += "]}";
   });
@@ -199,12 +169,12 @@ std::string to_json(const Model& m) {
     o.push_back('{');
     w.text("name", x.name);
     o += ", \"type\": ";
-    w.u(x.type);
+    w.integer(x.type);
     o += ", \"offsets\": [";
     for (std::size_t i = 0; i < x.offsets.size(); ++i) {
       o += i ? ",\n      [" : "\n      [";
-      w.u(x.offsets[i].vertex);
-      for (float f : x.offsets[i].offset) o += ", ", w.f(f);
+      w.integer(x.offsets[i].vertex);
+      for (float f : x.offsets[i].offset) o += ", ", w.number(f);
       o.push_back(']');
     }
     o += x.offsets.empty() ? "]}" : "\n    ]}";
@@ -212,15 +182,15 @@ std::string to_json(const Model& m) {
   o += "  \"morph_display\": [";
   for (std::size_t i = 0; i < m.morph_display.size(); ++i) {
     if (i) o += ", ";
-    w.u(m.morph_display[i]);
+    w.integer(m.morph_display[i]);
   }
   o += "],\n";
   list(w, "bone_frames", m.bone_frames, [&](const FrameName& f) { name_obj(w, f); });
   list(w, "bone_display", m.bone_display, [&](const BoneDisplay& d) {
     o.push_back('[');
-    w.u(d.bone);
+    w.integer(d.bone);
     o += ", ";
-    w.u(d.frame);
+    w.integer(d.frame);
     o.push_back(']');
   });
   o += "  \"english\": ";
@@ -249,56 +219,56 @@ std::string to_json(const Model& m) {
     o.push_back('{');
     w.text("name", b.name);
     o += ", \"bone\": ";
-    w.u(b.bone);
+    w.integer(b.bone);
     o += ", \"group\": ";
-    w.u(b.group);
+    w.integer(b.group);
     o += ", \"collision_mask\": ";
-    w.u(b.collision_mask);
+    w.integer(b.collision_mask);
     o += ", \"shape\": ";
-    w.u(b.shape);
+    w.integer(b.shape);
     o += ", \"size\": ";
-    w.fa(b.size);
+    w.numbers(b.size);
     o += ", \"position\": ";
-    w.fa(b.position);
+    w.numbers(b.position);
     o += ", \"rotation\": ";
-    w.fa(b.rotation);
+    w.numbers(b.rotation);
     o += ", \"mass\": ";
-    w.f(b.mass);
+    w.number(b.mass);
     o += ", \"linear_damping\": ";
-    w.f(b.linear_damping);
+    w.number(b.linear_damping);
     o += ", \"angular_damping\": ";
-    w.f(b.angular_damping);
+    w.number(b.angular_damping);
     o += ", \"restitution\": ";
-    w.f(b.restitution);
+    w.number(b.restitution);
     o += ", \"friction\": ";
-    w.f(b.friction);
+    w.number(b.friction);
     o += ", \"mode\": ";
-    w.u(b.mode);
+    w.integer(b.mode);
     o.push_back('}');
   });
   list(w, "joints", m.joints, [&](const Joint& j) {
     o.push_back('{');
     w.text("name", j.name);
     o += ", \"rigid_a\": ";
-    w.u(j.rigid_a);
+    w.integer(j.rigid_a);
     o += ", \"rigid_b\": ";
-    w.u(j.rigid_b);
+    w.integer(j.rigid_b);
     o += ", \"position\": ";
-    w.fa(j.position);
+    w.numbers(j.position);
     o += ", \"rotation\": ";
-    w.fa(j.rotation);
+    w.numbers(j.rotation);
     o += ", \"position_min\": ";
-    w.fa(j.position_min);
+    w.numbers(j.position_min);
     o += ", \"position_max\": ";
-    w.fa(j.position_max);
+    w.numbers(j.position_max);
     o += ", \"rotation_min\": ";
-    w.fa(j.rotation_min);
+    w.numbers(j.rotation_min);
     o += ", \"rotation_max\": ";
-    w.fa(j.rotation_max);
+    w.numbers(j.rotation_max);
     o += ", \"spring_position\": ";
-    w.fa(j.spring_position);
+    w.numbers(j.spring_position);
     o += ", \"spring_rotation\": ";
-    w.fa(j.spring_rotation);
+    w.numbers(j.spring_rotation);
     o.push_back('}');
   });
   o += "  \"trailing\": \"";

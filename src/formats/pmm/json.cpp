@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "core/json.hpp"
+#include "core/json_writer.hpp"
 #include "core/json_marked.hpp"
 #include "formats/pmm/layout.hpp"
 #include "mmdkit/core/number.hpp"
@@ -49,10 +50,10 @@ std::string hex(ByteSpan b) {
   return s;
 }
 
-class JsonOut : public detail::CountsFromLists {
+class JsonOut : public detail::CountsFromLists, public json::Writer {
  public:
   explicit JsonOut(Encoding enc) : enc_(enc) { stack_.push_back({true, false}); }
-  std::string& s() { return s_; }
+  std::string& s() { return out; }
   bool ok() const noexcept { return true; }
   void section(const char*) {}
   void enter_model(std::size_t) {}
@@ -61,39 +62,39 @@ class JsonOut : public detail::CountsFromLists {
 
   void key(const char* k) {
     Level& l = stack_.back();
-    if (!l.first) s_ += ',';
+    if (!l.first) out += ',';
     l.first = false;
     if (!l.inline_) {
-      s_ += '\n';
-      s_.append(2 * (stack_.size() - 1), ' ');
+      out += '\n';
+      out.append(2 * (stack_.size() - 1), ' ');
     }
     if (k) {
-      json::append_string(s_, k);
-      s_ += ": ";
+      string(k);
+      out += ": ";
     }
   }
   void open(char c, bool inline_) {
-    s_ += c;
+    out += c;
     stack_.push_back({true, inline_});
   }
   void close(char c) {
     const bool empty = stack_.back().first, inline_ = stack_.back().inline_;
     stack_.pop_back();
     if (!empty && !inline_) {
-      s_ += '\n';
-      s_.append(2 * (stack_.size() - 1), ' ');
+      out += '\n';
+      out.append(2 * (stack_.size() - 1), ' ');
     }
-    s_ += c;
+    out += c;
   }
   void number(const char* k, long long v) {
     key(k);
-    s_ += std::to_string(v);
+    integer(v);
   }
   void u8(const char* k, std::uint8_t& v) { number(k, v); }
   void i32(const char* k, std::int32_t& v) { number(k, v); }
   void f32(const char* k, float& v) {
     key(k);
-    s_ += format_float_json(v);
+    json::Writer::number(v);
   }
   template <class A>
   void u8s(const char* k, A& a) {
@@ -117,7 +118,7 @@ class JsonOut : public detail::CountsFromLists {
     key(k);
     auto c = canonical(t.text, enc_, field);
     const bool plain = t.raw.empty() || (c && *c == t.raw);
-    json::append_name(s_, t.text, plain ? std::nullopt : std::optional(ByteSpan(t.raw.data(), t.raw.size())));
+    name(t.text, plain ? std::nullopt : std::optional(ByteSpan(t.raw.data(), t.raw.size())));
   }
   template <class F>
   void object(const char* k, F&& f) {
@@ -149,7 +150,6 @@ class JsonOut : public detail::CountsFromLists {
     bool first;
     bool inline_;
   };
-  std::string s_;
   Encoding enc_;
   std::vector<Level> stack_;
 };

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "core/json.hpp"
+#include "core/json_writer.hpp"
 #include "formats/pmx/common.hpp"
 #include "mmdkit/core/number.hpp"
 
@@ -19,38 +20,22 @@ namespace {
 
 // ---- Writing ----------------------------------------------------------------------------------
 
-class Out {
+class Out : public json::Writer {
  public:
   explicit Out(Encoding enc) : enc_(enc) {}
-  std::string s;
 
-  void raw(std::string_view x) { s += x; }
-  void f(float v) { s += format_float_json(v); }
-  void i(std::int64_t v) { s += std::to_string(v); }
-  void u(std::uint64_t v) { s += std::to_string(v); }
-  template <std::size_t N>
-  void vec(const std::array<float, N>& v) {
-    s += '[';
-    for (std::size_t k = 0; k < N; ++k) {
-      if (k) s += ", ";
-      f(v[k]);
-    }
-    s += ']';
-  }
-  void str(std::string_view x) { json::append_string(s, x); }
+  void str(std::string_view x) { string(x); }
   void text(const Text& t) {
     bool stored = false;  // the raw bytes are needed: encoding the text would not give them
     if (!t.raw.empty()) {
       auto e = detail::encode(t.text, enc_);
       stored = !e || *e != t.raw;
     }
-    json::append_name(s, t.text, stored ? std::optional(ByteSpan(t.raw.data(), t.raw.size())) : std::nullopt);
+    name(t.text, stored ? std::optional(ByteSpan(t.raw.data(), t.raw.size())) : std::nullopt);
   }
   void key(std::string_view k, bool first = false) {
-    if (!first) s += ", ";
-    s += '"';
-    s += k;
-    s += "\": ";
+    if (!first) out += ", ";
+    json::Writer::key(k);
   }
   void names(const Text& a, const Text& b) {
     key("name", true);
@@ -71,14 +56,14 @@ std::string_view index_key(int i) {
 void write_vertex(Out& o, const Model& m, std::size_t i) {
   const Vertex& v = m.vertices[i];
   o.raw("{\"position\": ");
-  o.vec(v.position);
+  o.numbers(v.position);
   o.raw(", \"normal\": ");
-  o.vec(v.normal);
+  o.numbers(v.normal);
   o.raw(", \"uv\": ");
-  o.vec(v.uv);
+  o.numbers(v.uv);
   for (std::size_t k = 0; k < m.header.additional_uv_count; ++k) {
     o.raw(k == 0 ? ", \"additional_uvs\": [" : ", ");
-    o.vec(m.additional_uv(i, k));
+    o.numbers(m.additional_uv(i, k));
     if (k + 1 == m.header.additional_uv_count) o.raw("]");
   }
   o.raw(", \"deform\": \"");
@@ -87,7 +72,7 @@ void write_vertex(Out& o, const Model& m, std::size_t i) {
   int nb = v.deform == DeformType::bdef1 ? 1 : (v.deform == DeformType::bdef4 || v.deform == DeformType::qdef) ? 4 : 2;
   for (int k = 0; k < nb; ++k) {
     if (k) o.raw(", ");
-    o.i(v.bones[static_cast<std::size_t>(k)]);
+    o.integer(v.bones[static_cast<std::size_t>(k)]);
   }
   o.raw("]");
   if (v.deform != DeformType::bdef1) {
@@ -95,75 +80,75 @@ void write_vertex(Out& o, const Model& m, std::size_t i) {
     int nw = nb == 4 ? 4 : 1;
     for (int k = 0; k < nw; ++k) {
       if (k) o.raw(", ");
-      o.f(v.weights[static_cast<std::size_t>(k)]);
+      o.number(v.weights[static_cast<std::size_t>(k)]);
     }
     o.raw("]");
   }
   if (v.deform == DeformType::sdef && v.sdef < m.sdef_params.size()) {
     const SdefParams& s = m.sdef_params[v.sdef];
     o.raw(", \"sdef_c\": ");
-    o.vec(s.c);
+    o.numbers(s.c);
     o.raw(", \"sdef_r0\": ");
-    o.vec(s.r0);
+    o.numbers(s.r0);
     o.raw(", \"sdef_r1\": ");
-    o.vec(s.r1);
+    o.numbers(s.r1);
   }
   o.raw(", \"edge_scale\": ");
-  o.f(v.edge_scale);
+  o.number(v.edge_scale);
   o.raw("}");
 }
 
 void write_material(Out& o, const Material& m) {
   o.raw("{");
   o.names(m.name, m.name_en);
-  o.key("diffuse"), o.vec(m.diffuse);
-  o.key("specular"), o.vec(m.specular);
-  o.key("specular_power"), o.f(m.specular_power);
-  o.key("ambient"), o.vec(m.ambient);
-  o.key("flags"), o.u(m.flags);
-  o.key("edge_color"), o.vec(m.edge_color);
-  o.key("edge_size"), o.f(m.edge_size);
-  o.key("texture"), o.i(m.texture);
-  o.key("sphere_texture"), o.i(m.sphere_texture);
-  o.key("sphere_mode"), o.u(m.sphere_mode);
-  o.key("shared_toon"), o.u(m.shared_toon);
-  o.key("toon"), o.i(m.toon);
+  o.key("diffuse"), o.numbers(m.diffuse);
+  o.key("specular"), o.numbers(m.specular);
+  o.key("specular_power"), o.number(m.specular_power);
+  o.key("ambient"), o.numbers(m.ambient);
+  o.key("flags"), o.integer(m.flags);
+  o.key("edge_color"), o.numbers(m.edge_color);
+  o.key("edge_size"), o.number(m.edge_size);
+  o.key("texture"), o.integer(m.texture);
+  o.key("sphere_texture"), o.integer(m.sphere_texture);
+  o.key("sphere_mode"), o.integer(m.sphere_mode);
+  o.key("shared_toon"), o.integer(m.shared_toon);
+  o.key("toon"), o.integer(m.toon);
   o.key("memo"), o.text(m.memo);
-  o.key("face_index_count"), o.u(m.face_index_count);
+  o.key("face_index_count"), o.integer(m.face_index_count);
   o.raw("}");
 }
 
 void write_bone(Out& o, const Bone& b) {
   o.raw("{");
   o.names(b.name, b.name_en);
-  o.key("position"), o.vec(b.position);
-  o.key("parent"), o.i(b.parent);
-  o.key("deform_layer"), o.i(b.deform_layer);
-  o.key("flags"), o.u(b.flags);
-  if (b.has(kTailIsBone)) o.key("tail_bone"), o.i(b.tail_bone);
-  else o.key("tail_offset"), o.vec(b.tail_offset);
+  o.key("position"), o.numbers(b.position);
+  o.key("parent"), o.integer(b.parent);
+  o.key("deform_layer"), o.integer(b.deform_layer);
+  o.key("flags"), o.integer(b.flags);
+  if (b.has(kTailIsBone)) o.key("tail_bone"), o.integer(b.tail_bone);
+  else o.key("tail_offset"), o.numbers(b.tail_offset);
   if (b.flags & (kAppendRotation | kAppendTranslation)) {
-    o.key("append_parent"), o.i(b.append_parent);
-    o.key("append_ratio"), o.f(b.append_ratio);
+    o.key("append_parent"), o.integer(b.append_parent);
+    o.key("append_ratio"), o.number(b.append_ratio);
   }
-  if (b.has(kFixedAxis)) o.key("fixed_axis"), o.vec(b.fixed_axis);
+  if (b.has(kFixedAxis)) o.key("fixed_axis"), o.numbers(b.fixed_axis);
   if (b.has(kLocalAxes)) {
-    o.key("local_x"), o.vec(b.local_x);
-    o.key("local_z"), o.vec(b.local_z);
+    o.key("local_x"), o.numbers(b.local_x);
+    o.key("local_z"), o.numbers(b.local_z);
   }
-  if (b.has(kExternalParent)) o.key("external_parent_key"), o.i(b.external_parent_key);
+  if (b.has(kExternalParent)) o.key("external_parent_key"), o.integer(b.external_parent_key);
   if (b.has(kIk)) {
-    o.key("ik_target"), o.i(b.ik_target);
-    o.key("ik_iterations"), o.i(b.ik_iterations);
-    o.key("ik_limit_angle"), o.f(b.ik_limit_angle);
+    o.key("ik_target"), o.integer(b.ik_target);
+    o.key("ik_iterations"), o.integer(b.ik_iterations);
+    o.key("ik_limit_angle"), o.number(b.ik_limit_angle);
     o.key("ik_links"), o.raw("[");
     for (std::size_t k = 0; k < b.ik_links.size(); ++k) {
       const IkLink& l = b.ik_links[k];
       if (k) o.raw(", ");
-      o.raw("{\"bone\": "), o.i(l.bone);
+      o.raw("{\"bone\": "), o.integer(l.bone);
       if (l.has_limits) {
-        o.raw(", \"lower\": "), o.vec(l.lower);
-        o.raw(", \"upper\": "), o.vec(l.upper);
+        o.raw(", \"lower\": "), o.numbers(l.lower);
+        o.raw(", \"upper\": "), o.numbers(l.upper);
       }
       o.raw("}");
     }
@@ -175,7 +160,7 @@ void write_bone(Out& o, const Bone& b) {
 void write_morph(Out& o, const Morph& m) {
   o.raw("{");
   o.names(m.name, m.name_en);
-  o.key("panel"), o.u(m.panel);
+  o.key("panel"), o.integer(m.panel);
   o.key("type"), o.raw("\""), o.raw(morph_type_name(m.type)), o.raw("\"");
   o.key("offsets"), o.raw("[");
   bool first = true;
@@ -188,44 +173,44 @@ void write_morph(Out& o, const Morph& m) {
     case MorphType::flip:
       for (const auto& x : m.type == MorphType::group ? m.group_offsets : m.flip_offsets) {
         sep();
-        o.raw("{\"morph\": "), o.i(x.morph), o.raw(", \"weight\": "), o.f(x.weight), o.raw("}");
+        o.raw("{\"morph\": "), o.integer(x.morph), o.raw(", \"weight\": "), o.number(x.weight), o.raw("}");
       }
       break;
     case MorphType::vertex:
       for (const auto& x : m.vertex_offsets) {
         sep();
-        o.raw("{\"vertex\": "), o.u(x.vertex), o.raw(", \"offset\": "), o.vec(x.offset), o.raw("}");
+        o.raw("{\"vertex\": "), o.integer(x.vertex), o.raw(", \"offset\": "), o.numbers(x.offset), o.raw("}");
       }
       break;
     case MorphType::bone:
       for (const auto& x : m.bone_offsets) {
         sep();
-        o.raw("{\"bone\": "), o.i(x.bone), o.raw(", \"translation\": "), o.vec(x.translation);
-        o.raw(", \"rotation\": "), o.vec(x.rotation), o.raw("}");
+        o.raw("{\"bone\": "), o.integer(x.bone), o.raw(", \"translation\": "), o.numbers(x.translation);
+        o.raw(", \"rotation\": "), o.numbers(x.rotation), o.raw("}");
       }
       break;
     case MorphType::material:
       for (const auto& x : m.material_offsets) {
         sep();
-        o.raw("{\"material\": "), o.i(x.material), o.raw(", \"operation\": "), o.u(x.operation);
-        o.raw(", \"diffuse\": "), o.vec(x.diffuse), o.raw(", \"specular\": "), o.vec(x.specular);
-        o.raw(", \"specular_power\": "), o.f(x.specular_power), o.raw(", \"ambient\": "), o.vec(x.ambient);
-        o.raw(", \"edge_color\": "), o.vec(x.edge_color), o.raw(", \"edge_size\": "), o.f(x.edge_size);
-        o.raw(", \"texture_tint\": "), o.vec(x.texture_tint), o.raw(", \"sphere_tint\": "), o.vec(x.sphere_tint);
-        o.raw(", \"toon_tint\": "), o.vec(x.toon_tint), o.raw("}");
+        o.raw("{\"material\": "), o.integer(x.material), o.raw(", \"operation\": "), o.integer(x.operation);
+        o.raw(", \"diffuse\": "), o.numbers(x.diffuse), o.raw(", \"specular\": "), o.numbers(x.specular);
+        o.raw(", \"specular_power\": "), o.number(x.specular_power), o.raw(", \"ambient\": "), o.numbers(x.ambient);
+        o.raw(", \"edge_color\": "), o.numbers(x.edge_color), o.raw(", \"edge_size\": "), o.number(x.edge_size);
+        o.raw(", \"texture_tint\": "), o.numbers(x.texture_tint), o.raw(", \"sphere_tint\": "), o.numbers(x.sphere_tint);
+        o.raw(", \"toon_tint\": "), o.numbers(x.toon_tint), o.raw("}");
       }
       break;
     case MorphType::impulse:
       for (const auto& x : m.impulse_offsets) {
         sep();
-        o.raw("{\"rigid_body\": "), o.i(x.rigid_body), o.raw(", \"local\": "), o.u(x.local);
-        o.raw(", \"velocity\": "), o.vec(x.velocity), o.raw(", \"torque\": "), o.vec(x.torque), o.raw("}");
+        o.raw("{\"rigid_body\": "), o.integer(x.rigid_body), o.raw(", \"local\": "), o.integer(x.local);
+        o.raw(", \"velocity\": "), o.numbers(x.velocity), o.raw(", \"torque\": "), o.numbers(x.torque), o.raw("}");
       }
       break;
     default:
       for (const auto& x : m.uv_offsets) {
         sep();
-        o.raw("{\"vertex\": "), o.u(x.vertex), o.raw(", \"offset\": "), o.vec(x.offset), o.raw("}");
+        o.raw("{\"vertex\": "), o.integer(x.vertex), o.raw(", \"offset\": "), o.numbers(x.offset), o.raw("}");
       }
       break;
   }
@@ -235,12 +220,12 @@ void write_morph(Out& o, const Morph& m) {
 void write_frame(Out& o, const DisplayFrame& f) {
   o.raw("{");
   o.names(f.name, f.name_en);
-  o.key("special"), o.u(f.special);
+  o.key("special"), o.integer(f.special);
   o.key("elements"), o.raw("[");
   for (std::size_t k = 0; k < f.elements.size(); ++k) {
     if (k) o.raw(", ");
     o.raw(f.elements[k].kind == 0 ? "{\"bone\": " : "{\"morph\": ");
-    o.i(f.elements[k].index);
+    o.integer(f.elements[k].index);
     o.raw("}");
   }
   o.raw("]}");
@@ -249,72 +234,72 @@ void write_frame(Out& o, const DisplayFrame& f) {
 void write_body(Out& o, const RigidBody& b) {
   o.raw("{");
   o.names(b.name, b.name_en);
-  o.key("bone"), o.i(b.bone);
-  o.key("group"), o.u(b.group);
-  o.key("non_collision_mask"), o.u(b.collision_mask);
-  o.key("shape"), o.u(b.shape);
-  o.key("size"), o.vec(b.size);
-  o.key("position"), o.vec(b.position);
-  o.key("rotation"), o.vec(b.rotation);
-  o.key("mass"), o.f(b.mass);
-  o.key("linear_damping"), o.f(b.linear_damping);
-  o.key("angular_damping"), o.f(b.angular_damping);
-  o.key("restitution"), o.f(b.restitution);
-  o.key("friction"), o.f(b.friction);
-  o.key("mode"), o.u(b.mode);
+  o.key("bone"), o.integer(b.bone);
+  o.key("group"), o.integer(b.group);
+  o.key("non_collision_mask"), o.integer(b.collision_mask);
+  o.key("shape"), o.integer(b.shape);
+  o.key("size"), o.numbers(b.size);
+  o.key("position"), o.numbers(b.position);
+  o.key("rotation"), o.numbers(b.rotation);
+  o.key("mass"), o.number(b.mass);
+  o.key("linear_damping"), o.number(b.linear_damping);
+  o.key("angular_damping"), o.number(b.angular_damping);
+  o.key("restitution"), o.number(b.restitution);
+  o.key("friction"), o.number(b.friction);
+  o.key("mode"), o.integer(b.mode);
   o.raw("}");
 }
 
 void write_joint(Out& o, const Joint& j) {
   o.raw("{");
   o.names(j.name, j.name_en);
-  o.key("type"), o.u(j.type);
-  o.key("rigid_body_a"), o.i(j.rigid_body_a);
-  o.key("rigid_body_b"), o.i(j.rigid_body_b);
-  o.key("position"), o.vec(j.position);
-  o.key("rotation"), o.vec(j.rotation);
-  o.key("linear_lower"), o.vec(j.linear_lower);
-  o.key("linear_upper"), o.vec(j.linear_upper);
-  o.key("angular_lower"), o.vec(j.angular_lower);
-  o.key("angular_upper"), o.vec(j.angular_upper);
-  o.key("linear_spring"), o.vec(j.linear_spring);
-  o.key("angular_spring"), o.vec(j.angular_spring);
+  o.key("type"), o.integer(j.type);
+  o.key("rigid_body_a"), o.integer(j.rigid_body_a);
+  o.key("rigid_body_b"), o.integer(j.rigid_body_b);
+  o.key("position"), o.numbers(j.position);
+  o.key("rotation"), o.numbers(j.rotation);
+  o.key("linear_lower"), o.numbers(j.linear_lower);
+  o.key("linear_upper"), o.numbers(j.linear_upper);
+  o.key("angular_lower"), o.numbers(j.angular_lower);
+  o.key("angular_upper"), o.numbers(j.angular_upper);
+  o.key("linear_spring"), o.numbers(j.linear_spring);
+  o.key("angular_spring"), o.numbers(j.angular_spring);
   o.raw("}");
 }
 
 void write_soft(Out& o, const SoftBody& s) {
   o.raw("{");
   o.names(s.name, s.name_en);
-  o.key("shape"), o.u(s.shape);
-  o.key("material"), o.i(s.material);
-  o.key("group"), o.u(s.group);
-  o.key("non_collision_mask"), o.u(s.collision_mask);
-  o.key("flags"), o.u(s.flags);
-  o.key("b_link_distance"), o.i(s.b_link_distance);
-  o.key("cluster_count"), o.i(s.cluster_count);
-  o.key("total_mass"), o.f(s.total_mass);
-  o.key("collision_margin"), o.f(s.collision_margin);
-  o.key("aero_model"), o.i(s.aero_model);
-  o.key("config"), o.vec(s.config);
-  o.key("cluster"), o.vec(s.cluster);
+  o.key("shape"), o.integer(s.shape);
+  o.key("material"), o.integer(s.material);
+  o.key("group"), o.integer(s.group);
+  o.key("non_collision_mask"), o.integer(s.collision_mask);
+  o.key("flags"), o.integer(s.flags);
+  o.key("b_link_distance"), o.integer(s.b_link_distance);
+  o.key("cluster_count"), o.integer(s.cluster_count);
+  o.key("total_mass"), o.number(s.total_mass);
+  o.key("collision_margin"), o.number(s.collision_margin);
+  o.key("aero_model"), o.integer(s.aero_model);
+  o.key("config"), o.numbers(s.config);
+  o.key("cluster"), o.numbers(s.cluster);
   o.key("iterations"), o.raw("[");
   for (std::size_t k = 0; k < 4; ++k) {
     if (k) o.raw(", ");
-    o.i(s.iterations[k]);
+    o.integer(s.iterations[k]);
   }
   o.raw("]");
-  o.key("material_params"), o.vec(s.material_params);
+  o.key("material_params"), o.numbers(s.material_params);
   o.key("anchors"), o.raw("[");
   for (std::size_t k = 0; k < s.anchors.size(); ++k) {
     if (k) o.raw(", ");
-    o.raw("{\"rigid_body\": "), o.i(s.anchors[k].rigid_body), o.raw(", \"vertex\": "), o.u(s.anchors[k].vertex);
-    o.raw(", \"near_mode\": "), o.u(s.anchors[k].near_mode), o.raw("}");
+    o.raw("{\"rigid_body\": "), o.integer(s.anchors[k].rigid_body), o.raw(", \"vertex\": "), o.integer(s.anchors[k].vertex);
+    o.raw(", \"near_mode\": "), o.integer(s.anchors[k].near_mode), o.raw("}");
   }
   o.raw("]");
   o.key("pinned_vertices"), o.raw("[");
   for (std::size_t k = 0; k < s.pinned_vertices.size(); ++k) {
     if (k) o.raw(", ");
-    o.u(s.pinned_vertices[k]);
+    o.integer(s.pinned_vertices[k]);
   }
   o.raw("]}");
 }
@@ -712,21 +697,21 @@ bool read_list(In& in, const Value& doc, std::string_view key, std::vector<T>& o
 std::string to_json(const Model& m) {
   const Header& h = m.header;
   Out o(h.encoding);
-  o.s.reserve(256 + m.vertices.size() * 180 + m.faces.size() * 8);
+  o.out.reserve(256 + m.vertices.size() * 180 + m.faces.size() * 8);
   o.raw("{\"format\": \"pmx\",\n  \"version\": \"");
   o.raw(version_name(h.version));
   o.raw("\",\n  \"version_value\": ");
-  o.f(h.version_value);
+  o.number(h.version_value);
   o.raw(",\n  \"encoding\": \"");
   o.raw(encoding_name(h.encoding));
   o.raw("\",\n  \"additional_uv_count\": ");
-  o.u(h.additional_uv_count);
+  o.integer(h.additional_uv_count);
   o.raw(",\n  \"index_sizes\": {");
   const std::uint8_t sizes[6] = {h.vertex_index_size, h.texture_index_size, h.material_index_size,
                                  h.bone_index_size, h.morph_index_size, h.rigid_body_index_size};
   for (int k = 0; k < 6; ++k) {
     o.key(index_key(k), k == 0);
-    o.u(sizes[k]);
+    o.integer(sizes[k]);
   }
   o.raw("}");
   if (!h.extra_globals.empty()) o.raw(",\n  \"extra_globals\": \"" + to_hex(h.extra_globals) + "\"");
@@ -739,7 +724,7 @@ std::string to_json(const Model& m) {
   for (std::size_t i = 0; i < m.faces.size(); ++i) {
     if (i) o.raw(i % 30 == 0 ? ",\n    " : ", ");
     else o.raw("\n    ");
-    o.u(m.faces[i]);
+    o.integer(m.faces[i]);
   }
   o.raw(m.faces.empty() ? "]" : "\n  ]");
   write_list(o, "textures", m.textures, [&](std::size_t i) { o.text(m.textures[i]); });
@@ -753,10 +738,10 @@ std::string to_json(const Model& m) {
     write_list(o, "soft_bodies", m.soft_bodies, [&](std::size_t i) { write_soft(o, m.soft_bodies[i]); });
   if (!m.trailing.empty()) {
     o.raw(",\n  \"trailing\": \"" + to_hex(m.trailing) + "\"");
-    o.raw(",\n  \"trailing_offset\": "), o.i(m.trailing_offset);
+    o.raw(",\n  \"trailing_offset\": "), o.integer(m.trailing_offset);
   }
   o.raw("\n}\n");
-  return std::move(o.s);
+  return std::move(o.out);
 }
 
 Result<Model> from_json(std::string_view text) {

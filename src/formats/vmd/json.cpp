@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/json_writer.hpp"
 #include "core/json_marked.hpp"
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
@@ -88,58 +89,18 @@ std::array<std::uint8_t, 64> bone_block(const BoneInterpolation& b, std::array<s
 // Writer
 // ============================================================================================
 
-class Out {
+class Out : public json::Writer {
  public:
-  explicit Out(std::string& s) : s_(s) {}
-  void raw(std::string_view v) { s_.append(v); }
-  void ch(char c) { s_.push_back(c); }
-  void u64(std::uint64_t v) {
-    char b[24];
-    auto r = std::to_chars(b, b + sizeof b, v);
-    s_.append(b, r.ptr);
-  }
-  void i64(std::int64_t v) {
-    char b[24];
-    auto r = std::to_chars(b, b + sizeof b, v);
-    s_.append(b, r.ptr);
-  }
-  /// Same text as mmdkit::format_float_json (shortest round-trip form), without a temporary.
-  void f32(float v) {
-    if (std::isfinite(v)) {
-      char b[32];
-      auto r = std::to_chars(b, b + sizeof b, v);
-      s_.append(b, r.ptr);
-    } else {
-      s_.append(format_float_json(v));
-    }
-  }
-  void floats(const float* v, std::size_t n) {
-    ch('[');
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i) ch(',');
-      f32(v[i]);
-    }
-    ch(']');
-  }
-  void str(std::string_view t) { json::append_string(s_, t); }
-  void hex(ByteSpan b) {
-    static constexpr char hexd[] = "0123456789abcdef";
+  void hex(ByteSpan b) {  // a string of lower-case hex digits
     ch('"');
-    for (std::uint8_t c : b) {
-      ch(hexd[c >> 4]);
-      ch(hexd[c & 15]);
-    }
+    json::append_hex(out, b);
     ch('"');
   }
   void curve(const Curve& c) {
     ch('[');
-    u64(c.x1), ch(','), u64(c.y1), ch(','), u64(c.x2), ch(','), u64(c.y2);
+    integer(c.x1), ch(','), integer(c.y1), ch(','), integer(c.x2), ch(','), integer(c.y2);
     ch(']');
   }
-  std::string& s() { return s_; }
-
- private:
-  std::string& s_;
 };
 
 /// `"name":"text"`, or `"name":{"text":...,"raw":"hex"}` when `with_raw` (json::append_name).
@@ -232,23 +193,23 @@ struct Writer {
       o.raw(t.key_members[index]);
     } else {
       o.raw("\"name_index\":");
-      o.u64(index);
+      o.integer(index);
     }
   }
 
   void bone_key(const BoneKey& k, const NameTable& names) {
     o.raw("{\"frame\":");
-    o.u64(k.frame);
+    o.integer(k.frame);
     o.ch(',');
     key_name(k.name, names);
     o.raw(",\"position\":");
-    o.floats(k.position.data(), 3);
+    o.numbers(k.position.data(), 3, true);
     o.raw(",\"rotation\":");
-    o.floats(k.rotation.data(), 4);
+    o.numbers(k.rotation.data(), 4, true);
     if (opt.euler) {
       auto e = quaternion_to_euler_degrees(k.rotation);
       o.raw(",\"euler\":");
-      o.floats(e.data(), 3);
+      o.numbers(e.data(), 3, true);
     }
     const BoneInterpolation b = decode_bone_interpolation(k.interpolation);
     const Curve* curves[4] = {&b.x, &b.y, &b.z, &b.rotation};
@@ -270,13 +231,13 @@ struct Writer {
       if (canonical_toggle != b.toggle_bytes) o.raw(",\"physics_off\":false");
     } else if (b.toggle_bytes != canonical_toggle) {
       o.raw(",\"toggle\":[");
-      o.u64(b.toggle_bytes[0]), o.ch(','), o.u64(b.toggle_bytes[1]);
+      o.integer(b.toggle_bytes[0]), o.ch(','), o.integer(b.toggle_bytes[1]);
       o.ch(']');
     }
     const Pad pad = block_pad(k.interpolation);
     if (pad != kCanonicalPad) {
       o.raw(",\"pad\":[");
-      o.u64(pad[0]), o.ch(','), o.u64(pad[1]), o.ch(','), o.u64(pad[2]);
+      o.integer(pad[0]), o.ch(','), o.integer(pad[1]), o.ch(','), o.integer(pad[2]);
       o.ch(']');
     }
     if (bone_block(b, b.toggle_bytes, pad) != k.interpolation) {
@@ -288,27 +249,27 @@ struct Writer {
 
   void morph_key(const MorphKey& k, const NameTable& names) {
     o.raw("{\"frame\":");
-    o.u64(k.frame);
+    o.integer(k.frame);
     o.ch(',');
     key_name(k.name, names);
     o.raw(",\"weight\":");
-    o.f32(k.weight);
+    o.number(k.weight);
     o.ch('}');
   }
 
   void camera_key(const CameraKey& k) {
     o.raw("{\"frame\":");
-    o.u64(k.frame);
+    o.integer(k.frame);
     o.raw(",\"distance\":");
-    o.f32(k.distance);
+    o.number(k.distance);
     o.raw(",\"target\":");
-    o.floats(k.target.data(), 3);
+    o.numbers(k.target.data(), 3, true);
     o.raw(",\"rotation\":");
-    o.floats(k.rotation.data(), 3);
+    o.numbers(k.rotation.data(), 3, true);
     o.raw(",\"view_angle\":");
-    o.u64(k.view_angle);
+    o.integer(k.view_angle);
     o.raw(",\"perspective\":");
-    o.u64(k.perspective);
+    o.integer(k.perspective);
     const CameraInterpolation c = decode_camera_interpolation(k.interpolation);
     const Curve* curves[6] = {&c.x, &c.y, &c.z, &c.rotation, &c.distance, &c.view_angle};
     static constexpr const char* names6[6] = {"x", "y", "z", "rotation", "distance", "view_angle"};
@@ -333,29 +294,29 @@ struct Writer {
 
   void light_key(const LightKey& k) {
     o.raw("{\"frame\":");
-    o.u64(k.frame);
+    o.integer(k.frame);
     o.raw(",\"color\":");
-    o.floats(k.color.data(), 3);
+    o.numbers(k.color.data(), 3, true);
     o.raw(",\"direction\":");
-    o.floats(k.direction.data(), 3);
+    o.numbers(k.direction.data(), 3, true);
     o.ch('}');
   }
 
   void self_shadow_key(const SelfShadowKey& k) {
     o.raw("{\"frame\":");
-    o.u64(k.frame);
+    o.integer(k.frame);
     o.raw(",\"mode\":");
-    o.u64(k.mode);
+    o.integer(k.mode);
     o.raw(",\"distance\":");
-    o.f32(k.distance);
+    o.number(k.distance);
     o.ch('}');
   }
 
   void property_key(const PropertyKey& k) {
     o.raw("{\"frame\":");
-    o.u64(k.frame);
+    o.integer(k.frame);
     o.raw(",\"visible\":");
-    o.u64(k.visible);
+    o.integer(k.visible);
     o.raw(",\"ik\":[");
     for (std::size_t i = 0; i < k.ik.size(); ++i) {
       if (i) o.ch(',');
@@ -363,7 +324,7 @@ struct Writer {
       const auto& n = k.ik[i].name;
       o.raw(name_members(n, !name_is_canonical(n.raw, n.text, m.encoding, kIkNameSize)));
       o.raw(",\"enabled\":");
-      o.u64(k.ik[i].enabled);
+      o.integer(k.ik[i].enabled);
       o.ch('}');
     }
     o.raw("]}");
@@ -382,12 +343,12 @@ struct Writer {
 
   void run() {
     // Rough size: ~170 bytes per bone key, ~60 per morph key; avoids most reallocation.
-    o.s().reserve(512 + m.bone_keys.size() * 170 + m.morph_keys.size() * 64 + m.camera_keys.size() * 160 +
+    o.out.reserve(512 + m.bone_keys.size() * 170 + m.morph_keys.size() * 64 + m.camera_keys.size() * 160 +
                   m.trailing.size() * 2);
     o.raw("{\"format\": \"vmd\"");
     member_sep();
     o.raw("\"version\":");
-    o.u64(m.version == Version::v1 ? 1 : 2);
+    o.integer(m.version == Version::v1 ? 1 : 2);
     if (m.signature != canonical_signature(m.version)) {
       member_sep();
       o.raw("\"signature_hex\":");
@@ -395,16 +356,16 @@ struct Writer {
     }
     member_sep();
     o.raw("\"encoding\":");
-    o.str(encoding_name(m.encoding));
+    o.string(encoding_name(m.encoding));
     member_sep();
     o.raw("\"model_name\":");
     const bool canonical = name_is_canonical(m.model_name.raw, m.model_name.text, m.encoding, model_name_size(m.version));
-    json::append_name(o.s(), m.model_name.text,
+    json::append_name(o.out, m.model_name.text,
                       canonical ? std::nullopt : std::optional(ByteSpan(m.model_name.raw.data(), m.model_name.raw.size())),
                       true);
     member_sep();
     o.raw("\"sections_present\":");
-    o.i64(m.sections_present);
+    o.integer(m.sections_present);
 
     const NameTable bones = prepare_names(m.bone_names, m.bone_keys, m.encoding);
     const NameTable morphs = prepare_names(m.morph_names, m.morph_keys, m.encoding);
@@ -421,7 +382,7 @@ struct Writer {
     if (m.trailing_offset != -1) {
       member_sep();
       o.raw("\"trailing_offset\":");
-      o.i64(m.trailing_offset);
+      o.integer(m.trailing_offset);
     }
     if (!m.trailing.empty()) {
       member_sep();
@@ -973,10 +934,9 @@ class Parser {
 }  // namespace
 
 std::string to_json(const Motion& motion, const JsonWriteOptions& options) {
-  std::string s;
-  Writer w{motion, options, Out(s)};
+  Writer w{motion, options, Out{}};
   w.run();
-  return s;
+  return std::move(w.o.out);
 }
 
 Result<Motion> from_json(std::string_view text) {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "core/json.hpp"
+#include "core/json_writer.hpp"
 #include "mmdkit/core/euler.hpp"
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/core/text.hpp"
@@ -79,10 +80,9 @@ std::optional<std::string> as_text(ByteSpan bytes, Encoding enc) {
   return t;
 }
 
-class Writer {
+class Writer : public json::Writer {
  public:
   Writer(Encoding enc, bool pretty) : enc_(enc), pretty_(pretty) {}
-  std::string out;
 
   /// Separator before an element: "," if needed, then a line break + `indent` spaces (pretty,
   /// indent >= 0) or a space.
@@ -98,7 +98,7 @@ class Writer {
   }
   void key(std::string_view k, int indent = -1) {
     sep(indent);
-    json::append_string(out, k);
+    string(k);
     out += ": ";
   }
   void open(char c) {
@@ -115,12 +115,12 @@ class Writer {
   }
   void string_member(std::string_view k, std::string_view v, int indent = -1) {
     key(k, indent);
-    json::append_string(out, v);
+    string(v);
   }
   /// A stored text in the one name form (json::append_name): `raw` only when needed.
   void name_member(std::string_view k, std::string_view text, std::optional<ByteSpan> raw, int indent = -1) {
     key(k, indent);
-    json::append_name(out, text, raw);
+    name(text, raw);
   }
   /// "k": text, or "k_hex": hex.
   void bytes_member(const std::string& k, ByteSpan b) {
@@ -137,7 +137,7 @@ class Writer {
     open('[');
     for (std::size_t i = 0; i < n; ++i) {
       sep();
-      json::append_string(out, text ? *as_text(span_of(items[i]), enc_) : to_hex(span_of(items[i])));
+      string(text ? *as_text(span_of(items[i]), enc_) : to_hex(span_of(items[i])));
     }
     close(']');
   }
@@ -156,7 +156,7 @@ class Writer {
     if (json_number_readable(t)) {
       out += t;
     } else {
-      json::append_string(out, t);
+      string(t);
     }
   }
 
