@@ -36,13 +36,13 @@ from . import joints
 from . import dataset
 from . import motion
 from . import pmm
-from .render import Renderer, RenderError, Animation, show
+from .render import Renderer, RenderError, Animation, Scene, show
 from . import render as _render
 from .farm import render_farm, FarmResult
 
 __all__ = ["read", "write", "from_json", "check", "Finding", "Motion", "Pose", "PmdModel",
            "PmxModel", "Project", "pmm", "XFile", "VacFile", "ModelView", "Table", "Text", "Evaluator", "Samples", "Posed", "Camera", "dataset", "joints", "motion", "Error", "FileError", "FormatError", "JsonError",
-           "EncodingError", "ArgumentError", "PendingError", "errors", "Renderer", "RenderError", "Animation", "show",
+           "EncodingError", "ArgumentError", "PendingError", "errors", "Renderer", "RenderError", "Animation", "Scene", "show",
            "render_farm", "FarmResult"]
 
 __version__ = "0.1.0"

@@ -71,29 +71,52 @@ def _write_bytes(path: str, data: bytes, force: bool) -> None:
         raise
 
 
-_PROJECT_HINT = ("an MMD project (.pmm) is not drawn directly: take it apart first with "
-                 "`mmdkit pmm extract project.pmm -o DIR` (or mmdkit.pmm.read(path).scene(...)) and pass "
-                 "DIR/scene.json, with size= the project's output size")
-
-
-def _refuse_project(path) -> None:
-    """An ArgumentError saying what to do when `path` is an MMD project (by its signature)."""
+def _is_project_file(path) -> bool:
+    """Whether `path` is an MMD project (.pmm), by its signature."""
     try:
         with open(os.fspath(path), "rb") as f:
-            head = f.read(19)
+            return f.read(19) == b"Polygon Movie maker"
     except OSError:
-        return  # the native loader names the missing file
-    if head == b"Polygon Movie maker":
-        raise ArgumentError(f"{os.fspath(path)}: {_PROJECT_HINT}")
+        return False  # the native loader names the missing file
+
+
+def _project_scene(project, folder: Optional[str], search_dirs: Sequence[PathLike], strict: bool):
+    """The project as a scene folder in a new temporary folder (its VMDs, camera.vmd and the
+    scene.json `mmdkit pmm extract` writes): (folder, scene.json path, the conversion's warnings).
+    The caller removes the folder."""
+    tmp = tempfile.mkdtemp(prefix="mmdkit-project-")
+    try:
+        path, warnings = project._write_scene(folder, [os.fspath(d) for d in search_dirs], bool(strict), tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp, path, warnings
+
+
+def _project_source(source, search_dirs: Sequence[PathLike], strict: bool):
+    """For an MMD project (a .pmm path or an mmdkit.Project): (temporary folder, scene.json path,
+    warnings); None for anything else. A project read from a file (mmdkit.read) finds its files
+    below that file's folder, else below the current folder; then below each of search_dirs."""
+    if isinstance(source, (str, os.PathLike)):
+        if not _is_project_file(source):
+            return None
+        path = os.path.abspath(os.fspath(source))
+        return _project_scene(_mmdkit.Project.read(path), os.path.dirname(path), search_dirs, strict)
+    if getattr(type(source), "format", None) == "pmm":
+        src = _sources.get(source)
+        return _project_scene(source, os.path.dirname(src) if src else None, search_dirs, strict)
+    return None
 
 
 class Renderer:
     """A model posed by its motions (or a whole scene) drawn as ``mmdkit render`` draws it.
 
     model_or_scene: a model file (.pmx / .pmd / their mmdkit JSON / .x), a scene file (.json,
-    docs/SCENE.md; then no motions or camera), or a PmxModel / PmdModel object (drawn from a
-    temporary copy of its bytes; textures are found when mmdkit.read read it from a file and it is
-    unchanged). motions: VMD paths (merged) and/or one VPD pose. camera: a VMD whose camera keys
+    docs/SCENE.md; then no motions or camera), an MMD project (a .pmm path, an mmdkit.Project or
+    an mmdkit.Scene: drawn as ``mmdkit render project.pmm`` draws it, its files found below its
+    folder then below each of ``search_dirs``; ``strict``: a file not found raises), or a
+    PmxModel / PmdModel object (drawn from a temporary copy of its bytes; textures are found when
+    mmdkit.read read it from a file and it is unchanged). motions: VMD paths (merged) and/or one VPD pose. camera: a VMD whose camera keys
     are used (``--camera``). size: (width, height) in pixels. msaa, background ('RRGGBB' or RGB
     0..1), edges, shadows (ground shadow and self-shadow), toon_dir: as ``render``'s options.
     physics: None = on when the model has rigid bodies (as ``render``), True / False forces it;
@@ -103,30 +126,49 @@ class Renderer:
     there is no OpenGL (EGL / Mesa missing)."""
 
     def __init__(self, model_or_scene, motions: Union[PathLike, Sequence[PathLike]] = (), camera: Optional[PathLike] = None,
-                 size: Tuple[int, int] = (1280, 720), *, msaa: int = 4, background="ffffff", edges: bool = True,
+                 size: Optional[Tuple[int, int]] = None, *, msaa: int = 4, background=None, edges: bool = True,
                  shadows: bool = True, physics: Optional[bool] = None, toon_dir: Optional[PathLike] = None,
-                 fps: int = 30):
+                 fps: Optional[int] = None, search_dirs: Sequence[PathLike] = (), strict: bool = False):
+        """Loads the model or scene and uploads it for drawing (see the class docstring).
+
+        size, fps and background default to a scene file's "view" (docs/SCENE.md "View", which
+        ``mmdkit pmm extract`` writes from a project's settings: a project's output size, preferred
+        fps, black background), else (1280, 720), 30 and white, as ``mmdkit render --scene``; a
+        scene's view also sets the ground shadow on / off and its translucency. Raises the readers'
+        errors (FileError, FormatError), ArgumentError for bad arguments (motions or camera with a
+        scene or project; a project none of whose models is found), RenderError when there is no
+        OpenGL."""
         if isinstance(motions, (str, os.PathLike)):
             motions = [motions]
         self._tmp = None
+        self._project_warnings: list = []
         source = model_or_scene
-        if not isinstance(source, (str, os.PathLike)):
+        if isinstance(source, Scene):
+            self._scene = source  # keeps a project's temporary folder while this renderer lives
+            source = source.path
+        project = _project_source(source, search_dirs, strict)
+        if project is not None:
+            self._tmp, source, self._project_warnings = project
+        elif not isinstance(source, (str, os.PathLike)):
             source = self._document_path(source)
-        _refuse_project(source)
-        try:
-            w, h = (int(size[0]), int(size[1]))
-        except (TypeError, ValueError, IndexError):
-            raise ArgumentError("size must be (width, height)") from None
-        self.fps = int(fps)
+        w, h = 0, 0  # 0: the scene's view size, else 1280x720
+        if size is not None:
+            try:
+                w, h = (int(size[0]), int(size[1]))
+            except (TypeError, ValueError, IndexError):
+                raise ArgumentError("size must be (width, height)") from None
+            if w < 1 or h < 1:
+                raise ArgumentError("size must be (width, height) with 1..16384 pixels each")
         self._native = _mmdkit._Renderer(
             os.fspath(source), [os.fspath(m) for m in motions], os.fspath(camera) if camera else "", w, h,
-            int(msaa), _background(background), bool(edges), bool(shadows),
-            -1 if physics is None else int(bool(physics)), os.fspath(toon_dir) if toon_dir else "", self.fps)
+            int(msaa), None if background is None else _background(background), bool(edges), bool(shadows),
+            -1 if physics is None else int(bool(physics)), os.fspath(toon_dir) if toon_dir else "",
+            0 if fps is None else int(fps))
+        #: 30 or 60: the argument, else the scene's view fps, else 30.
+        self.fps = self._native.fps
 
     def _document_path(self, doc) -> str:
         fmt = getattr(type(doc), "format", None)
-        if fmt == "pmm":
-            raise ArgumentError(_PROJECT_HINT)
         if fmt not in ("pmx", "pmd"):
             raise ArgumentError(f"a Renderer draws a model or scene file, a PmxModel or a PmdModel, not {type(doc).__name__}")
         data = doc.to_bytes()
@@ -166,8 +208,9 @@ class Renderer:
 
     @property
     def warnings(self):
-        """The readers' and the renderer's warnings (dicts: code, message, file, ...)."""
-        return self._native.warnings
+        """A project's conversion warnings (files not found, ...), then the readers' and the
+        renderer's (dicts: code, message, file, ...)."""
+        return list(self._project_warnings) + list(self._native.warnings)
 
     @property
     def items(self):
@@ -231,6 +274,81 @@ class Renderer:
 
     def _repr_png_(self) -> bytes:
         return self.png(0)
+
+
+class Scene:
+    """A scene (docs/SCENE.md) to look at and draw: a scene file (.json) or an MMD project (.pmm,
+    taken apart as ``mmdkit pmm extract`` does, into a temporary folder kept while the Scene lives;
+    its files found below its folder, then below each of ``search_dirs``; ``strict``: a file not
+    found raises). ``models``, ``accessories``, ``camera`` and ``view`` are the scene file's entries
+    (paths as written: absolute, or relative to the scene's folder); notebooks show frame 0
+    (``_repr_png_``: REPR_SIZE, no physics); ``renderer(**options)`` is a Renderer of it."""
+
+    def __init__(self, path: PathLike, *, search_dirs: Sequence[PathLike] = (), strict: bool = False):
+        import json
+        self._tmp = None
+        self.warnings: list = []
+        project = _project_source(path, search_dirs, strict)
+        if project is not None:
+            self._tmp, scene_path, self.warnings = project
+        else:
+            scene_path = os.path.abspath(os.fspath(path))
+        #: The scene file read (for a project: the scene.json in the temporary folder).
+        self.path: str = scene_path
+        try:
+            with open(scene_path, "rb") as f:
+                self._data = json.loads(f.read().decode("utf-8"))
+        except OSError as e:
+            raise Error(f"cannot read the scene file: {e.strerror}", "io_error", scene_path) from None
+        except ValueError as e:
+            raise Error(f"not a scene file (JSON): {e}", "json_syntax", scene_path) from None
+        if not isinstance(self._data, dict):
+            raise Error("not a scene file: the top level must be an object", "json_schema", scene_path)
+
+    @property
+    def folder(self) -> str:
+        """The scene file's folder (relative paths are below it)."""
+        return os.path.dirname(self.path)
+
+    @property
+    def models(self) -> list:
+        """The models, in drawing order: dicts with file, motions and the optional placement and
+        edge_width, as the scene file says."""
+        return list(self._data.get("models", []))
+
+    @property
+    def accessories(self) -> list:
+        """The accessories: dicts with file and the placement, parent, visibility, opacity, keys."""
+        return list(self._data.get("accessories", []))
+
+    @property
+    def camera(self) -> Optional[str]:
+        """The camera VMD (a path as written), or None (the models' camera, else MMD's default)."""
+        return self._data.get("camera")
+
+    @property
+    def view(self) -> dict:
+        """The view settings (size, fps, background, ground_shadow, ground_shadow_translucent):
+        those the scene sets; the rest take their defaults."""
+        return dict(self._data.get("view", {}))
+
+    def renderer(self, **options) -> "Renderer":
+        """A Renderer of this scene (options as Renderer's)."""
+        return Renderer(self, **options)
+
+    def _repr_png_(self) -> Optional[bytes]:
+        try:
+            return Renderer(self, size=REPR_SIZE, physics=False).png(0)
+        except Error:
+            return None  # no OpenGL, or nothing to draw: the text repr stands
+
+    def __repr__(self) -> str:
+        return f"<mmdkit.Scene {self.path!r}: {len(self.models)} models, {len(self.accessories)} accessories>"
+
+    def __del__(self):
+        tmp = getattr(self, "_tmp", None)
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 class Animation:

@@ -123,8 +123,10 @@ int run_create(const PmmArgs& a, const Streams& s) {
     }
     in.audio = a.audio;
   }
-  in.width = width;
-  in.height = height;
+  if (a.scene_file.empty() || !a.size.empty()) {  // else the scene's view size, or the default
+    in.width = width;
+    in.height = height;
+  }
   in.first_frame = first;
   in.last_frame = last;
   auto doc = scene::create_project(in, warnings);

@@ -614,6 +614,7 @@ Runner runner(std::shared_ptr<Values> v, std::string_view command, Run run) {
 struct FileListArgs {
   InputArgs input;
   std::vector<std::string> paths;
+  std::vector<std::string> search_dirs;  ///< check --search-dir (a project's files)
 };
 
 }  // namespace
@@ -754,12 +755,17 @@ const Command kCheckCommand{"check", "report structural problems with their loca
                                                 "the per-file objects), exit status the worst",
                                                 &v->paths);
                               sub.add_flag("--json", v->input.flags.json, "print findings as JSON");
+                              sub.add_option("--search-dir", v->search_dirs,
+                                             "a project (.pmm): look for its models, accessories and audio below this "
+                                             "folder too, after the project's own (repeatable; as render's)")
+                                  ->check(CLI::ExistingDirectory);
                               // Accepted as by info and convert; check prints no warning on stderr:
                               // the reader's warnings are findings, its output.
                               sub.add_flag("-q,--quiet", v->input.quiet,
                                            "print no warnings on stderr (the findings, the reader's warnings "
                                            "among them, are still printed)");
                               return runner(v, "check", [](V& x, const Streams& s) {
+                                x.input.flags.search_folders.assign(x.search_dirs.begin(), x.search_dirs.end());
                                 return for_each_file("check", x.input, x.paths, s, [](const InputArgs& a, const Streams& st, bool) {
                                   return cmd_check(a, st);  // names its file in every line and its JSON
                                 });

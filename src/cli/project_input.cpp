@@ -55,16 +55,6 @@ std::string unique_name(const std::string& stem, const std::string& ext, std::se
   return name;
 }
 
-std::string absolute_string(const fs::path& p) {
-  std::error_code ec;
-  fs::path a = fs::absolute(p, ec);
-  return (ec ? p : a.lexically_normal()).string();
-}
-
-void append_vec3(std::string& out, const Vec3& v) {
-  out += "[" + format_float(v[0]) + ", " + format_float(v[1]) + ", " + format_float(v[2]) + "]";
-}
-
 // A .vac (docs/formats/vac.md): name, .x file (by name: MMD keeps the .vac beside its .x), scale,
 // position, rotation in degrees, bone; CP932, CR LF.
 Result<std::vector<std::uint8_t>> vac_bytes(const scene::ProjectAccessory& a) {
@@ -227,89 +217,7 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     const std::string name = unique_name(file_stem(a.name, "accessory" + std::to_string(a.index)), ".vac", taken);
     if (!write(dir / name, ByteSpan(bytes->data(), bytes->size()))) return std::unexpected(kExitBadInput);
   }
-  // scene.json
-  std::string j = "{\n  \"format\": \"mmdkit-scene\", \"version\": 1,\n  \"models\": [";
-  bool first = true;
-  for (std::size_t i = 0; i < p.models.size(); ++i) {
-    if (!p.models[i].scene_model) continue;
-    j += first ? "\n    " : ",\n    ";
-    first = false;
-    j += "{\"file\": " + json::string(absolute_string(*p.models[i].file.found)) +
-         ", \"motions\": [" + json::string(motion_names[i]) + "]";
-    const scene::ModelEntry& entry = p.scene.models[*p.models[i].scene_model];
-    if (entry.edge_width != 1.0f) j += ", \"edge_width\": " + format_float(entry.edge_width);
-    if (!entry.parents.empty()) {
-      j += ", \"parents\": [";
-      for (std::size_t k = 0; k < entry.parents.size(); ++k) {
-        const scene::ModelParentKey& key = entry.parents[k];
-        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame) +
-             ", \"bone\": " + json::string(key.bone);
-        if (key.model) j += ", \"model\": " + std::to_string(*key.model) + ", \"parent_bone\": " + json::string(key.parent_bone);
-        j += "}";
-      }
-      j += "]";
-    }
-    j += "}";
-  }
-  j += "\n  ],\n  \"accessories\": [";
-  first = true;
-  for (const scene::AccessoryEntry& a : p.scene.accessories) {
-    j += first ? "\n    " : ",\n    ";
-    first = false;
-    j += "{\"file\": " + json::string(absolute_string(a.file));
-    if (a.add_blend) j += ", \"add_blend\": true";
-    // The placement, parent, visibility and opacity: the entry's, or per key (an accessory that moves).
-    auto place = [&](const std::optional<std::size_t>& model, const std::string& bone, const scene::Placement& pl,
-                     bool visible, float opacity) {
-      if (model) j += ", \"model\": " + std::to_string(*model) + ", \"bone\": " + json::string(bone);
-      j += ", \"position\": ";
-      append_vec3(j, pl.position);
-      j += ", \"rotation\": ";
-      append_vec3(j, pl.rotation);
-      j += ", \"scale\": " + format_float(pl.scale);
-      if (!visible) j += ", \"visible\": false";
-      if (opacity != 1.0f) j += ", \"opacity\": " + format_float(opacity);
-    };
-    if (a.keys.empty()) {
-      place(a.model, a.bone, a.placement, a.visible, a.opacity);
-    } else {
-      j += ", \"keys\": [";
-      for (std::size_t k = 0; k < a.keys.size(); ++k) {
-        const scene::AccessoryKey& key = a.keys[k];
-        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame);
-        place(key.model, key.bone, key.placement, key.visible, key.opacity);
-        j += "}";
-      }
-      j += "]";
-    }
-    j += "}";
-  }
-  j += "\n  ],\n  \"camera\": \"camera.vmd\"";
-  if (!p.scene.camera_parents.empty()) {
-    j += ",\n  \"camera_parents\": [";
-    for (std::size_t k = 0; k < p.scene.camera_parents.size(); ++k) {
-      const scene::CameraParentKey& c = p.scene.camera_parents[k];
-      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(c.frame);
-      if (c.model) j += ", \"model\": " + std::to_string(*c.model) + ", \"bone\": " + json::string(c.bone);
-      j += "}";
-    }
-    j += "]";
-  }
-  if (!p.scene.audio.empty()) j += ",\n  \"audio\": " + json::string(absolute_string(p.scene.audio));
-  if (!p.scene.gravity.empty()) {
-    j += ",\n  \"gravity\": [";
-    for (std::size_t k = 0; k < p.scene.gravity.size(); ++k) {
-      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(p.scene.gravity[k].frame) + ", \"gravity\": ";
-      append_vec3(j, p.scene.gravity[k].gravity);
-      j += "}";
-    }
-    j += "]";
-  }
-  static constexpr const char* kModes[] = {"playing", "always", "trace", "off"};
-  if (p.scene.physics_mode != scene::PhysicsMode::playing)
-    j += ",\n  \"physics_mode\": \"" + std::string(kModes[static_cast<int>(p.scene.physics_mode)]) + "\"";
-  if (p.scene.physics_ground) j += ",\n  \"physics_ground\": true";
-  j += "\n}\n";
+  const std::string j = scene::project_scene_json(p, motion_names, "camera.vmd");
   out.scene = dir / "scene.json";
   if (!write(out.scene, ByteSpan(reinterpret_cast<const std::uint8_t*>(j.data()), j.size())))
     return std::unexpected(kExitBadInput);

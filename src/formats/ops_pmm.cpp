@@ -31,14 +31,28 @@ std::optional<pmm::ModelCounts> model_file_counts(const std::filesystem::path& p
   return std::nullopt;
 }
 
+// The folders a project's files are looked for in: its own, then each --search-dir.
+std::vector<std::filesystem::path> project_folders(const ReadFlags& f) {
+  std::vector<std::filesystem::path> folders;
+  if (f.project_folder) folders.push_back(*f.project_folder);
+  folders.insert(folders.end(), f.search_folders.begin(), f.search_folders.end());
+  return folders;
+}
+
+// The first folder's file for `stored` (pmm::resolve_path per folder, in order).
+std::optional<std::filesystem::path> find_in(const std::string& stored, const std::vector<std::filesystem::path>& folders) {
+  for (const std::filesystem::path& folder : folders)
+    if (auto p = pmm::resolve_path(stored, folder)) return p;
+  return std::nullopt;
+}
+
 pmm::ReadOptions read_options(const ReadFlags& f) {
   pmm::ReadOptions o;
   o.encoding = f.encoding;
   o.strict = f.strict;
   if (f.project_folder) {
-    const std::filesystem::path folder = *f.project_folder;
-    o.model_counts = [folder](const pmm::ModelRef& m) -> std::optional<pmm::ModelCounts> {
-      auto path = pmm::resolve_path(m.path->text, folder);
+    o.model_counts = [folders = project_folders(f)](const pmm::ModelRef& m) -> std::optional<pmm::ModelCounts> {
+      auto path = find_in(m.path->text, folders);
       if (!path) return std::nullopt;
       return model_file_counts(*path);
     };
@@ -159,13 +173,16 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   for (pmm::CheckFinding& f : pmm::check(r.document)) out.push_back(Finding{f.error, std::move(f.where)});
   // Files the project names: models, accessories, audio, background video and image.
   const pmm::Document& d = r.document;
+  const std::vector<std::filesystem::path> folders = project_folders(flags);
+  std::string below;  // "A", "A, B" (the project's folder, then each --search-dir)
+  for (const std::filesystem::path& f : folders) below += (below.empty() ? "" : ", ") + f.string();
   auto file = [&](const std::string& stored, const std::string& section, std::int64_t record, const std::string& what) {
     if (stored.empty()) return;
     if (!flags.project_folder) return;
-    if (pmm::resolve_path(stored, *flags.project_folder)) return;
+    if (find_in(stored, folders)) return;
     out.push_back(Finding{false, Error{ErrorCode::io_error,
                                        what + " '" + stored + "' is not found (as stored, nor its last components below " +
-                                           flags.project_folder->string() + ")",
+                                           below + ")",
                                        section, record, -1, {}}});
   };
   for (std::size_t i = 0; i < d.models.size(); ++i)

@@ -3,11 +3,15 @@
 // (scene::convert_project: one Motion per model, the camera Motion, the files found) and
 // Project.create (scene::create_project).
 #include "document.hpp"
+#include "mmdkit/core/file.hpp"
 #include "mmdkit/formats/pmm.hpp"
+#include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/scene/project.hpp"
 #include "mmdkit/scene/project_create.hpp"
 
 namespace mmdkit::python {
+
+namespace fs = std::filesystem;
 
 template <>
 struct FormatFns<pmm::Document> {
@@ -74,14 +78,20 @@ py::dict project_path(const scene::ProjectPath& p) {
   return d;
 }
 
-py::dict as_scene(const Project& self, const std::optional<std::string>& folder,
-                  const std::vector<std::string>& search_dirs, bool strict) {
+// scene::convert_project with the project's folder (nullopt: the current one) and search folders.
+scene::Project converted(const Project& self, const std::optional<std::string>& folder,
+                         const std::vector<std::string>& search_dirs, bool strict, std::vector<Warning>& warnings) {
   scene::ProjectOptions o;
   if (folder) o.project_folder = *folder;
   for (const auto& s : search_dirs) o.search_folders.emplace_back(s);
   o.strict = strict;
+  return unwrap(without_gil([&] { return scene::convert_project(self.data, o, warnings); }));
+}
+
+py::dict as_scene(const Project& self, const std::optional<std::string>& folder,
+                  const std::vector<std::string>& search_dirs, bool strict) {
   std::vector<Warning> warnings;
-  scene::Project p = unwrap(without_gil([&] { return scene::convert_project(self.data, o, warnings); }));
+  scene::Project p = converted(self, folder, search_dirs, strict, warnings);
   py::dict out;
   py::list models;
   for (scene::ProjectModel& m : p.models) {
@@ -154,6 +164,36 @@ Project create(const std::vector<std::string>& models, const std::vector<std::ve
   return Project{unwrap(std::move(doc)), std::move(warnings)};
 }
 
+// The project as a scene folder `out` (an existing folder, normally a new temporary one): one VMD per
+// model (model<i>.vmd), camera.vmd and scene.json (scene::project_scene_json, the scene `mmdkit pmm
+// extract` writes, with these motion names), for mmdkit.Renderer and mmdkit.Scene. Returns
+// (scene.json's path, the conversion's warnings). Raises when no model of the project was found.
+py::tuple write_scene(const Project& self, const std::optional<std::string>& folder,
+                      const std::vector<std::string>& search_dirs, bool strict, const std::string& out) {
+  std::vector<Warning> warnings;
+  const scene::Project p = converted(self, folder, search_dirs, strict, warnings);
+  if (p.scene.models.empty())
+    raise_argument(p.models.empty() ? "the project has no model: a scene needs one"
+                                    : "no model of the project was found (see the warnings; search_dirs= names "
+                                      "where to look): a scene needs one");
+  const fs::path dir(out);
+  std::vector<std::string> names;
+  auto write_vmd = [&](const std::string& name, const vmd::Motion& m) {
+    std::vector<std::uint8_t> bytes = unwrap(vmd::write(m));
+    unwrap(write_file_atomic(dir / name, ByteSpan(bytes.data(), bytes.size()), WriteOptions{{}, true}));
+  };
+  for (std::size_t i = 0; i < p.models.size(); ++i) {
+    names.push_back("model" + std::to_string(i) + ".vmd");
+    write_vmd(names.back(), p.models[i].motion);
+  }
+  write_vmd("camera.vmd", p.camera);
+  const std::string json = scene::project_scene_json(p, names, "camera.vmd");
+  const fs::path scene_file = dir / "scene.json";
+  unwrap(write_file_atomic(scene_file, ByteSpan(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()),
+                           WriteOptions{{}, true}));
+  return py::make_tuple(scene_file.string(), error_dicts(warnings));
+}
+
 }  // namespace
 
 void bind_pmm(py::module_& m) {
@@ -207,6 +247,9 @@ void bind_pmm(py::module_& m) {
            "scale, model, bone, visible), camera (a Motion: camera, light, self-shadow keys), audio, size, "
            "first_frame, last_frame, warnings. folder: the project's folder (paths are resolved below it, then "
            "below each search dir). strict: a file not found raises.")
+      .def("_write_scene", &write_scene, py::arg("folder"), py::arg("search_dirs"), py::arg("strict"), py::arg("out"),
+           "The project as a scene folder (model<i>.vmd, camera.vmd, scene.json as `pmm extract` writes it) in the "
+           "existing folder out: (scene.json's path, warnings). Used by mmdkit.Renderer and mmdkit.Scene.")
       .def_static("create", &create, py::arg("models"), py::arg("motions") = std::vector<std::vector<std::string>>{},
                   py::arg("camera") = py::none(), py::arg("accessories") = std::vector<std::string>{},
                   py::arg("audio") = py::none(), py::arg("size") = std::pair<int, int>{1280, 720},

@@ -109,6 +109,7 @@ struct Session {
 #endif
   bool physics_on = false;
   std::uint32_t samples_per_frame = 1;  ///< physics samples per frame (2 at fps 60)
+  int fps = 30;                         ///< 30 or 60 (the argument, or the scene's view)
   std::unique_ptr<render::SceneRenderer> renderer;
   std::unique_ptr<ThreadPool> pool;
   std::vector<Warning> warnings;
@@ -153,14 +154,18 @@ struct Session {
 
 std::unique_ptr<Session> make_session(const std::string& source, const std::vector<std::string>& motions,
                                       const std::string& camera, int width, int height, int msaa,
-                                      std::array<float, 3> background, bool edges, bool shadows, int physics,
-                                      const std::string& toon_dir, int fps) {
-  if (width < 1 || height < 1 || width > 16384 || height > 16384)
-    raise_argument("size must be (width, height) with 1..16384 pixels each");
+                                      std::optional<std::array<float, 3>> background, bool edges, bool shadows,
+                                      int physics, const std::string& toon_dir, int fps) {
+  // 0 (width, height, fps) and no background: the scene file's view settings, else 1280x720, 30,
+  // white (docs/SCENE.md "View"; as `render --scene`).
+  if (width != 0 || height != 0)
+    if (width < 1 || height < 1 || width > 16384 || height > 16384)
+      raise_argument("size must be (width, height) with 1..16384 pixels each");
   if (msaa < 1 || msaa > 64) raise_argument("msaa must be 1..64");
-  if (fps != 30 && fps != 60) raise_argument("fps must be 30 or 60");
-  for (float c : background)
-    if (!(c >= 0 && c <= 1)) raise_argument("background must be RGB values in 0..1 (or an 'RRGGBB' string)");
+  if (fps != 0 && fps != 30 && fps != 60) raise_argument("fps must be 30 or 60");
+  if (background)
+    for (float c : *background)
+      if (!(c >= 0 && c <= 1)) raise_argument("background must be RGB values in 0..1 (or an 'RRGGBB' string)");
   std::error_code ec;
   if (!toon_dir.empty() && !fs::is_directory(toon_dir, ec))
     raise(Error{ErrorCode::io_error, "toon_dir: folder not found", {}, -1, -1, toon_dir});
@@ -181,6 +186,12 @@ std::unique_ptr<Session> make_session(const std::string& source, const std::vect
     unwrap(scene::check_scene_files(d));
   }
   s->audio = d.audio.string();
+  if (width == 0) {
+    width = d.view.size ? (*d.view.size)[0] : 1280;
+    height = d.view.size ? (*d.view.size)[1] : 720;
+  }
+  if (fps == 0) fps = d.view.fps.value_or(30);
+  s->fps = fps;
   scene::LoadOptions options;
   options.geometry = true;
   auto sc = without_gil([&] { return scene::Scene::load(d, options, s->warnings); });
@@ -215,9 +226,11 @@ std::unique_ptr<Session> make_session(const std::string& source, const std::vect
   rs.width = width;
   rs.height = height;
   rs.msaa = msaa;
-  rs.background = background;
+  rs.background = background ? *background : d.view.background.value_or(std::array<float, 3>{1.0f, 1.0f, 1.0f});
   rs.edges = edges;
   rs.ground_shadow = rs.self_shadow = shadows;
+  rs.ground_shadow = rs.ground_shadow && d.view.ground_shadow;
+  rs.translucent_ground_shadow = d.view.ground_shadow_translucent;
   rs.toon_dir = toon_dir;
   unwrap(without_gil([&] {
     return ss.gl->run([&]() -> Result<void> {
@@ -412,6 +425,7 @@ void bind_render(py::module_& m) {
            py::arg("physics"), py::arg("toon_dir"), py::arg("fps"))
       .def_property_readonly("width", [](const Session& s) { return s.renderer->settings().width; })
       .def_property_readonly("height", [](const Session& s) { return s.renderer->settings().height; })
+      .def_property_readonly("fps", [](const Session& s) { return s.fps; })
       .def_property_readonly("last_frame", [](const Session& s) { return s.scene->last_frame(); })
       .def_property_readonly("physics", [](const Session& s) { return s.physics_on; })
       .def_property_readonly("audio", [](const Session& s) { return s.audio; })

@@ -13,6 +13,11 @@
 
 namespace mmdkit::python {
 
+/// A str or os.PathLike (pathlib.Path) as the path string (os.fspath); TypeError for anything else.
+inline std::string fs_path(const py::object& path) {
+  return py::cast<std::string>(py::module_::import("os").attr("fspath")(path));
+}
+
 /// A parsed file as Python sees it: the C++ value (whose vectors NumPy arrays view) and the
 /// warnings of the read that made it.
 template <class T>
@@ -61,7 +66,8 @@ void def_document(py::class_<Document<T>>& cls) {
                              "record, offset, text).")
       .def_static(
           "read",
-          [](const std::string& path, std::optional<std::string> encoding, bool strict) {
+          [](const py::object& path_like, std::optional<std::string> encoding, bool strict) {
+            const std::string path = fs_path(path_like);
             auto bytes = read_path(path);
             try {
               return parse_document<T>(bytes, encoding, strict);
@@ -87,7 +93,8 @@ void def_document(py::class_<Document<T>>& cls) {
           "The file's bytes (identical to the file read when nothing was changed).")
       .def(
           "write",
-          [](const D& d, const std::string& path, bool force) {
+          [](const D& d, const py::object& path_like, bool force) {
+            const std::string path = fs_path(path_like);
             // The extension says what is written: the format's own, or .json for its JSON; any
             // other is refused in convert's words (formats/registry.hpp), as the CLI's writers do.
             const std::string_view n = F::name;

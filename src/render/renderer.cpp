@@ -592,7 +592,8 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
     glUniformMatrix4fv(r.ground_view, 1, GL_FALSE, view.data());
     glUniformMatrix4fv(r.ground_proj, 1, GL_FALSE, proj.data());
     glUniform3fv(r.ground_dir, 1, light_dir.data());
-    glUniform4f(r.ground_color, scene.light.color[0], scene.light.color[1], scene.light.color[2], 1.0f);
+    glUniform4f(r.ground_color, scene.light.color[0], scene.light.color[1], scene.light.color[2],
+                s.translucent_ground_shadow ? 0.5f : 1.0f);
     glDisable(GL_CULL_FACE);
     glEnable(GL_STENCIL_TEST);
     glStencilFunc(GL_EQUAL, 0, 0xFF);

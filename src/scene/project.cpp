@@ -8,7 +8,9 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/json.hpp"
 #include "core/try.hpp"
+#include "mmdkit/core/number.hpp"
 #include "mmdkit/formats/vac.hpp"
 
 namespace mmdkit::scene {
@@ -380,18 +382,29 @@ struct ProjectConversion {
     } else {
       pm.motion = model_motion(m, d.encoding, field, warnings);
     }
-    if (pm.file.found) {
+    if (!pm.file.found) MMDKIT_TRY(missing(field, pm.file));
+    p.models.push_back(std::move(pm));
+    return {};
+  }
+
+  // The scene's models: the models found, in the project's draw order (the models' draw_order,
+  // ties in list order), as nanoem orders its drawables (PMM::Context::load, sortByDraw).
+  void add_scene_models() {
+    std::vector<std::size_t> order(p.models.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return d.models[a].draw_order < d.models[b].draw_order; });
+    for (std::size_t i : order) {
+      ProjectModel& pm = p.models[i];
+      if (!pm.file.found) continue;
+      const pmm::Model& m = d.models[i];
       pm.scene_model = p.scene.models.size();
       ModelEntry e;
       e.file = *pm.file.found;
       // MMD's edge width per model (version 2; version 1 stores none): a multiplier >= 0.
       e.edge_width = std::isfinite(m.edge_width) ? std::max(0.0f, m.edge_width) : 1.0f;
       p.scene.models.push_back(std::move(e));
-    } else {
-      MMDKIT_TRY(missing(field, pm.file));
     }
-    p.models.push_back(std::move(pm));
-    return {};
   }
 
   // The bones the camera follows (v2 camera keys' parent): one scene key where the parent changes.
@@ -601,6 +614,23 @@ struct ProjectConversion {
   }
 };
 
+// The project's view settings as the scene's (docs/PMM.md "What is converted"): the output size
+// and preferred fps, the ground shadow on/off and translucency, MMD's black background (nanoem
+// PMM::Context::load: setViewportBackgroundColor(0, 0, 0) when black_background is set). Version 1
+// keeps the translucency and black background in its uninterpreted tail: left at the defaults.
+ViewSettings view_settings(const pmm::Document& d) {
+  ViewSettings v;
+  if (d.output_width >= 1 && d.output_width <= 16384 && d.output_height >= 1 && d.output_height <= 16384)
+    v.size = std::array<std::int32_t, 2>{d.output_width, d.output_height};
+  if (d.preferred_fps == 30.0f || d.preferred_fps == 60.0f) v.fps = static_cast<std::int32_t>(d.preferred_fps);
+  v.ground_shadow = d.ground_shadow != 0;
+  if (d.version == pmm::Version::v2) {
+    v.ground_shadow_translucent = d.translucent_ground_shadow != 0;
+    if (d.black_background != 0) v.background = std::array<float, 3>{0.0f, 0.0f, 0.0f};
+  }
+  return v;
+}
+
 }  // namespace
 
 Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& options, std::vector<Warning>& warnings) {
@@ -613,14 +643,142 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
   p.first_frame = d.begin_enabled ? std::max(0, d.begin_frame) : 0;
   if (d.end_enabled) p.last_frame = std::max(p.first_frame, d.end_frame);
   for (std::size_t i = 0; i < d.models.size(); ++i) MMDKIT_TRY(c.add_model(i));
+  c.add_scene_models();
+  p.scene.view = view_settings(d);
   p.camera = camera_motion(d, warnings);
   if (d.version == pmm::Version::v2) c.add_camera_parents();
   for (std::size_t i = 0; i < d.accessories.size(); ++i) MMDKIT_TRY(c.add_accessory(i));
   if (d.version == pmm::Version::v2)
     for (std::size_t i = 0; i < d.models.size(); ++i) c.add_model_parents(i);
   c.add_physics();
+  // The background image and video are not drawn (docs/PMM.md "Not converted yet"): said once each.
+  if (d.background_image_enabled && !d.background_image_path.text.empty())
+    warnings.push_back(warning("the background image '" + d.background_image_path.text + "' is not drawn (not converted yet)"));
+  if (d.background_video_enabled && !d.background_video_path.text.empty())
+    warnings.push_back(warning("the background video '" + d.background_video_path.text + "' is not drawn (not converted yet)"));
   MMDKIT_TRY(c.add_audio());
   return std::move(c.p);
+}
+
+namespace {
+
+std::string absolute_string(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return (ec ? p : a.lexically_normal()).string();
+}
+
+void append_vec3(std::string& out, const Vec3& v) {
+  out += "[" + format_float(v[0]) + ", " + format_float(v[1]) + ", " + format_float(v[2]) + "]";
+}
+
+// The scene file's "view" (docs/SCENE.md "View"): the fields that differ from the defaults.
+void append_view(std::string& j, const ViewSettings& v) {
+  std::vector<std::string> f;
+  if (v.size) f.push_back("\"size\": [" + std::to_string((*v.size)[0]) + ", " + std::to_string((*v.size)[1]) + "]");
+  if (v.fps) f.push_back("\"fps\": " + std::to_string(*v.fps));
+  if (v.background)
+    f.push_back("\"background\": [" + format_float((*v.background)[0]) + ", " + format_float((*v.background)[1]) + ", " +
+                format_float((*v.background)[2]) + "]");
+  if (!v.ground_shadow) f.push_back("\"ground_shadow\": false");
+  if (v.ground_shadow_translucent) f.push_back("\"ground_shadow_translucent\": true");
+  if (f.empty()) return;
+  j += ",\n  \"view\": {";
+  for (std::size_t k = 0; k < f.size(); ++k) j += (k ? ", " : "") + f[k];
+  j += "}";
+}
+
+}  // namespace
+
+std::string project_scene_json(const Project& p, const std::vector<std::string>& motion_files,
+                               const std::string& camera_file) {
+  std::string j = "{\n  \"format\": \"mmdkit-scene\", \"version\": 1,\n  \"models\": [";
+  // The scene's models in scene order (the project's draw order, convert_project).
+  std::vector<std::size_t> by_scene(p.scene.models.size());
+  for (std::size_t i = 0; i < p.models.size(); ++i)
+    if (p.models[i].scene_model) by_scene[*p.models[i].scene_model] = i;
+  bool first = true;
+  for (const std::size_t i : by_scene) {
+    j += first ? "\n    " : ",\n    ";
+    first = false;
+    j += "{\"file\": " + json::string(absolute_string(*p.models[i].file.found)) +
+         ", \"motions\": [" + json::string(motion_files[i]) + "]";
+    const ModelEntry& entry = p.scene.models[*p.models[i].scene_model];
+    if (entry.edge_width != 1.0f) j += ", \"edge_width\": " + format_float(entry.edge_width);
+    if (!entry.parents.empty()) {
+      j += ", \"parents\": [";
+      for (std::size_t k = 0; k < entry.parents.size(); ++k) {
+        const ModelParentKey& key = entry.parents[k];
+        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame) +
+             ", \"bone\": " + json::string(key.bone);
+        if (key.model) j += ", \"model\": " + std::to_string(*key.model) + ", \"parent_bone\": " + json::string(key.parent_bone);
+        j += "}";
+      }
+      j += "]";
+    }
+    j += "}";
+  }
+  j += "\n  ],\n  \"accessories\": [";
+  first = true;
+  for (const AccessoryEntry& a : p.scene.accessories) {
+    j += first ? "\n    " : ",\n    ";
+    first = false;
+    j += "{\"file\": " + json::string(absolute_string(a.file));
+    if (a.add_blend) j += ", \"add_blend\": true";
+    // The placement, parent, visibility and opacity: the entry's, or per key (an accessory that moves).
+    auto place = [&](const std::optional<std::size_t>& model, const std::string& bone, const Placement& pl,
+                     bool visible, float opacity) {
+      if (model) j += ", \"model\": " + std::to_string(*model) + ", \"bone\": " + json::string(bone);
+      j += ", \"position\": ";
+      append_vec3(j, pl.position);
+      j += ", \"rotation\": ";
+      append_vec3(j, pl.rotation);
+      j += ", \"scale\": " + format_float(pl.scale);
+      if (!visible) j += ", \"visible\": false";
+      if (opacity != 1.0f) j += ", \"opacity\": " + format_float(opacity);
+    };
+    if (a.keys.empty()) {
+      place(a.model, a.bone, a.placement, a.visible, a.opacity);
+    } else {
+      j += ", \"keys\": [";
+      for (std::size_t k = 0; k < a.keys.size(); ++k) {
+        const AccessoryKey& key = a.keys[k];
+        j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame);
+        place(key.model, key.bone, key.placement, key.visible, key.opacity);
+        j += "}";
+      }
+      j += "]";
+    }
+    j += "}";
+  }
+  j += "\n  ],\n  \"camera\": " + json::string(camera_file);
+  if (!p.scene.camera_parents.empty()) {
+    j += ",\n  \"camera_parents\": [";
+    for (std::size_t k = 0; k < p.scene.camera_parents.size(); ++k) {
+      const CameraParentKey& c = p.scene.camera_parents[k];
+      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(c.frame);
+      if (c.model) j += ", \"model\": " + std::to_string(*c.model) + ", \"bone\": " + json::string(c.bone);
+      j += "}";
+    }
+    j += "]";
+  }
+  if (!p.scene.audio.empty()) j += ",\n  \"audio\": " + json::string(absolute_string(p.scene.audio));
+  if (!p.scene.gravity.empty()) {
+    j += ",\n  \"gravity\": [";
+    for (std::size_t k = 0; k < p.scene.gravity.size(); ++k) {
+      j += (k == 0 ? "" : ", ") + std::string("{\"frame\": ") + std::to_string(p.scene.gravity[k].frame) + ", \"gravity\": ";
+      append_vec3(j, p.scene.gravity[k].gravity);
+      j += "}";
+    }
+    j += "]";
+  }
+  static constexpr const char* kModes[] = {"playing", "always", "trace", "off"};
+  if (p.scene.physics_mode != PhysicsMode::playing)
+    j += ",\n  \"physics_mode\": \"" + std::string(kModes[static_cast<int>(p.scene.physics_mode)]) + "\"";
+  if (p.scene.physics_ground) j += ",\n  \"physics_ground\": true";
+  append_view(j, p.scene.view);
+  j += "\n}\n";
+  return j;
 }
 
 }  // namespace mmdkit::scene

@@ -520,6 +520,12 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
   fresh_settings(d);
   d.output_width = in.width;
   d.output_height = in.height;
+  if (in.view) {
+    d.preferred_fps = static_cast<float>(in.view->fps.value_or(30));
+    d.ground_shadow = in.view->ground_shadow ? 1 : 0;
+    d.translucent_ground_shadow = in.view->ground_shadow_translucent ? 1 : 0;
+    d.black_background = in.view->background == std::array<float, 3>{0, 0, 0} ? 1 : 0;
+  }
   d.editing_camera = in.models.empty() ? 1 : 0;
   std::int32_t last = 0;
   std::vector<ModelLists> all_lists;
@@ -708,6 +714,15 @@ Result<CreateInput> create_input_from_scene(const SceneDescription& scene, const
   }
   in.fixed_light = scene.fixed_light;
   in.audio = scene.audio;
+  if (scene.view.background && *scene.view.background != std::array<float, 3>{0, 0, 0} &&
+      *scene.view.background != std::array<float, 3>{1, 1, 1})
+    return make_error(ErrorCode::invalid_argument,
+                      "view.background: a project's background is white or MMD's black background (0, 0, 0)", "view");
+  in.view = scene.view;
+  if (scene.view.size) {
+    in.width = (*scene.view.size)[0];
+    in.height = (*scene.view.size)[1];
+  }
   return in;
 }
 

@@ -384,6 +384,51 @@ Result<void> physics_fields(const Value& doc, SceneDescription& s) {
 
 }  // namespace
 
+namespace {
+
+Result<bool> bool_value(const Value& v, const std::string& field) {
+  if (!v.IsBool()) return schema(field, std::string("must be true or false, not ") + type_name(v));
+  return v.GetBool();
+}
+
+// The "view" object (ViewSettings, docs/SCENE.md "View").
+Result<void> view_settings(const Value& v, ViewSettings& out) {
+  SCENE_TRY(obj, object_at(v, "view"));
+  if (auto r = known_members(*obj, "view", {"background", "ground_shadow", "ground_shadow_translucent", "size", "fps"}); !r)
+    return r;
+  if (auto it = obj->FindMember("background"); it != obj->MemberEnd()) {
+    SCENE_TRY(c, vec3(it->value, "view.background"));
+    for (std::size_t k = 0; k < 3; ++k)
+      if (c[k] < 0.0f || c[k] > 1.0f) return schema("view.background[" + std::to_string(k) + "]", "must be 0..1");
+    out.background = std::array<float, 3>{c[0], c[1], c[2]};
+  }
+  if (auto it = obj->FindMember("ground_shadow"); it != obj->MemberEnd()) {
+    SCENE_TRY(b, bool_value(it->value, "view.ground_shadow"));
+    out.ground_shadow = b;
+  }
+  if (auto it = obj->FindMember("ground_shadow_translucent"); it != obj->MemberEnd()) {
+    SCENE_TRY(b, bool_value(it->value, "view.ground_shadow_translucent"));
+    out.ground_shadow_translucent = b;
+  }
+  if (auto it = obj->FindMember("size"); it != obj->MemberEnd()) {
+    const Value& a = it->value;
+    if (!a.IsArray() || a.Size() != 2 || !a[0].IsInt() || !a[1].IsInt())
+      return schema("view.size", "must be [width, height], two whole numbers");
+    for (rapidjson::SizeType k = 0; k < 2; ++k)
+      if (a[k].GetInt() < 1 || a[k].GetInt() > 16384)
+        return schema("view.size[" + std::to_string(k) + "]", "must be 1..16384 pixels");
+    out.size = std::array<std::int32_t, 2>{a[0].GetInt(), a[1].GetInt()};
+  }
+  if (auto it = obj->FindMember("fps"); it != obj->MemberEnd()) {
+    if (!it->value.IsInt() || (it->value.GetInt() != 30 && it->value.GetInt() != 60))
+      return schema("view.fps", "must be 30 or 60");
+    out.fps = it->value.GetInt();
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<SceneDescription> parse_scene(std::string_view text, const fs::path& folder) {
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
@@ -391,7 +436,7 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "scene");
   if (!doc.IsObject()) return schema("(top level)", std::string("must be an object, not ") + type_name(doc));
   if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "camera_parents",
-                                      "light", "audio", "gravity", "physics_mode", "physics_ground"});
+                                      "light", "audio", "gravity", "physics_mode", "physics_ground", "view"});
       !r)
     return std::unexpected(r.error());
   if (auto it = doc.FindMember("format"); it != doc.MemberEnd())
@@ -474,6 +519,8 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     s.audio = p;
   }
   if (auto r = physics_fields(doc, s); !r) return std::unexpected(r.error());
+  if (auto it = doc.FindMember("view"); it != doc.MemberEnd())
+    if (auto r = view_settings(it->value, s.view); !r) return std::unexpected(r.error());
   return s;
 }
 

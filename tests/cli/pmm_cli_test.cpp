@@ -92,6 +92,14 @@ TEST_F(PmmCli, CheckFindsTheSampleModelsAndNamesMissingFiles) {
   EXPECT_GT(mmdkit::test::count(chk.out, "accessory file '"), 0u) << chk.out;
   EXPECT_EQ(mmdkit::test::count(chk.out, "mmdkit: error:"), 0u) << chk.out;
   EXPECT_EQ(chk.code, 0) << chk.out << chk.err;
+  // --search-dir (as render's): the folder the accessories really are in finds every one of them.
+  const fs::path acc = f->path.parent_path().parent_path().parent_path() /
+                       "magicien__MMDSceneKit/Sample_swift/Common/art.scnassets/Accessory";
+  Outcome found = run("check " + quote(f->path.string()) + " --search-dir " + quote(acc.string()));
+  EXPECT_EQ(mmdkit::test::count(found.out, "accessory file '"), 0u) << found.out;
+  EXPECT_EQ(found.code, 0) << found.out << found.err;
+  Outcome bad = run("check " + quote(f->path.string()) + " --search-dir " + quote((dir / "nowhere").string()));
+  EXPECT_EQ(bad.code, 2) << bad.out << bad.err;
 }
 
 TEST_F(PmmCli, CheckReportsBrokenLinksAndIndices) {

@@ -216,6 +216,63 @@ TEST_F(PmmSceneCli, RenderProjectEqualsRenderOfTheExtractedScene) {
 }
 #endif
 
+#if MMDKIT_HAS_RENDER
+// The project's view settings (MMD's black background, ground shadow off, 60 fps) go into the
+// extracted scene's "view"; `render project.pmm` and `render --scene` of it draw them alike, and the
+// command's options still win.
+TEST_F(PmmSceneCli, ViewSettingsReachTheSceneAndTheRender) {
+  const fs::path project = write_project(false);
+  auto doc = mmdkit::pmm::read_file(project);
+  ASSERT_TRUE(doc.has_value());
+  mmdkit::pmm::Document d = doc->document;
+  d.black_background = 1;
+  d.ground_shadow = 0;
+  d.preferred_fps = 60;
+  d.output_width = 64;
+  d.output_height = 48;
+  auto bytes = mmdkit::pmm::write(d);
+  ASSERT_TRUE(bytes.has_value());
+  mmdkit::scene::test::write_bytes(project, *bytes);
+  Outcome e = run("pmm extract " + quote(project.string()) + " -o " + quote((dir / "out").string()));
+  ASSERT_EQ(e.code, 0) << e.err;
+  const std::string scene = slurp(dir / "out" / "scene.json");
+  EXPECT_NE(scene.find("\"view\": {\"size\": [64, 48], \"fps\": 60, \"background\": [0, 0, 0], \"ground_shadow\": false}"),
+            std::string::npos) << scene;
+  const std::string look = " --frame 10 --msaa 1 --no-physics -q";
+  Outcome a = run("render --scene " + quote((dir / "out" / "scene.json").string()) + " -o " + quote((dir / "a.png").string()) + look);
+  ASSERT_EQ(a.code, 0) << a.err;
+  Outcome b = run("render " + quote(project.string()) + " -o " + quote((dir / "b.png").string()) + look);
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(slurp(dir / "a.png"), slurp(dir / "b.png"));
+  auto img = mmdkit::decode_image(mmdkit::test::read_bytes(dir / "a.png"), "a.png");
+  ASSERT_TRUE(img.has_value());
+  EXPECT_EQ(img->width, 64);  // the view's size
+  EXPECT_EQ(img->height, 48);
+  EXPECT_EQ(img->rgba[0], 0);  // the top-left corner: MMD's black background
+  EXPECT_EQ(img->rgba[3], 255);
+  // --background and --size win over the view.
+  Outcome w = run("render " + quote(project.string()) + " -o " + quote((dir / "w.png").string()) + look +
+                  " --background ffffff --size 32x24");
+  ASSERT_EQ(w.code, 0) << w.err;
+  auto white = mmdkit::decode_image(mmdkit::test::read_bytes(dir / "w.png"), "w.png");
+  ASSERT_TRUE(white.has_value());
+  EXPECT_EQ(white->width, 32);
+  EXPECT_EQ(white->rgba[0], 255);
+  // 60 fps from the view: frames 0-1 are three pictures (0, 0.5, 1); --fps 30 gives two.
+  fs::create_directories(dir / "f60");
+  fs::create_directories(dir / "f30");
+  Outcome f60 = run("render " + quote(project.string()) + " --frames 0-1 -o " + quote((dir / "f60" / "%02d.png").string()) +
+                    " --msaa 1 --no-physics -q --size 16x12");
+  ASSERT_EQ(f60.code, 0) << f60.err;
+  Outcome f30 = run("render --scene " + quote((dir / "out" / "scene.json").string()) + " --fps 30 --frames 0-1 -o " +
+                    quote((dir / "f30" / "%02d.png").string()) + " --msaa 1 --no-physics -q --size 16x12");
+  ASSERT_EQ(f30.code, 0) << f30.err;
+  auto count = [](const fs::path& p) { return std::distance(fs::directory_iterator(p), fs::directory_iterator{}); };
+  EXPECT_EQ(count(dir / "f60"), 3);
+  EXPECT_EQ(count(dir / "f30"), 2);
+}
+#endif
+
 // An accessory with keys (the fixture's stage01.x: initial key and a key at frame 12, made to move
 // here) found as a generated .x: extract writes its keys into scene.json, and the project and
 // the extracted scene draw the same pixels between the keys, where the accessory has moved.

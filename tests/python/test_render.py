@@ -5,6 +5,7 @@ the GIL released while drawing, a clear exception without OpenGL."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -95,13 +96,13 @@ def test_errors(gl, tmp_path):
         mmdkit.Renderer(model, background="zz")
     with pytest.raises(mmdkit.FileError):
         mmdkit.Renderer(tmp_path / "missing.pmx")
-    # An MMD project, as a file or a Project: told what to do instead (pmm extract + scene.json).
-    project = mmdkit.pmm.create([model])
-    project.write(str(tmp_path / "p.pmm"))
-    with pytest.raises(mmdkit.ArgumentError, match="pmm extract"):
+    # An MMD project none of whose models is found: said so.
+    shutil.copy(model, tmp_path / "gone.pmd")
+    project = mmdkit.pmm.create([tmp_path / "gone.pmd"], folder=tmp_path)
+    project.write(tmp_path / "p.pmm")
+    (tmp_path / "gone.pmd").unlink()
+    with pytest.raises(mmdkit.ArgumentError, match="no model of the project was found"):
         mmdkit.Renderer(tmp_path / "p.pmm")
-    with pytest.raises(mmdkit.ArgumentError, match="pmm extract"):
-        mmdkit.Renderer(project)
     r = mmdkit.Renderer(model, size=(31, 17), physics=True)
     with pytest.raises(mmdkit.ArgumentError, match="whole frames"):
         r.frame(0.5)
@@ -109,6 +110,32 @@ def test_errors(gl, tmp_path):
         r.write(tmp_path / "odd.mp4", frames=(0, 1))
     with pytest.raises(mmdkit.ArgumentError, match="png"):
         r.write(tmp_path / "x.gif")
+
+
+def test_projects_and_scenes_draw_as_the_cli(gl, tmp_path):
+    """A .pmm path, a Project and a Scene draw what `render project.pmm` and `render --scene` draw
+    (PNG bytes), at the project's output size and with its view settings by default."""
+    model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    project = mmdkit.pmm.create([model], [[motion]], size=(64, 48), folder=tmp_path)
+    project.write(tmp_path / "p.pmm")  # a pathlib.Path
+    assert mmdkit.read(tmp_path / "p.pmm").to_bytes() == project.to_bytes()
+    cli = cli_png(tmp_path, tmp_path / "p.pmm", "--frame", "20", "--no-physics")
+    r = mmdkit.Renderer(tmp_path / "p.pmm", physics=False)
+    assert r.size == (64, 48) and r.fps == 60  # the project's output size and preferred fps
+    assert r.png(20) == cli
+    assert mmdkit.Renderer(mmdkit.read(tmp_path / "p.pmm"), physics=False).png(20) == cli
+    scene = mmdkit.Scene(tmp_path / "p.pmm")
+    assert len(scene.models) == 1 and scene.accessories == [] and scene.camera == "camera.vmd"
+    assert scene.view == {"size": [64, 48], "fps": 60, "ground_shadow_translucent": True}  # MMD's fresh project
+    assert scene.renderer(physics=False).png(20) == cli
+    assert scene._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The scene file `pmm extract` writes: Renderer(scene).png(f) is `render --scene`'s PNG.
+    subprocess.run([str(cli_path()), "pmm", "extract", str(tmp_path / "p.pmm"), "-o", str(tmp_path / "x"), "-q"],
+                   check=True)
+    extracted = mmdkit.Scene(tmp_path / "x" / "scene.json")
+    assert len(extracted.models) == 1 and len(extracted.models[0]["motions"]) == 1
+    assert (mmdkit.Renderer(extracted, physics=False).png(20) ==
+            cli_png(tmp_path, "--scene", tmp_path / "x" / "scene.json", "--frame", "20", "--no-physics") == cli)
 
 
 def test_documents_and_evaluators_show_pictures(gl, tmp_path):

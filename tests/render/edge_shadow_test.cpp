@@ -86,14 +86,25 @@ TEST(Edges, AutomaticWidthFollowsImageHeight) {
   EXPECT_NEAR(r->edge_pixels(), 720 * 0.001 / (2 * std::tan(15 * 3.14159265358979 / 180)), 1e-4);
 }
 
-TEST(GroundShadow, FlatOnTheFloorInTheLightColour) {
+// A horizontal quad at y = 5 facing up casting the ground shadow; with the light straight down
+// (overhead_light) its shadow covers x, z ∈ [−5, 5] at y = 0.
+model::Model ground_shadow_caster() {
   model::Model m = empty_model();
-  // A horizontal quad at y = 5 facing up; the light straight down: its shadow covers x, z ∈ [−5, 5] at y = 0.
   model::Material& mat = add_quad(m, -5, -5, 5, 5, 0);
   mat.flags = model::kGroundShadow | model::kDoubleSided;
   for (auto& v : m.vertices) v.position = {v.position[0], 5.0f, v.position[1]};
+  return m;
+}
+
+SceneFrame overhead_light() {
   SceneFrame scene = default_scene();
   scene.light.direction = {0, -1, 0};
+  return scene;
+}
+
+TEST(GroundShadow, FlatOnTheFloorInTheLightColour) {
+  const model::Model m = ground_shadow_caster();
+  const SceneFrame scene = overhead_light();
   RenderSettings s = small(128, 96);
   s.ground_shadow = true;
   const Image img = render(m, s, scene);
@@ -105,6 +116,21 @@ TEST(GroundShadow, FlatOnTheFloorInTheLightColour) {
   EXPECT_EQ(rgb(img, int(q[0]), int(q[1]))[0], 255);
   s.ground_shadow = false;
   EXPECT_EQ(rgb(render(m, s, scene), int(p[0]), int(p[1]))[0], 255);
+}
+
+// MMD's translucent ground shadow (a project's view setting): the light colour at alpha 0.5 over
+// the background, as nanoem draws it: 0.5 · light + 0.5 · white.
+TEST(GroundShadow, TranslucentIsHalfTheLightColourOverTheBackground) {
+  const model::Model m = ground_shadow_caster();
+  const SceneFrame scene = overhead_light();
+  RenderSettings s = small(128, 96);
+  s.ground_shadow = true;
+  s.translucent_ground_shadow = true;
+  const Image img = render(m, s, scene);
+  const auto p = default_camera_pixel(0, 0, 0, 128, 96);
+  EXPECT_NEAR(rgb(img, int(p[0]), int(p[1]))[0], 0.5 * to255(kLight) + 0.5 * 255, 2);
+  const auto q = default_camera_pixel(8, 0, 0, 128, 96);
+  EXPECT_EQ(rgb(img, int(q[0]), int(q[1]))[0], 255);
 }
 
 TEST(SelfShadow, CasterDarkensReceiverWithTheToonShadowColour) {

@@ -483,6 +483,56 @@ TEST_F(ProjectBuilt, AccessoryKeysBecomeTheScenesKeys) {
   EXPECT_TRUE(p->scene.accessories[*p->accessories[0].scene_accessory].keys.empty());
 }
 
+// The scene's models come in the project's draw order (nanoem sorts its drawables by it), and what
+// names a model by index (an accessory's parent) follows it; the view settings become the scene's.
+TEST_F(ProjectBuilt, DrawOrderAndViewSettingsBecomeTheScenes) {
+  touch(dir / "UserFile" / "Model" / "Other.pmx");
+  pmm::Document d = built_project();
+  pmm::Model other = d.models[0];
+  other.index = 1;
+  other.path = path_text("G:\\MMD\\UserFile\\Model\\Other.pmx");
+  other.edge_width = 0.25f;
+  other.draw_order = 1;   // drawn first
+  d.models[0].draw_order = 2;
+  d.models.push_back(other);
+  d.black_background = 1;
+  d.ground_shadow = 0;
+  d.translucent_ground_shadow = 1;
+  d.preferred_fps = 60;
+  d.background_image_enabled = 1;
+  d.background_image_path = path_text("C:\\bg\\sky.png");
+  std::vector<Warning> w;
+  auto p = convert(d, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].message, "the background image 'C:\\bg\\sky.png' is not drawn (not converted yet)");
+  w.clear();
+  ASSERT_EQ(p->scene.models.size(), 2u);
+  EXPECT_EQ(p->scene.models[0].file, dir / "UserFile" / "Model" / "Other.pmx");
+  EXPECT_EQ(p->scene.models[0].edge_width, 0.25f);
+  EXPECT_EQ(p->scene.models[1].file, dir / "UserFile" / "Model" / "Test.pmx");
+  ASSERT_EQ(p->models.size(), 2u);
+  EXPECT_EQ(p->models[0].scene_model, std::optional<std::size_t>(1));
+  EXPECT_EQ(p->models[1].scene_model, std::optional<std::size_t>(0));
+  const AccessoryEntry& mic = p->scene.accessories[*p->accessories[0].scene_accessory];
+  ASSERT_TRUE(mic.model.has_value());
+  EXPECT_EQ(*mic.model, 1u) << "the accessory stays on the project's model 0, now the scene's model 1";
+  const ViewSettings& v = p->scene.view;
+  ASSERT_TRUE(v.background.has_value());
+  EXPECT_EQ(*v.background, (std::array<float, 3>{0, 0, 0}));
+  EXPECT_FALSE(v.ground_shadow);
+  EXPECT_TRUE(v.ground_shadow_translucent);
+  EXPECT_EQ(v.fps, std::optional<std::int32_t>(60));
+  EXPECT_EQ(v.size, (std::optional<std::array<std::int32_t, 2>>(std::array<std::int32_t, 2>{640, 360})));
+  // The defaults: white (no background), ground shadow on and opaque, fps 30.
+  auto q = convert(w);
+  ASSERT_TRUE(q.has_value());
+  EXPECT_FALSE(q->scene.view.background.has_value());
+  EXPECT_TRUE(q->scene.view.ground_shadow);
+  EXPECT_FALSE(q->scene.view.ground_shadow_translucent);
+  EXPECT_EQ(q->scene.view.fps, std::optional<std::int32_t>(30));
+}
+
 // Camera keys that follow a bone become the scene's camera_parents: one key where the parent
 // changes, the bone by name; a parent not in the scene is warned about and not followed.
 TEST_F(ProjectBuilt, CameraKeysFollowingABoneBecomeCameraParents) {

@@ -114,6 +114,37 @@ TEST(SceneJson, CameraParents) {
   EXPECT_EQ(none.error().message, "camera_parents[0].model: model 3 does not exist (the scene has 1 model)");
 }
 
+TEST(SceneJson, ViewSettings) {
+  auto s = parse_scene(R"({"models": [{"file": "a.pmx"}], "view": {"size": [512, 288], "fps": 60,
+    "background": [0, 0.5, 1], "ground_shadow": false, "ground_shadow_translucent": true}})", "/x");
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  EXPECT_EQ(s->view.size, (std::optional<std::array<std::int32_t, 2>>(std::array<std::int32_t, 2>{512, 288})));
+  EXPECT_EQ(s->view.fps, std::optional<std::int32_t>(60));
+  EXPECT_EQ(s->view.background, (std::optional<std::array<float, 3>>(std::array<float, 3>{0, 0.5f, 1})));
+  EXPECT_FALSE(s->view.ground_shadow);
+  EXPECT_TRUE(s->view.ground_shadow_translucent);
+  auto none = parse_scene(R"({"models": [{"file": "a.pmx"}]})", "/x");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_FALSE(none->view.size || none->view.fps || none->view.background);
+  EXPECT_TRUE(none->view.ground_shadow);
+  EXPECT_FALSE(none->view.ground_shadow_translucent);
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"fps": 24})", "view.fps: must be 30 or 60"},
+      {R"({"size": [0, 10]})", "view.size[0]: must be 1..16384 pixels"},
+      {R"({"size": [10]})", "view.size: must be [width, height], two whole numbers"},
+      {R"({"background": [0, 2, 0]})", "view.background[1]: must be 0..1"},
+      {R"({"ground_shadow": 1})", "view.ground_shadow: must be true or false, not a number"},
+      {R"({"grid": true})",
+       "view.grid: unknown field (expected one of: background, ground_shadow, ground_shadow_translucent, size, fps)"},
+      {R"([])", "view: must be an object, not an array"},
+  };
+  for (const auto& [view, message] : bad) {
+    auto r = parse_scene(std::string(R"({"models": [{"file": "a.pmx"}], "view": )") + view + "}", "/x");
+    ASSERT_FALSE(r.has_value()) << view;
+    EXPECT_EQ(r.error().message, message);
+  }
+}
+
 TEST(SceneJson, ErrorsNameTheField) {
   const Bad cases[] = {
       {R"([])", "(top level): must be an object, not an array"},
@@ -122,7 +153,7 @@ TEST(SceneJson, ErrorsNameTheField) {
       {R"({"models": {}})", "models: must be an array, not an object"},
       {R"({"models": [{"file": "a.pmx"}], "modles": 1})",
        "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, camera_parents, "
-       "light, audio, gravity, physics_mode, physics_ground)"},
+       "light, audio, gravity, physics_mode, physics_ground, view)"},
       {R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "motions": ["x.vmd", 3]}]})",
        "models[1].motions[1]: must be a path (a string), not a number"},
       {R"({"models": [{"file": "a.pmx"}, {"motions": []}]})", "models[1].file: required"},

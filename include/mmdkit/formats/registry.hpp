@@ -36,6 +36,9 @@ struct ReadFlags {
   /// Folder of the input file for every file command (unset for stdin): a project (.pmm) finds
   /// its model files there (version 1 needs their bone and morph counts; `check` looks for them).
   std::optional<std::filesystem::path> project_folder;
+  /// --search-dir: further folders a project's files are looked for in, after project_folder, by
+  /// the same rule (docs/PMM.md "Paths"); `check` and a version-1 project's model counts use them.
+  std::vector<std::filesystem::path> search_folders;
 };
 
 /// Sizes for `generate`; each format uses the ones that apply.

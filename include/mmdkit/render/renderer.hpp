@@ -52,6 +52,9 @@ struct RenderSettings {
   std::array<float, 3> background{1.0f, 1.0f, 1.0f};  ///< RGB 0..1 (MMD's default is white)
   bool edges = true;            ///< draw edges (outlines)
   bool ground_shadow = true;    ///< draw the ground shadow
+  /// The ground shadow at alpha 0.5 instead of 1 (MMD's translucent ground shadow, as nanoem
+  /// draws it: the light colour at half alpha). false draws exactly as before.
+  bool translucent_ground_shadow = false;
   bool self_shadow = true;      ///< use the self-shadow map (mode from the frame)
   /// Pixels of outline per unit of edge size × vertex edge scale. 0 = MMD-like automatic value:
   /// height × 0.001 / (2·tan 15°) ≈ height / 536 (nanoem's constant-width edge at the default

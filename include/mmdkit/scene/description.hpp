@@ -7,6 +7,7 @@
 // "models[1].motions[0]: file not found ('dance.vmd')".
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -118,6 +119,19 @@ enum class PhysicsMode : std::uint8_t {
   off,      ///< MMD "演算しない" (0): `render` does not simulate unless --physics asks for it
 };
 
+/// How the scene is shown (the scene file's "view"; an MMD project's view settings, docs/PMM.md):
+/// the defaults `render --scene` takes when its options do not say otherwise. Every field unset (or
+/// at its default) draws as before.
+struct ViewSettings {
+  std::optional<std::array<float, 3>> background;  ///< RGB 0..1 (unset: the command's, MMD's white)
+  bool ground_shadow = true;                       ///< draw the ground shadow (MMD's 地面影表示)
+  /// The ground shadow drawn half transparent (alpha 0.5, as nanoem's translucent ground shadow;
+  /// MMD's 半透明); false: opaque.
+  bool ground_shadow_translucent = false;
+  std::optional<std::array<std::int32_t, 2>> size;  ///< output width, height in pixels (1..16384)
+  std::optional<std::int32_t> fps;                   ///< 30 or 60 (render's --fps)
+};
+
 /// A whole scene.
 struct SceneDescription {
   std::vector<ModelEntry> models;
@@ -140,6 +154,7 @@ struct SceneDescription {
   PhysicsMode physics_mode = PhysicsMode::playing;
   /// MMD's physics ground (物理床): a static plane y = 0 the rigid bodies collide with.
   bool physics_ground = false;
+  ViewSettings view;                            ///< the scene file's "view" (defaults: as before)
   /// Folder of the scene file (relative paths were resolved against it); empty for a scene built
   /// from the command line.
   std::filesystem::path folder;

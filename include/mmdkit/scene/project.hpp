@@ -147,4 +147,14 @@ struct Project {
 Result<Project> convert_project(const pmm::Document& document, const ProjectOptions& options,
                                 std::vector<Warning>& warnings);
 
+/// The scene file (docs/SCENE.md) of a converted project, as `mmdkit pmm extract` writes it: the
+/// scene's models in scene order (the project's draw order) by absolute path, each with its motion
+/// `motion_files[i]` (the file of `p.models[i].motion`, relative to the scene file's folder; one
+/// per entry of p.models), `edge_width` when not 1; the accessories (placement or keys, parent,
+/// visibility, opacity, additive blending) by absolute path; "camera": `camera_file` (the file of
+/// p.camera); camera_parents; the audio; the "view" fields that differ from their defaults. Paths
+/// made absolute against the current folder. Nothing is read or written.
+std::string project_scene_json(const Project& p, const std::vector<std::string>& motion_files,
+                               const std::string& camera_file);
+
 }  // namespace mmdkit::scene

@@ -74,6 +74,11 @@ struct CreateInput {
   PhysicsMode physics_mode = PhysicsMode::playing;  ///< MMD's fresh project: 2 (while playing)
   bool physics_ground = true;                       ///< MMD's fresh project: on
   std::int32_t width = 1280, height = 720;      ///< output size (MMD 9.26's t.pmm: 1280 × 720)
+  /// A scene's view settings (create_input_from_scene; the size is in width / height): nullopt =
+  /// a fresh project's (MMD 9.26's t.pmm: 60 fps, ground shadow on and translucent, white);
+  /// given: fps (unset: 30) → preferred_fps, ground_shadow, ground_shadow_translucent, and a
+  /// background (0, 0, 0) → black_background, so that the project reads back as the same scene.
+  std::optional<ViewSettings> view;
   std::optional<std::int32_t> first_frame, last_frame;  ///< play range (begin_enabled / end_enabled)
   /// Folder the project will be saved in: files below it are stored relative to it ('\'
   /// separators, as MMD's sample stores `UserFile\Model\初音ミク.pmd`), others by absolute path
@@ -103,7 +108,9 @@ Result<pmm::Document> create_project(const CreateInput& input, std::vector<Warni
 
 /// A scene (description.hpp, e.g. read_scene_file) as CreateInput: models with their VMD motions
 /// (read here; a VPD pose is an error), the stage (a PMX / PMD stage is a model without motion, a
-/// .x stage an accessory), accessories (a .vac kept as the .vac), camera, light, audio.
+/// .x stage an accessory), accessories (a .vac kept as the .vac), camera, light, audio, the view
+/// settings (`view`, and its size as width / height when set). Errors as below; invalid_argument
+/// for a view background other than white or black (a project has only MMD's black background).
 /// `project_folder` as CreateInput's. Errors: the motion readers' (Error::file set), unsupported
 /// for a VPD motion.
 Result<CreateInput> create_input_from_scene(const SceneDescription& scene, const std::filesystem::path& project_folder,

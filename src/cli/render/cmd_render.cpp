@@ -26,10 +26,10 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_option("--frame", a.frame, "the frame of a single image (30 fps, fractional allowed; default 0)");
   s->add_option("--frames", a.frames, "A-B: frames A to B inclusive (default for video: 0 to the motion's last key)");
   s->add_option("-o,--output", a.output, "out.png, out.mp4, out.webm, or a PNG pattern such as frames/%05d.png")->required();
-  s->add_option("--size", a.size, "WIDTHxHEIGHT in pixels (default 1280x720, a project's output size; even for video)");
-  s->add_option("--fps", a.fps, "30 or 60 (60 samples every half frame, as MMD's 60 fps output)");
+  s->add_option("--size", a.size, "WIDTHxHEIGHT in pixels (default 1280x720, or the scene's / project's output size; even for video)");
+  s->add_option("--fps", a.fps, "30 or 60 (60 samples every half frame, as MMD's 60 fps output; default 30, or the scene's / project's)");
   s->add_option("--msaa", a.msaa, "multisample anti-aliasing samples (1 = off; default 4, clamped to the driver)");
-  s->add_option("--background", a.background, "background colour RRGGBB (default ffffff, MMD's white)");
+  s->add_option("--background", a.background, "background colour RRGGBB (default ffffff, MMD's white, or the scene's / project's)");
   s->add_flag("--no-edge", a.no_edge, "do not draw edges (outlines)");
   s->add_flag("--no-shadow", a.no_shadow, "do not draw the ground shadow and self-shadow");
   s->add_option("--audio", a.audio, "audio file muxed into the video (AAC in MP4, Opus in WebM; cut at the video's end)");
@@ -93,8 +93,7 @@ int run_render(const RenderArgs& a, std::ostream& out, std::ostream& err) {
   (void)out;
   if (!a.scene.scene.empty() || !is_project_file(a.model)) {
     if (a.strict) return usage_error(err, "render", "--strict is for a project (.pmm) given as MODEL");
-    RenderArgs b = a;
-    if (b.size.empty()) b.size = "1280x720";
+    const RenderArgs& b = a;
     // One loop for one model and for a scene: MODEL [MOTION...] alone is a one-character scene
     // (scene_render.hpp), so both draw, evaluate and write frames the same way.
     return run_scene_render(b, err);

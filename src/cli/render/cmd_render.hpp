@@ -42,10 +42,10 @@ struct RenderArgs {
   double frame = -1;          ///< -1 = not given
   std::string frames;         ///< "A-B" or empty
   std::string output;
-  std::string size;           ///< empty = 1280x720, or the project's output size
-  int fps = 30;
+  std::string size;           ///< empty = the scene's view size (a project's output size), else 1280x720
+  int fps = 0;                ///< 0 = the scene's view fps (a project's preferred fps), else 30
   int msaa = 4;
-  std::string background = "ffffff";
+  std::string background;     ///< empty = the scene's view background, else ffffff (MMD's white)
   bool no_edge = false;
   bool no_shadow = false;
   std::string audio;

@@ -110,12 +110,26 @@ void render_summary(const RenderArgs& a, const RenderPlan& pl, std::size_t nc, s
 
 }  // namespace
 
-int run_scene_render(const RenderArgs& a, std::ostream& err) {
+RenderArgs with_view_defaults(const RenderArgs& given, const scene::ViewSettings& view) {
+  RenderArgs a = given;
+  if (a.size.empty())
+    a.size = view.size ? std::to_string((*view.size)[0]) + "x" + std::to_string((*view.size)[1]) : "1280x720";
+  if (a.fps == 0) a.fps = view.fps.value_or(30);
+  if (a.background.empty()) a.background = "ffffff";  // view.background: taken as floats by the caller
+  return a;
+}
+
+int run_scene_render(const RenderArgs& given, std::ostream& err) {
+  // Usage problems of the options first (the built-in defaults in place of the scene's).
+  if (auto p = render_plan(with_view_defaults(given, {}), err); !p) return p.error();
+  auto desc = scene_description(given.scene, SceneCommandInputs{given.model, given.motions, given.camera, given.audio, "render", given.quiet, given.output}, err);
+  if (!desc) return desc.error();
+  // The scene's view settings where the options say nothing (docs/SCENE.md "View").
+  const RenderArgs a = with_view_defaults(given, desc->view);
   auto plan = render_plan(a, err);
   if (!plan) return plan.error();
+  if (given.background.empty() && desc->view.background) plan->background = *desc->view.background;
   const RenderPlan& pl = *plan;
-  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, a.camera, a.audio, "render", a.quiet, a.output}, err);
-  if (!desc) return desc.error();
   const std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
   if (pl.kind != OutKind::pattern)
     if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
@@ -157,6 +171,8 @@ int run_scene_render(const RenderArgs& a, std::ostream& err) {
   rs.background = pl.background;
   rs.edges = !a.no_edge;
   rs.ground_shadow = rs.self_shadow = !a.no_shadow;
+  rs.ground_shadow = rs.ground_shadow && d.view.ground_shadow;
+  rs.translucent_ground_shadow = d.view.ground_shadow_translucent;
   rs.toon_dir = a.toon_dir;
   std::vector<Warning> render_warnings;
   auto session = render::SceneRenderer::create(*ctx, s, rs, render_warnings);

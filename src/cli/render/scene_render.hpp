@@ -11,8 +11,14 @@
 #include <ostream>
 
 #include "cli/render/cmd_render.hpp"
+#include "mmdkit/scene/description.hpp"
 
 namespace mmdkit::cli {
+
+/// `given` with the scene's view settings (docs/SCENE.md "View") where the options are unset:
+/// size (else 1280x720), fps (else 30); background set to ffffff when unset (the view's background,
+/// RGB floats, is applied to the plan by the caller, without a round trip through hex).
+RenderArgs with_view_defaults(const RenderArgs& given, const scene::ViewSettings& view);
 
 /// Runs `render` (any of the forms above). Exit codes as run_render.
 int run_scene_render(const RenderArgs& args, std::ostream& err);
