@@ -27,6 +27,7 @@
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/model/textures.hpp"
 #include "mmdkit/scene/placement.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -114,17 +115,16 @@ int check_pose_usage(const PoseArgs& a, std::ostream& err) {
 std::expected<PoseJob, int> pose_model_job(const PoseArgs& a, std::ostream& err) {
   if (int rc = check_pose_usage(a, err); rc != kExitOk) return std::unexpected(rc);
   AnimationRequest req{a.model, a.motions, true, a.quiet, "pose"};
-  auto loaded = load_animation(req, err);
-  if (!loaded) return std::unexpected(loaded.error());
+  MMDKIT_TRY_ASSIGN(auto loaded, load_animation(req, err));
   // Motions keying nothing of the model (a camera motion): refused, as by `sample`
   // (animation_input.hpp); pose writes no camera.
-  if (int rc = refuse_motions_keying_nothing(req, **loaded, false,
+  if (int rc = refuse_motions_keying_nothing(req, *loaded, false,
                                              "a camera motion: pose writes no camera; give the model's motion, or "
                                              "no motion for the rest pose",
                                              "", err);
       rc != kExitOk)
     return std::unexpected(rc);
-  anim::Character ch(*loaded);
+  anim::Character ch(loaded);
   if (!a.quiet) err << past_last_key_note("--frame", a.frame, ch.data().last_frame());
   ch.set_ik(!a.no_ik);
   FrameEvaluator frame_eval(ch, a.physics, err, a.quiet, a.model);

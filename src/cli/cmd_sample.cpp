@@ -41,6 +41,7 @@
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -467,9 +468,8 @@ std::expected<std::unique_ptr<SampleJob>, int> sample_model_job(const SampleArgs
   for (const auto& m : a.motions) inputs.emplace_back(m);
   if (int rc = check_sample_output(a, inputs, err); rc != kExitOk) return std::unexpected(rc);
   AnimationRequest req{a.model, a.motions, false, a.quiet, "sample"};
-  auto loaded = load_animation(req, err, a.model_view);
-  if (!loaded) return std::unexpected(loaded.error());
-  auto job = std::make_unique<ModelSampleJob>(a, *loaded, err);
+  MMDKIT_TRY_ASSIGN(auto loaded, load_animation(req, err, a.model_view));
+  auto job = std::make_unique<ModelSampleJob>(a, loaded, err);
   const anim::CharacterData& data = job->data();
   // Motions keying nothing of the model: refused, or a warning when --camera samples their camera
   // (animation_input.hpp, the rule `pose` shares).

@@ -20,6 +20,7 @@
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/model/textures.hpp"
 #include "mmdkit/scene/placement.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -39,18 +40,16 @@ std::expected<PoseJob, int> pose_scene_job(const PoseArgs& a, std::ostream& err)
     if (e != ".obj") return usage("the output must end in .obj");
   }
   if (a.copy_textures) return usage("--copy-textures is for one model; a scene's OBJ references the textures in place");
-  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "pose", a.quiet, ""}, err);
-  if (!desc) return std::unexpected(desc.error());
+  MMDKIT_TRY_ASSIGN(auto desc, scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "pose", a.quiet, ""}, err));
   PoseJob job;
-  job.inputs = scene_inputs(*desc, a.scene);
+  job.inputs = scene_inputs(desc, a.scene);
   const fs::path out_path(a.output);
   const fs::path out_dir = folder_of(out_path);
   job.mtl_path = out_dir / (obj_safe_file_name(out_path.stem().string()) + ".mtl");
   for (const fs::path& o : {out_path, job.mtl_path})
     if (auto r = check_output(o, job.inputs, a.force); !r) return std::unexpected(report_error(err, r.error(), o.string()));
-  auto sc = load_scene(*desc, true, a.quiet, err, a.scene.scene.empty());
-  if (!sc) return std::unexpected(sc.error());
-  scene::Scene& s = *sc;
+  MMDKIT_TRY_ASSIGN(auto sc, load_scene(desc, true, a.quiet, err, a.scene.scene.empty()));
+  scene::Scene& s = sc;
   for (std::size_t i = 0; i < s.character_count(); ++i) s.character(i).set_ik(!a.no_ik);
   SceneEvaluator evaluator(s, err, a.quiet);
   if (auto r = evaluator.set_physics(a.physics); !r) return usage(r.error().message);

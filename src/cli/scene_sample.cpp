@@ -19,6 +19,7 @@
 #include "mmdkit/core/number.hpp"
 #include "mmdkit/scene/placement.hpp"
 #include "mmdkit/version.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -154,14 +155,12 @@ std::expected<std::unique_ptr<SampleJob>, int> sample_scene_job(const SampleArgs
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) return usage(p);
   if (a.format != "json") return usage("a scene is sampled as JSON only (--format binary is for one model)");
   if (!a.bones.empty()) return usage("--bones is for one model; a scene writes every bone of every model");
-  auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "sample", a.quiet, ""}, err);
-  if (!desc) return std::unexpected(desc.error());
-  std::vector<fs::path> inputs = scene_inputs(*desc, a.scene);
+  MMDKIT_TRY_ASSIGN(auto desc, scene_description(a.scene, SceneCommandInputs{a.model, a.motions, "", "", "sample", a.quiet, ""}, err));
+  std::vector<fs::path> inputs = scene_inputs(desc, a.scene);
   if (int rc = check_sample_output(a, inputs, err); rc != kExitOk) return std::unexpected(rc);
-  auto sc = load_scene(*desc, false, a.quiet, err, a.scene.scene.empty());
-  if (!sc) return std::unexpected(sc.error());
-  for (std::size_t i = 0; i < sc->character_count(); ++i) sc->character(i).set_ik(!a.no_ik);
-  auto job = std::make_unique<SceneSampleJob>(a, std::move(*sc), err);
+  MMDKIT_TRY_ASSIGN(auto sc, load_scene(desc, false, a.quiet, err, a.scene.scene.empty()));
+  for (std::size_t i = 0; i < sc.character_count(); ++i) sc.character(i).set_ik(!a.no_ik);
+  auto job = std::make_unique<SceneSampleJob>(a, std::move(sc), err);
   if (auto r = job->evaluator().set_physics(a.physics); !r) return usage(r.error().message);
   job->inputs = std::move(inputs);
   job->source = a.scene.scene;
