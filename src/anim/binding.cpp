@@ -1,5 +1,6 @@
 // Binding VMD tracks to model bones / morphs by CP932 bytes cut to 15 (binding.hpp).
 #include "mmdkit/anim/binding.hpp"
+#include "core/try.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,9 +38,8 @@ Result<std::string> vmd_key(const vmd::TrackName& name, Encoding enc) {
     auto k = binding_key(name.raw);
     return std::string(k.begin(), k.end());
   }
-  auto k = binding_key_of_text(name.text, enc);
-  if (!k) return std::unexpected(k.error());
-  return std::string(k->begin(), k->end());
+  MMDKIT_TRY_ASSIGN(auto k, binding_key_of_text(name.text, enc));
+  return std::string(k.begin(), k.end());
 }
 
 // For each name of a motion: the model indices it binds to.
@@ -48,9 +48,8 @@ Result<std::vector<std::vector<std::size_t>>> resolve(const std::vector<vmd::Tra
                                                       std::vector<UnmatchedTrack>& unmatched) {
   std::vector<std::vector<std::size_t>> out(names.size());
   for (std::size_t j = 0; j < names.size(); ++j) {
-    auto k = vmd_key(names[j], enc);
-    if (!k) return std::unexpected(k.error());
-    auto [lo, hi] = map.equal_range(*k);
+    MMDKIT_TRY_ASSIGN(auto k, vmd_key(names[j], enc));
+    auto [lo, hi] = map.equal_range(k);
     for (auto it = lo; it != hi; ++it) out[j].push_back(it->second);
     if (out[j].empty()) unmatched.push_back({motion_index, j, morph});
   }
@@ -190,12 +189,10 @@ Result<BoundMotion> bind_motions(std::span<const vmd::Motion* const> motions,
   for (std::size_t m = 0; m < motions.size(); ++m) {
     const vmd::Motion* mo = motions[m];
     if (!mo) continue;
-    auto bt = resolve(mo->bone_names, mo->encoding, bone_map, m, false, out.unmatched);
-    if (!bt) return std::unexpected(bt.error());
-    bone_targets[m] = std::move(*bt);
-    auto mt = resolve(mo->morph_names, mo->encoding, morph_map, m, true, out.unmatched);
-    if (!mt) return std::unexpected(mt.error());
-    morph_targets[m] = std::move(*mt);
+    MMDKIT_TRY_ASSIGN(auto bt, resolve(mo->bone_names, mo->encoding, bone_map, m, false, out.unmatched));
+    bone_targets[m] = std::move(bt);
+    MMDKIT_TRY_ASSIGN(auto mt, resolve(mo->morph_names, mo->encoding, morph_map, m, true, out.unmatched));
+    morph_targets[m] = std::move(mt);
     const auto& btm = bone_targets[m];
     for (std::size_t i = 0; i < mo->bone_keys.size(); ++i) {
       const vmd::BoneKey& k = mo->bone_keys[i];

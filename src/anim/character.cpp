@@ -10,6 +10,7 @@
 #include "mmdkit/formats/vpd.hpp"
 #include "mmdkit/model/check.hpp"
 #include "mmdkit/model/model.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::anim {
 
@@ -55,17 +56,14 @@ Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_p
   d->model_ = std::move(model);
   const model::Model& m = *d->model_;
   if (m.has_geometry)
-    if (auto r = refuse_non_finite_geometry(m); !r) return std::unexpected(r.error());
-  auto sk = build_skeleton(m);
-  if (!sk) return std::unexpected(sk.error());
-  d->skeleton_ = std::move(*sk);
-  auto md = MorphData::create(m);
-  if (!md) return std::unexpected(md.error());
-  d->morph_data_ = std::move(*md);
+    MMDKIT_TRY(refuse_non_finite_geometry(m));
+  MMDKIT_TRY_ASSIGN(auto sk, build_skeleton(m));
+  d->skeleton_ = std::move(sk);
+  MMDKIT_TRY_ASSIGN(auto md, MorphData::create(m));
+  d->morph_data_ = std::move(md);
   if (m.has_geometry) {
-    auto sd = SkinningData::create(m);
-    if (!sd) return std::unexpected(sd.error());
-    d->skinning_ = std::move(*sd);
+    MMDKIT_TRY_ASSIGN(auto sd, SkinningData::create(m));
+    d->skinning_ = std::move(sd);
   }
   std::vector<std::vector<std::uint8_t>> morph_keys;
   morph_keys.reserve(m.morphs.size());
@@ -80,12 +78,10 @@ Result<std::shared_ptr<const CharacterData>> CharacterData::create(std::shared_p
   std::vector<const vmd::Motion*> motions;
   for (const vmd::Motion* mo : inputs.motions)
     if (mo) motions.push_back(mo);
-  auto sampler = MotionSampler::create(d->skeleton_, motions);
-  if (!sampler) return std::unexpected(sampler.error());
-  d->bones_ = std::move(*sampler);
-  auto morphs = bind_motions(motions, {}, morph_keys);
-  if (!morphs) return std::unexpected(morphs.error());
-  d->morphs_ = std::move(*morphs);
+  MMDKIT_TRY_ASSIGN(auto sampler, MotionSampler::create(d->skeleton_, motions));
+  d->bones_ = std::move(sampler);
+  MMDKIT_TRY_ASSIGN(auto morphs, bind_motions(motions, {}, morph_keys));
+  d->morphs_ = std::move(morphs);
   d->last_frame_ = d->bones_.last_frame();
   for (const MorphTrackKey& k : d->morphs_.morph_keys) d->last_frame_ = std::max(d->last_frame_, k.frame);
   for (const vmd::Motion* mo : motions) {

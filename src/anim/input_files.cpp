@@ -14,6 +14,7 @@
 #include "mmdkit/formats/vpd_json.hpp"
 #include "mmdkit/formats/x.hpp"
 #include "mmdkit/model/accessory.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::anim {
 
@@ -47,32 +48,27 @@ Result<model::Model> read_model(ByteSpan bytes, const InputOptions& o, std::vect
   if (d.format == FileFormat::pmx || d.format == FileFormat::pmd) {
     const model::BuildOptions build{.geometry = o.geometry};
     if (!d.json && d.format == FileFormat::pmx) {
-      auto r = pmx::read(bytes, pmx::ReadOptions{.strict = false, .skip_geometry = !o.geometry});
-      if (!r) return std::unexpected(r.error());
-      warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-      return model::from_pmx(r->model, build);
+      MMDKIT_TRY_ASSIGN(auto r, pmx::read(bytes, pmx::ReadOptions{.strict = false, .skip_geometry = !o.geometry}));
+      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+      return model::from_pmx(r.model, build);
     }
     if (!d.json) {
-      auto r = pmd::read(bytes, pmd::ReadOptions{.encoding = o.encoding, .strict = false, .skip_geometry = !o.geometry});
-      if (!r) return std::unexpected(r.error());
-      warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-      return model::from_pmd(r->model, build);
+      MMDKIT_TRY_ASSIGN(auto r, pmd::read(bytes, pmd::ReadOptions{.encoding = o.encoding, .strict = false, .skip_geometry = !o.geometry}));
+      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+      return model::from_pmd(r.model, build);
     }
     if (d.format == FileFormat::pmx) {
-      auto p = pmx::from_json(as_text(bytes));
-      if (!p) return std::unexpected(p.error());
-      return model::from_pmx(*p, build);
+      MMDKIT_TRY_ASSIGN(auto p, pmx::from_json(as_text(bytes)));
+      return model::from_pmx(p, build);
     }
-    auto p = pmd::from_json(as_text(bytes));
-    if (!p) return std::unexpected(p.error());
-    return model::from_pmd(*p, build);
+    MMDKIT_TRY_ASSIGN(auto p, pmd::from_json(as_text(bytes)));
+    return model::from_pmd(p, build);
   }
   if (d.format == FileFormat::x && !d.json) {
     // A DirectX .x accessory or stage: MMD's ×10 and accessory shading (model/accessory.hpp).
-    auto doc = x::read(bytes);
-    if (!doc) return std::unexpected(doc.error());
-    warnings.insert(warnings.end(), doc->warnings.begin(), doc->warnings.end());
-    return model::from_x(*doc);
+    MMDKIT_TRY_ASSIGN(auto doc, x::read(bytes));
+    warnings.insert(warnings.end(), doc.warnings.begin(), doc.warnings.end());
+    return model::from_x(doc);
   }
   if (bytes.empty()) return make_error(ErrorCode::empty_input, "no bytes to read a model from", "header", -1, 0);
   return not_a(d, "a PMD, PMX or .x model");
@@ -83,21 +79,18 @@ Result<MotionFile> read_motion(ByteSpan bytes, const InputOptions& o, std::vecto
   MotionFile out;
   if (d.format == FileFormat::vmd) {
     if (d.json) {
-      auto m = vmd::from_json(as_text(bytes));
-      if (!m) return std::unexpected(m.error());
-      out.motion = std::move(*m);
+      MMDKIT_TRY_ASSIGN(auto m, vmd::from_json(as_text(bytes)));
+      out.motion = std::move(m);
     } else {
-      auto r = vmd::read(bytes, vmd::ReadOptions{.encoding = o.encoding, .strict = false});
-      if (!r) return std::unexpected(r.error());
-      warnings.insert(warnings.end(), r->warnings.begin(), r->warnings.end());
-      out.motion = std::move(r->motion);
+      MMDKIT_TRY_ASSIGN(auto r, vmd::read(bytes, vmd::ReadOptions{.encoding = o.encoding, .strict = false}));
+      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+      out.motion = std::move(r.motion);
     }
     return out;
   }
   if (d.format == FileFormat::vpd) {
-    auto p = d.json ? vpd::from_json(as_text(bytes)) : vpd::read(bytes, vpd::ReadOptions{.encoding = o.encoding});
-    if (!p) return std::unexpected(p.error());
-    out.pose = std::move(*p);
+    MMDKIT_TRY_ASSIGN(auto p, d.json ? vpd::from_json(as_text(bytes)) : vpd::read(bytes, vpd::ReadOptions{.encoding = o.encoding}));
+    out.pose = std::move(p);
     return out;
   }
   if (bytes.empty()) return make_error(ErrorCode::empty_input, "no bytes to read a motion or pose from", "header", -1, 0);
@@ -110,7 +103,7 @@ Result<model::Model> read_model_file(const std::filesystem::path& path, const In
   if (!bytes) return with_file<model::Model>(std::unexpected(bytes.error()), path);
   const std::size_t from = warnings.size();
   auto m = with_file(read_model(*bytes, o, warnings), path);
-  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
+  MMDKIT_TRY(bytes->verify_unchanged(path));
   name_file(warnings, from, path);
   return m;
 }
@@ -121,7 +114,7 @@ Result<MotionFile> read_motion_file(const std::filesystem::path& path, const Inp
   if (!bytes) return with_file<MotionFile>(std::unexpected(bytes.error()), path);
   const std::size_t from = warnings.size();
   auto m = with_file(read_motion(*bytes, o, warnings), path);
-  if (auto same = bytes->verify_unchanged(path); !same) return std::unexpected(same.error());
+  MMDKIT_TRY(bytes->verify_unchanged(path));
   name_file(warnings, from, path);
   return m;
 }
@@ -129,9 +122,8 @@ Result<MotionFile> read_motion_file(const std::filesystem::path& path, const Inp
 Result<LoadedCharacter> load_character(const std::filesystem::path& model_path,
                                        std::span<const std::filesystem::path> motion_paths, const InputOptions& o) {
   std::vector<Warning> warnings;
-  auto view = read_model_file(model_path, o, warnings);
-  if (!view) return std::unexpected(view.error());
-  auto loaded = load_character(std::make_shared<const model::Model>(std::move(*view)), model_path, motion_paths, o);
+  MMDKIT_TRY_ASSIGN(auto view, read_model_file(model_path, o, warnings));
+  auto loaded = load_character(std::make_shared<const model::Model>(std::move(view)), model_path, motion_paths, o);
   if (loaded) loaded->warnings.insert(loaded->warnings.begin(), warnings.begin(), warnings.end());
   return loaded;
 }
@@ -144,19 +136,18 @@ Result<LoadedCharacter> load_character(std::shared_ptr<const model::Model> model
   std::optional<vpd::Pose> pose;
   std::size_t pose_input = 0;
   for (const std::filesystem::path& p : motion_paths) {
-    auto f = read_motion_file(p, o, out.warnings);
-    if (!f) return std::unexpected(f.error());
-    if (f->pose) {
+    MMDKIT_TRY_ASSIGN(auto f, read_motion_file(p, o, out.warnings));
+    if (f.pose) {
       if (pose) {
         Error e{ErrorCode::invalid_argument, "a second VPD pose: at most one pose can be applied", "inputs", -1, -1,
                 p.string()};
         return std::unexpected(std::move(e));
       }
-      pose = std::move(f->pose);
+      pose = std::move(f.pose);
       pose_input = motions.size();
       motions.emplace_back();
     } else {
-      motions.push_back(std::move(f->motion));
+      motions.push_back(std::move(f.motion));
     }
   }
   MotionInputs in;

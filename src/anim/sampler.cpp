@@ -11,6 +11,7 @@
 #include "mmdkit/anim/motion_sampler.hpp"
 #include "mmdkit/core/text.hpp"
 #include "mmdkit/formats/vmd.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::anim {
 
@@ -195,9 +196,8 @@ void sample_morphs(const BoundMotion& motion, double frame, std::span<float> out
 
 Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<const vmd::Motion* const> motions) {
   MotionSampler m;
-  auto bound = bind_motions(motions, skeleton.match_keys(), {});
-  if (!bound) return std::unexpected(bound.error());
-  m.bound_ = std::move(*bound);
+  MMDKIT_TRY_ASSIGN(auto bound, bind_motions(motions, skeleton.match_keys(), {}));
+  m.bound_ = std::move(bound);
   m.cursors_.assign(skeleton.bone_count(), 0);
   m.segments_.assign(skeleton.bone_count(), BoneSegmentCache{});
   m.ik_tracks_.resize(skeleton.ik_count());

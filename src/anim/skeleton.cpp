@@ -10,6 +10,7 @@
 
 #include "mmdkit/anim/binding.hpp"
 #include "mmdkit/core/text.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::anim {
 
@@ -525,11 +526,10 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
   static std::atomic<std::uint64_t> next_id{1};
   s.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   s.rule_ = desc.rule;
-  if (auto v = validate_bones(desc.bones); !v) return std::unexpected(v.error());
-  auto depth = bone_depths(desc.bones);
-  if (!depth) return std::unexpected(depth.error());
+  MMDKIT_TRY(validate_bones(desc.bones));
+  MMDKIT_TRY_ASSIGN(auto depth, bone_depths(desc.bones));
   SkeletonBuilder::BuildOrder o;
-  o.depth = std::move(*depth);
+  o.depth = std::move(depth);
   // Parent-first order (by depth, then index) for dependency propagation.
   o.topo.resize(n);
   for (std::size_t i = 0; i < n; ++i) o.topo[i] = static_cast<std::uint32_t>(i);
@@ -537,12 +537,11 @@ Result<Skeleton> build_skeleton(SkeletonDesc desc) {
   SkeletonBuilder::copy_bones(s, desc);
   o.order = evaluation_order(desc);
   s.order_ = o.order;
-  auto ik_bones = ik_bones_in_solve_order(desc, o.order, o.depth);
-  if (!ik_bones) return std::unexpected(ik_bones.error());
+  MMDKIT_TRY_ASSIGN(auto ik_bones, ik_bones_in_solve_order(desc, o.order, o.depth));
   // Position of each bone in the order (for "evaluated before the IK step").
   o.pos_in_order.resize(n);
   for (std::size_t k = 0; k < n; ++k) o.pos_in_order[o.order[k]] = static_cast<std::uint32_t>(k);
-  for (std::uint32_t ikb : *ik_bones) SkeletonBuilder::add_solver(s, desc, ikb, o);
+  for (std::uint32_t ikb : ik_bones) SkeletonBuilder::add_solver(s, desc, ikb, o);
   SkeletonBuilder::schedule(s, desc);
   SkeletonBuilder::plan_ik_groups(s, desc.bones);
   SkeletonBuilder::mark_prepared_paths(s, desc.bones);

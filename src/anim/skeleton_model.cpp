@@ -2,6 +2,7 @@
 #include "mmdkit/anim/skeleton.hpp"
 #include "mmdkit/core/text.hpp"
 #include "mmdkit/model/model.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::anim {
 
@@ -47,9 +48,8 @@ Result<SkeletonDesc> skeleton_desc_from_model(const model::Model& m) {
 }
 
 Result<Skeleton> build_skeleton(const model::Model& model) {
-  auto d = skeleton_desc_from_model(model);
-  if (!d) return std::unexpected(d.error());
-  return build_skeleton(std::move(*d));
+  MMDKIT_TRY_ASSIGN(auto d, skeleton_desc_from_model(model));
+  return build_skeleton(std::move(d));
 }
 
 }  // namespace mmdkit::anim

@@ -38,6 +38,7 @@
 #include "mmdkit/motion/resample.hpp"
 #include "mmdkit/motion/shift.hpp"
 #include "mmdkit/motion/trim.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -146,11 +147,9 @@ void declare(CLI::App& sub, MotionArgs& a) {
 }
 
 Result<anim::MotionFile> read_motion_input(const std::string& path, const Streams& s, bool quiet) {
-  auto bytes = read_input(path, s.in);
-  if (!bytes) return std::unexpected(bytes.error());
+  MMDKIT_TRY_ASSIGN(auto bytes, read_input(path, s.in));
   std::vector<Warning> warnings;
-  auto m = anim::read_motion(ByteSpan(bytes->data(), bytes->size()), {}, warnings);
-  if (!m) return std::unexpected(m.error());
+  MMDKIT_TRY_ASSIGN(auto m, anim::read_motion(ByteSpan(bytes.data(), bytes.size()), {}, warnings));
   if (!quiet)
     for (const Warning& w : warnings) s.err << "mmdkit: warning: " << input_label(path) << ": " << w.to_string() << "\n";
   return m;
@@ -231,12 +230,11 @@ std::optional<std::array<std::uint32_t, 2>> parse_range(const std::string& t) {
 }
 
 Result<model::Model> load_model(const std::string& path, const Streams& s) {
-  auto bytes = read_input(path, s.in);
-  if (!bytes) return std::unexpected(bytes.error());
+  MMDKIT_TRY_ASSIGN(auto bytes, read_input(path, s.in));
   std::vector<Warning> warnings;
   anim::InputOptions io;
   io.geometry = false;
-  return anim::read_model(ByteSpan(bytes->data(), bytes->size()), io, warnings);
+  return anim::read_model(ByteSpan(bytes.data(), bytes.size()), io, warnings);
 }
 
 // What an operation writes and says: its summary line ("mmdkit motion OP: wrote OUT (what, B

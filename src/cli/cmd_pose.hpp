@@ -45,7 +45,7 @@ struct PoseArgs {
   bool force = false;
   bool quiet = false;  ///< no warnings, progress or summary
   PhysicsArgs physics;  ///< --physics, --physics-fps
-  SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
+  SceneArgs scene;      ///< --scene, --stage, --accessory (the scene forms: cli/pose_job.hpp)
 };
 
 /// The `pose` command of the command table (command.hpp).

@@ -15,14 +15,13 @@
 #include <cmath>
 #include <cstring>
 #include <expected>
-#include <functional>
 #include <filesystem>
 #include <optional>
 #include <sstream>
 
 #include "cli/animation_input.hpp"
 #include "cli/app.hpp"
-#include "cli/scene_commands.hpp"
+#include "cli/sample_job.hpp"
 #include "cli/command.hpp"
 #include "cli/io.hpp"
 #include "cli/messages.hpp"
@@ -42,6 +41,7 @@
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/formats/vpd.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -146,7 +146,8 @@ void put_le(std::string& s, T v) {
   s.append(b, sizeof(T));
 }
 
-// Usage problems found before anything is read (exit 2, printed); kExitOk when none.
+// Usage problems of MODEL [MOTION...] found before anything is read (exit 2, printed); kExitOk
+// when none.
 int check_sample_usage(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (a.model.empty()) return usage_error(err, "sample", "MODEL is required (or --scene FILE)");
   if (const std::string p = physics_usage_problem(a.physics); !p.empty()) {
@@ -167,25 +168,32 @@ int check_sample_usage(const SampleArgs& a, std::ostream& out, std::ostream& err
 
 // Frames: --frames, else 0 to the last key of the inputs (0 for a pose alone); whole frames with
 // --physics. The error is printed and its exit code returned.
-std::expected<std::vector<double>, int> sample_frames(const SampleArgs& a, std::uint32_t last_frame,
-                                                      std::ostream& err) {
+std::expected<std::vector<double>, int> sample_frames(const SampleArgs& a, const SampleJob& job, std::ostream& err) {
+  const auto bad = [&](const std::string& m) -> int {
+    if (job.scene_form) return usage_error(err, "sample", m);
+    err << "mmdkit: error: " << m << "\n";
+    return kExitUsage;
+  };
   std::vector<double> frames;
   if (a.frames.empty()) {
-    for (std::uint32_t f = 0; f <= last_frame; ++f) frames.push_back(f);
+    for (std::uint32_t f = 0; f <= job.last_frame; ++f) frames.push_back(f);
   } else if (std::string why; !parse_frame_list(a.frames, frames, &why)) {
-    err << "mmdkit: error: bad --frames '" << a.frames << "': " << why << " (use e.g. 0,15,30 or 0-300:10)\n";
-    return std::unexpected(kExitUsage);
+    return std::unexpected(bad("bad --frames '" + a.frames + "': " + why + " (use e.g. 0,15,30 or 0-300:10)"));
   }
   // Frames after the motions' last key hold its pose (as MMD plays a finished motion): say so once,
   // a range past the end is usually a typo or the wrong motion.
-  if (!a.quiet && !a.frames.empty() && !frames.empty())
-    err << past_last_key_note("--frames", *std::max_element(frames.begin(), frames.end()), last_frame);
+  if (!job.scene_form && !a.quiet && !a.frames.empty() && !frames.empty())
+    err << past_last_key_note("--frames", *std::max_element(frames.begin(), frames.end()), job.last_frame);
   if (a.physics.on)
     for (double f : frames)
       if (f != std::floor(f)) {
-        err << "mmdkit: error: bad --frames '" << a.frames << "': frame " << f
-            << " is not whole; with --physics the simulation steps whole 30 fps frames\n";
-        return std::unexpected(kExitUsage);
+        std::ostringstream text;
+        if (job.scene_form)
+          text << format_float_json(static_cast<float>(f));
+        else
+          text << f;
+        return std::unexpected(bad("bad --frames '" + a.frames + "': frame " + text.str() +
+                                   " is not whole; with --physics the simulation steps whole 30 fps frames"));
       }
   return frames;
 }
@@ -213,7 +221,7 @@ std::expected<std::vector<std::uint32_t>, int> selected_bones(const SampleArgs& 
   return bones;
 }
 
-// What one run writes: the bones, the morph count (0 without --morphs), the camera flag.
+// What one model's run writes: the bones, the morph count (0 without --morphs), the camera flag.
 struct SampleLayout {
   std::vector<std::uint32_t> bones;
   std::size_t morphs = 0;
@@ -317,10 +325,90 @@ void append_frame_json(std::string& s, const SampleLayout& l, std::size_t fi, do
   s += '}';
 }
 
-// The inputs and the frames, evaluated in order and written as they come (kFlushBytes at a time).
-// Without physics, kMaxFrameBatch frames at a time, each by its own character of the same data
-// (Character::evaluate_frames: the same bytes as one by one, less time: their IK chains are
-// solved together); with physics one by one, in order (FrameEvaluator).
+// One model (MODEL [MOTION...]): its bones in model space. Without physics, kMaxFrameBatch
+// frames at a time, each by its own character of the same data (Character::evaluate_frames: the
+// same bytes as one by one, less time: their IK chains are solved together); with physics one
+// by one, in order (FrameEvaluator).
+class ModelSampleJob final : public SampleJob {
+ public:
+  ModelSampleJob(const SampleArgs& a, std::shared_ptr<const anim::CharacterData> data, std::ostream& err)
+      : a_(a), ch_(std::move(data)) {
+    configure(ch_);
+    frames_eval_.emplace(ch_, a.physics, err, a.quiet, a.model);
+  }
+  const anim::CharacterData& data() const noexcept { return ch_.data(); }
+
+  int prepare(std::span<const double> frames, std::ostream& err) override {
+    const anim::CharacterData& d = ch_.data();
+    if (a_.physics.on && !frames.empty())
+      frames_eval_->set_run_length(static_cast<std::uint32_t>(
+          std::clamp(*std::max_element(frames.begin(), frames.end()), 0.0, 4294967295.0)));
+    auto bones = selected_bones(a_, d.skeleton(), err);
+    if (!bones) return bones.error();
+    l_.bones = std::move(*bones);
+    l_.morphs = a_.morphs ? d.morph_names().size() : 0;
+    l_.camera = a_.camera;
+    l_.binary = binary;
+    l_.all_bones = l_.bones.size() == d.skeleton().bone_count();
+    for (std::size_t k = 0; l_.all_bones && k < l_.bones.size(); ++k) l_.all_bones = l_.bones[k] == k;
+    l_.frame_bytes = sizeof(double) + l_.bones.size() * sizeof(Mat4) + l_.morphs * sizeof(float) +
+                     (a_.camera ? 3 * sizeof(Vec3) + 2 * sizeof(float) : 0);
+    batch_ = a_.physics.on ? 1 : anim::kMaxFrameBatch;
+    chars_ = {&ch_};
+    for (std::size_t k = 1; k < std::min(batch_, frames.size()); ++k) {
+      more_.push_back(std::make_unique<anim::Character>(ch_.data_ptr()));
+      configure(*more_.back());
+      chars_.push_back(more_.back().get());
+    }
+    return kExitOk;
+  }
+
+  Result<void> evaluate(std::span<const double> frames, std::size_t fi) override {
+    if (batch_ == 1) return frames_eval_->evaluate(frames[fi]);
+    if (fi % batch_ != 0) return {};
+    const std::size_t n = std::min(batch_, frames.size() - fi);
+    return anim::Character::evaluate_frames(std::span(chars_.data(), n), frames.subspan(fi, n));
+  }
+
+  void append_header(std::string& s, std::size_t frame_count) const override {
+    cli::append_header(s, a_, ch_.data(), l_, frame_count);
+  }
+
+  void append_frame(std::string& s, std::size_t fi, double f) const override {
+    const anim::Character& c = *chars_[fi % batch_];
+    if (l_.binary)
+      append_frame_binary(s, l_, f, c);
+    else
+      append_frame_json(s, l_, fi, f, c);
+  }
+
+  std::string written_per_frame() const override {
+    const std::size_t nb = l_.bones.size(), nm = l_.morphs;
+    return std::to_string(nb) + (nb == 1 ? " bone" : " bones") +
+           (nm ? ", " + std::to_string(nm) + (nm == 1 ? " morph" : " morphs") : std::string()) +
+           (a_.camera ? ", camera" : "") + ", " + a_.format;
+  }
+
+ private:
+  // Every character of the run alike: bone transforms only (nothing is skinned); morph weights
+  // and the camera when asked for.
+  void configure(anim::Character& c) const {
+    c.set_ik(!a_.no_ik);
+    c.set_skinning_matrices(false);
+    c.set_morphs(a_.morphs);
+    c.set_camera_and_light(a_.camera);
+  }
+
+  const SampleArgs& a_;
+  anim::Character ch_;
+  std::optional<FrameEvaluator> frames_eval_;
+  SampleLayout l_;
+  std::size_t batch_ = 1;
+  std::vector<std::unique_ptr<anim::Character>> more_;
+  std::vector<anim::Character*> chars_;
+};
+
+// The output, written as it is made (kFlushBytes at a time).
 class SampleWriter {
  public:
   SampleWriter(const SampleArgs& a, OutputSink& sink, std::ostream& err) : a_(a), sink_(sink), err_(err) {
@@ -346,42 +434,64 @@ class SampleWriter {
   std::uint64_t written_ = 0;
 };
 
-int write_frames(const SampleArgs& a, anim::Character& ch, const std::function<void(anim::Character&)>& configure,
-                 FrameEvaluator& frames_eval, std::span<const double> frames, const SampleLayout& l,
-                 SampleWriter& w, std::ostream& err) {
-  const std::size_t batch = a.physics.on ? 1 : anim::kMaxFrameBatch;
-  std::vector<std::unique_ptr<anim::Character>> more;
-  std::vector<anim::Character*> chars{&ch};
-  for (std::size_t k = 1; k < std::min(batch, frames.size()); ++k) {
-    more.push_back(std::make_unique<anim::Character>(ch.data_ptr()));
-    configure(*more.back());
-    chars.push_back(more.back().get());
-  }
-  Progress progress(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
+// The frames evaluated in order and written as they come.
+int write_frames(const SampleArgs& a, SampleJob& job, std::span<const double> frames, SampleWriter& w,
+                 std::ostream& err) {
+  std::optional<Progress> progress;
+  if (!job.scene_form) progress.emplace(err, frames.size(), progress_mode(err, a.quiet), "mmdkit sample", "frames");
   for (std::size_t fi = 0; fi < frames.size(); ++fi) {
-    progress.update(fi);
+    if (progress) progress->update(fi);
     if (!w.flush_if_full()) return kExitBadInput;
-    const double f = frames[fi];
-    if (batch == 1) {
-      if (auto r = frames_eval.evaluate(f); !r) return report_error(err, r.error(), a.model);
-    } else if (fi % batch == 0) {
-      const std::size_t n = std::min(batch, frames.size() - fi);
-      if (auto r = anim::Character::evaluate_frames(std::span(chars.data(), n), frames.subspan(fi, n)); !r)
-        return report_error(err, r.error(), a.model);
-    }
-    const anim::Character& c = *chars[fi % batch];
-    if (l.binary)
-      append_frame_binary(w.text(), l, f, c);
-    else
-      append_frame_json(w.text(), l, fi, f, c);
+    if (auto r = job.evaluate(frames, fi); !r) return report_error(err, r.error(), job.source);
+    job.append_frame(w.text(), fi, frames[fi]);
   }
-  if (!l.binary) w.text() += "]}\n";
-  progress.update(frames.size());
-  progress.clear();
+  if (!job.binary) w.text() += "]}\n";
+  if (progress) {
+    progress->update(frames.size());
+    progress->clear();
+  }
   return kExitOk;
 }
 
 }  // namespace
+
+int check_sample_output(const SampleArgs& a, const std::vector<fs::path>& inputs, std::ostream& err) {
+  if (!a.output.empty() && !is_std_stream(a.output))  // before the (possibly long) load
+    if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
+  return kExitOk;
+}
+
+std::expected<std::unique_ptr<SampleJob>, int> sample_model_job(const SampleArgs& a, std::ostream& out,
+                                                                std::ostream& err) {
+  if (int rc = check_sample_usage(a, out, err); rc != kExitOk) return std::unexpected(rc);
+  std::vector<fs::path> inputs{fs::path(a.model)};
+  for (const auto& m : a.motions) inputs.emplace_back(m);
+  if (int rc = check_sample_output(a, inputs, err); rc != kExitOk) return std::unexpected(rc);
+  AnimationRequest req{a.model, a.motions, false, a.quiet, "sample"};
+  MMDKIT_TRY_ASSIGN(auto loaded, load_animation(req, err, a.model_view));
+  auto job = std::make_unique<ModelSampleJob>(a, loaded, err);
+  const anim::CharacterData& data = job->data();
+  // Motions keying nothing of the model: refused, or a warning when --camera samples their camera
+  // (animation_input.hpp, the rule `pose` shares).
+  if (int rc = refuse_motions_keying_nothing(
+          req, data, a.camera, "a camera motion: add --camera to sample its camera",
+          a.bones.empty() ? "its bones are written at the rest pose (--bones NAME,... writes fewer)"
+                          : "its bones are written at the rest pose",
+          err);
+      rc != kExitOk)
+    return std::unexpected(rc);
+  // --camera with no camera key in any input: every frame holds MMD's default camera (what MMD
+  // shows then), which is easy to take for a sampled one: say so once.
+  if (a.camera && data.camera_track().empty() && !a.quiet)
+    err << diagnostic_line(Diagnostic::warning,
+                           "--camera: no input has camera keys; every frame holds MMD's default camera "
+                           "(docs/SCENE.md)");
+  job->inputs = std::move(inputs);
+  job->source = a.model;
+  job->last_frame = data.last_frame();
+  job->binary = a.format == "binary";
+  return job;
+}
 
 std::string sample_options_json(const SampleArgs& a) {
   const auto flag = [](bool v) { return v ? "true" : "false"; };
@@ -391,75 +501,27 @@ std::string sample_options_json(const SampleArgs& a) {
 
 int run_sample(const SampleArgs& a, std::ostream& out, std::ostream& err) {
   if (a.each) return run_sample_each(a, out, err);
-  if (a.scene.requested()) return run_scene_sample(a, out, err);
-  if (int rc = check_sample_usage(a, out, err); rc != kExitOk) return rc;
-  std::vector<fs::path> inputs{fs::path(a.model)};
-  for (const auto& m : a.motions) inputs.emplace_back(m);
-  if (!a.output.empty() && !is_std_stream(a.output))  // before the (possibly long) load
-    if (auto r = check_output(a.output, inputs, a.force); !r) return report_error(err, r.error(), a.output);
-  AnimationRequest req{a.model, a.motions, false, a.quiet, "sample"};
-  auto loaded = load_animation(req, err, a.model_view);
-  if (!loaded) return loaded.error();
-  anim::Character ch(*loaded);
-  // Every character of the run alike: bone transforms only (nothing is skinned); morph weights
-  // and the camera when asked for.
-  const std::function<void(anim::Character&)> configure = [&a](anim::Character& c) {
-    c.set_ik(!a.no_ik);
-    c.set_skinning_matrices(false);
-    c.set_morphs(a.morphs);
-    c.set_camera_and_light(a.camera);
-  };
-  configure(ch);
-  FrameEvaluator frames_eval(ch, a.physics, err, a.quiet, a.model);
-  const anim::CharacterData& data = ch.data();
-  // Motions keying nothing of the model: refused, or a warning when --camera samples their camera
-  // (animation_input.hpp, the rule `pose` shares).
-  if (int rc = refuse_motions_keying_nothing(
-          req, data, a.camera, "a camera motion: add --camera to sample its camera",
-          a.bones.empty() ? "its bones are written at the rest pose (--bones NAME,... writes fewer)"
-                          : "its bones are written at the rest pose",
-          err);
-      rc != kExitOk)
-    return rc;
-  // --camera with no camera key in any input: every frame holds MMD's default camera (what MMD
-  // shows then), which is easy to take for a sampled one: say so once.
-  if (a.camera && data.camera_track().empty() && !a.quiet)
-    err << diagnostic_line(Diagnostic::warning,
-                           "--camera: no input has camera keys; every frame holds MMD's default camera "
-                           "(docs/SCENE.md)");
-  auto frames = sample_frames(a, data.last_frame(), err);
+  auto job = a.scene.requested() ? sample_scene_job(a, err) : sample_model_job(a, out, err);
+  if (!job) return job.error();
+  SampleJob& j = **job;
+  auto frames = sample_frames(a, j, err);
   if (!frames) return frames.error();
-  if (a.physics.on && !frames->empty())
-    frames_eval.set_run_length(static_cast<std::uint32_t>(std::clamp(*std::max_element(frames->begin(), frames->end()), 0.0, 4294967295.0)));
-  auto bones = selected_bones(a, data.skeleton(), err);
-  if (!bones) return bones.error();
-  SampleLayout l;
-  l.bones = std::move(*bones);
-  l.morphs = a.morphs ? data.morph_names().size() : 0;
-  l.camera = a.camera;
-  l.binary = a.format == "binary";
-  l.all_bones = l.bones.size() == data.skeleton().bone_count();
-  for (std::size_t k = 0; l.all_bones && k < l.bones.size(); ++k) l.all_bones = l.bones[k] == k;
-  l.frame_bytes = sizeof(double) + l.bones.size() * sizeof(Mat4) + l.morphs * sizeof(float) +
-                  (a.camera ? 3 * sizeof(Vec3) + 2 * sizeof(float) : 0);
+  if (int rc = j.prepare(*frames, err); rc != kExitOk) return rc;
 
   // The output is written as it is made: the header, then the frames in pieces of about
   // 256 KiB (one frame's text or binary record at least), never held whole.
-  auto sink = OutputSink::open(a.output.empty() ? std::string("-") : a.output, inputs, a.force, out);
+  auto sink = OutputSink::open(a.output.empty() ? std::string("-") : a.output, j.inputs, a.force, out);
   if (!sink) return report_error(err, sink.error(), a.output);
   SampleWriter w(a, *sink, err);
-  append_header(w.text(), a, data, l, frames->size());
-  if (int rc = write_frames(a, ch, configure, frames_eval, *frames, l, w, err); rc != kExitOk) return rc;
+  j.append_header(w.text(), frames->size());
+  if (int rc = write_frames(a, j, *frames, w, err); rc != kExitOk) return rc;
   if (!w.flush()) return kExitBadInput;
   if (auto r = sink->commit(); !r) return report_error(err, r.error(), a.output);
   const bool to_stdout = a.output.empty() || is_std_stream(a.output);
-  const std::size_t nm = l.morphs;
   summary(err, a.quiet, "sample",
           "wrote " + (to_stdout ? std::string("the standard output") : a.output) + " (" +
-              std::to_string(frames->size()) + (frames->size() == 1 ? " frame" : " frames") + " x " +
-              std::to_string(l.bones.size()) + (l.bones.size() == 1 ? " bone" : " bones") +
-              (nm ? ", " + std::to_string(nm) + (nm == 1 ? " morph" : " morphs") : std::string()) +
-              (a.camera ? ", camera" : "") + ", " + a.format + ", " + std::to_string(w.written()) + " bytes)");
+              counted(frames->size(), "frame", "frames") + " x " + j.written_per_frame() + ", " +
+              std::to_string(w.written()) + " bytes)");
   return kExitOk;
 }
 

@@ -70,7 +70,7 @@ struct SampleArgs {
   bool force = false;
   bool quiet = false;  ///< no warnings, progress or summary line
   PhysicsArgs physics;  ///< --physics, --physics-fps
-  SceneArgs scene;      ///< --scene, --stage, --accessory (cli/scene_commands.hpp)
+  SceneArgs scene;      ///< --scene, --stage, --accessory (the scene forms: cli/sample_job.hpp)
   bool each = false;    ///< --each: every MOTION on its own, one output each in the folder -o (cmd_sample_each.cpp)
   /// The model already read (set by --each for its runs); null = run_sample reads `model`.
   std::shared_ptr<const model::Model> model_view;

@@ -18,6 +18,7 @@
 #include "formats/model_ops.hpp"
 #include "core/json.hpp"
 #include "mmdkit/core/file.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 namespace {
@@ -64,10 +65,9 @@ Result<Input> load(const InputArgs& a, std::istream& stdin_stream) {
     declared = format_by_name(a.format);
     if (!declared) return fail(ErrorCode::invalid_argument, "--format '" + a.format + "' is not vmd, vpd, pmd, pmx, pmm, x or vac");
   }
-  auto bytes = read_input(a.path, stdin_stream);
-  if (!bytes) return std::unexpected(bytes.error());
+  MMDKIT_TRY_ASSIGN(auto bytes, read_input(a.path, stdin_stream));
   Input in;
-  in.bytes = std::move(*bytes);
+  in.bytes = std::move(bytes);
   if (in.bytes.empty()) return fail(ErrorCode::empty_input, is_std_stream(a.path) ? "standard input is empty" : "file is empty");
   if (const FormatOps* f = format_by_content(in.bytes)) {
     if (declared && declared != f)
@@ -127,9 +127,8 @@ Result<std::vector<std::uint8_t>> json_to_binary(const Input& in, const ReadFlag
 // JSON input → the format's binary bytes; binary input is moved out (no copy of a large file).
 Result<FileBytes> binary_of(Input& in, const ReadFlags& flags) {
   if (!in.is_json) return std::move(in.bytes);
-  auto bytes = json_to_binary(in, flags);
-  if (!bytes) return std::unexpected(bytes.error());
-  return FileBytes(std::move(*bytes));
+  MMDKIT_TRY_ASSIGN(auto bytes, json_to_binary(in, flags));
+  return FileBytes(std::move(bytes));
 }
 
 // A mapped input that shrank while it was read (core/mapped_file.hpp) fails the command.

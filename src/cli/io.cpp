@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "mmdkit/core/file.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -61,9 +62,8 @@ Result<std::vector<std::uint8_t>> read_stream(std::istream& in, const std::strin
 
 Result<FileBytes> read_input(const std::string& path, std::istream& in) {
   if (is_std_stream(path)) {
-    auto bytes = read_stream(in, input_label(path));
-    if (!bytes) return std::unexpected(bytes.error());
-    return FileBytes(std::move(*bytes));
+    MMDKIT_TRY_ASSIGN(auto bytes, read_stream(in, input_label(path)));
+    return FileBytes(std::move(bytes));
   }
   return map_file(path);
 }
@@ -123,16 +123,15 @@ Result<OutputSink> OutputSink::open(const std::string& output, std::span<const f
     s.out_ = &out;
     return s;
   }
-  if (auto r = check_output(output, inputs, force); !r) return std::unexpected(r.error());
+  MMDKIT_TRY(check_output(output, inputs, force));
   if (is_device_output(output)) {
     s.device_ = std::make_shared<std::ofstream>(output, std::ios::binary);
     if (!*s.device_) return io_error(output, "cannot open for writing");
     s.out_ = s.device_.get();
     return s;
   }
-  auto file = AtomicFile::create(output, WriteOptions{inputs, force});
-  if (!file) return std::unexpected(file.error());
-  s.file_ = std::move(*file);
+  MMDKIT_TRY_ASSIGN(auto file, AtomicFile::create(output, WriteOptions{inputs, force}));
+  s.file_ = std::move(file);
   return s;
 }
 

@@ -20,6 +20,7 @@
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PHYSICS
 #include "mmdkit/physics/scene_physics.hpp"
+#include "core/try.hpp"
 #endif
 
 namespace mmdkit::cli {
@@ -75,16 +76,13 @@ std::expected<scene::SceneDescription, int> scene_description(const SceneArgs& a
     fs::path scene_file = a.scene;
     if (is_project_file(a.scene)) {
       // An MMD project: extracted to a temporary folder (removed when the command ends).
-      auto lp = load_project(a.scene, a.search_dirs, false, in.quiet, err);
-      if (!lp) return std::unexpected(lp.error());
-      if (int rc = require_project_model(*lp, err); rc != kExitOk) return std::unexpected(rc);
-      auto tmp = temporary_folder(err);
-      if (!tmp) return std::unexpected(tmp.error());
+      MMDKIT_TRY_ASSIGN(auto lp, load_project(a.scene, a.search_dirs, false, in.quiet, err));
+      if (int rc = require_project_model(lp, err); rc != kExitOk) return std::unexpected(rc);
+      MMDKIT_TRY_ASSIGN(auto tmp, temporary_folder(err));
       const std::string ext = lower_extension(in.output);
-      if (ext != ".mp4" && ext != ".webm") lp->project.scene.audio.clear();  // only a video has sound
-      auto files = extract_project(*lp, *tmp, {fs::path(a.scene)}, false, err);
-      if (!files) return std::unexpected(files.error());
-      scene_file = files->scene;
+      if (ext != ".mp4" && ext != ".webm") lp.project.scene.audio.clear();  // only a video has sound
+      MMDKIT_TRY_ASSIGN(auto files, extract_project(lp, tmp, {fs::path(a.scene)}, false, err));
+      scene_file = files.scene;
     } else if (!a.search_dirs.empty()) {
       return usage("--search-dir is for a project (.pmm) given as --scene");
     }
@@ -181,10 +179,9 @@ Result<void> SceneEvaluator::set_physics(const PhysicsArgs& a) {
 #if MMDKIT_HAS_PHYSICS
   physics::Settings settings;
   settings.steps_per_second = a.fps;
-  auto p = physics::ScenePhysics::create(*scene_, settings);
-  if (!p) return std::unexpected(p.error());
+  MMDKIT_TRY_ASSIGN(auto p, physics::ScenePhysics::create(*scene_, settings));
   impl_ = std::make_unique<Impl>();
-  impl_->physics = std::move(*p);
+  impl_->physics = std::move(p);
   samples_per_frame_ = std::max<std::uint32_t>(1, a.samples_per_frame);
   return {};
 #else

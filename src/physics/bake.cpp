@@ -57,8 +57,8 @@ vmd::Motion merge(std::span<const vmd::Motion* const> motions) {
 }
 
 std::vector<std::uint8_t> name_key(const vmd::TrackName& n, Encoding enc) {
-  if (!n.raw.empty()) return anim::track_match_key(n.raw);
-  auto k = anim::track_match_key_utf8(n.text, enc);
+  if (!n.raw.empty()) return binding_key(n.raw);
+  auto k = binding_key_of_text(n.text, enc);
   return k ? *k : std::vector<std::uint8_t>{};
 }
 

@@ -381,6 +381,51 @@ TEST_F(SceneCli, PoseWritesEveryItemInOneObj) {
   EXPECT_NE(mmdkit::test::slurp(dir / "s.mtl").find("newmtl a0_"), std::string::npos);
 }
 
+// One path per command (issue 29): MODEL alone and the one-model scene of it (identity placement)
+// run the same sample and pose code, so they write the same numbers: the marker's quad centred on
+// (0, 10, 0) with the same vertex lines, and its one bone at (0, 10, 0) with the same bone JSON;
+// only the material names (a scene's model 0 prefixes m0_ to the OBJ-safe name m0_black) and the JSON around the bones differ.
+TEST_F(SceneCli, OneModelAndItsOneModelSceneWriteTheSameNumbers) {
+  const fs::path scene = scene::test::write_text(dir / "one.json", R"({"models": [{"file": "marker.pmx"}]})");
+  auto a = mmdkit_run({"pose", marker.string(), "-o", (dir / "a.obj").string()});
+  auto b = mmdkit_run({"pose", "--scene", scene.string(), "-o", (dir / "b.obj").string()});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  const auto vertex_lines = [](const std::string& obj) {
+    std::istringstream in(obj);
+    std::string line, v;
+    while (std::getline(in, line))
+      if (line.rfind("v ", 0) == 0) v += line + "\n";
+    return v;
+  };
+  const std::string va = vertex_lines(mmdkit::test::slurp(dir / "a.obj"));
+  EXPECT_EQ(va, vertex_lines(mmdkit::test::slurp(dir / "b.obj")));
+  std::istringstream in(va);
+  double cx = 0, cy = 0, x = 0, y = 0, z = 0;
+  std::string tag;
+  int n = 0;
+  while (in >> tag >> x >> y >> z) {
+    cx += x;
+    cy += y;
+    ++n;
+  }
+  ASSERT_EQ(n, 4);
+  EXPECT_NEAR(cx / 4, 0, 1e-6);
+  EXPECT_NEAR(cy / 4, 10, 1e-6);
+  EXPECT_NE(mmdkit::test::slurp(dir / "a.mtl").find("newmtl m0_black"), std::string::npos);
+  EXPECT_NE(mmdkit::test::slurp(dir / "b.mtl").find("newmtl m0_m0_black"), std::string::npos);
+
+  auto sa = mmdkit_run({"sample", marker.string(), "--frames", "0"});
+  auto sb = mmdkit_run({"sample", "--scene", scene.string(), "--frames", "0"});
+  ASSERT_EQ(sa.code, 0) << sa.err;
+  ASSERT_EQ(sb.code, 0) << sb.err;
+  const std::string bone = "\"name\":\"センター\",\"index\":0,\"position\":[0,10,0]";
+  const auto at = sa.out.find(bone);
+  ASSERT_NE(at, std::string::npos) << sa.out;
+  const std::string whole = sa.out.substr(at, sa.out.find('}', at) - at);
+  EXPECT_NE(sb.out.find(whole), std::string::npos) << whole << "\n" << sb.out;
+}
+
 // pose --scene writes its OBJ as `pose` does (issue 13.9-11, 18, 19): --scale multiplies every
 // item's positions, the MTL is named after the OBJ with blanks as '_' (and mtllib says so), a
 // missing texture is one warning naming the folder searched, and one summary line on success.

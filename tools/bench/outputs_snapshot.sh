@@ -59,6 +59,55 @@ run pose_phys.obj pose --force "$miku" "$wave" --frame 100 --physics -o "$out/po
 run pose_plain.obj pose --force "$pmx" "$pmx_motion" --frame 33.5 --right-handed --scale 0.08 -o "$out/pose_plain.obj"
 run pose_scene.obj pose --force --scene "$out/scene.json" --frame 60 --physics -o "$out/pose_scene.obj"
 
+# sample and pose: usage errors, refusals and notes of both forms (stderr and exit code only), a
+# VPD pose, stdout, and a camera-only motion.
+vpd="$corpus/jomin398__jomin398.github.io/docs/assets/models/mmd/vpds/05.vpd"
+run sample_vpd.json sample --force "$miku" "$vpd" --morphs -o "$out/sample_vpd.json"
+run sample_vpd_wave.bin sample --force "$miku" "$wave" "$vpd" --format binary --bones 頭 --frames 0-30:3 -o "$out/sample_vpd_wave.bin"
+run sample_stdout sample "$mei" "$greet" --frames 0-20 --morphs --camera --no-ik -o - >"$out/sample_stdout.json"
+run sample_cam_only sample --force "$miku" "$cam" -o "$out/sample_cam_only.json"
+run sample_cam_only_camera.json sample --force "$miku" "$cam" --camera --frames 0-30 -o "$out/sample_cam_only_camera.json"
+run sample_cam_only_camera_bones.json sample --force "$miku" "$cam" --camera --bones 頭 --frames 0-3 -o "$out/sample_cam_only_camera_bones.json"
+run sample_cam_none.json sample --force "$miku" "$wave" --camera --frames 0-3 -o "$out/sample_cam_none.json"
+run sample_past_end.json sample --force "$miku" "$wave" --frames 100000 -o "$out/sample_past_end.json"
+run sample_frac.json sample --force "$miku" "$wave" --frames 0.5,1.25,7.75 -o "$out/sample_frac.json"
+run sample_e_nomodel sample
+run sample_e_format sample "$miku" --format xml
+run sample_e_fps sample "$miku" --physics --physics-fps 50
+run sample_e_bones sample "$miku" --bones 頭,nosuchbone
+run sample_e_frames sample "$miku" --frames 5-1
+run sample_e_phys_frac sample "$miku" --physics --frames 0.5
+run sample_e_missing sample "$miku" /nonexistent/motion.vmd
+run sample_e_out sample "$miku" "$wave" -o "$miku"
+run sample_e_scene_bin sample --scene "$out/scene.json" --format binary
+run sample_e_scene_bones sample --scene "$out/scene.json" --bones 頭
+run sample_e_scene_frames sample --scene "$out/scene.json" --frames x
+run sample_e_scene_phys_frac sample --scene "$out/scene.json" --physics --frames 1.5
+run sample_e_scene_fps sample --scene "$out/scene.json" --physics --physics-fps 7
+run sample_e_scene_model sample "$miku" --scene "$out/scene.json"
+run sample_e_short_missing sample "$miku" /nonexistent/motion.vmd --stage "$mei"
+run sample_e_each_scene sample "$miku" "$wave" --each --stage "$mei" -o "$out/each"
+run sample_e_each_noout sample "$miku" "$wave" --each
+run pose_vpd.obj pose --force "$miku" "$vpd" --copy-textures -o "$out/pose_vpd.obj"
+run pose_cam_only pose --force "$miku" "$cam" -o "$out/pose_cam_only.obj"
+run pose_e_nomodel pose -o "$out/x.obj"
+run pose_e_frame pose "$miku" --frame -1 -o "$out/x.obj"
+run pose_e_scale pose "$miku" --scale 0 -o "$out/x.obj"
+run pose_e_fps pose "$miku" --physics --physics-fps 50 -o "$out/x.obj"
+run pose_e_phys_frac pose "$miku" --physics --frame 1.5 -o "$out/x.obj"
+run pose_e_stdout pose "$miku" -o -
+run pose_e_ext pose "$miku" -o "$out/x.txt"
+run pose_e_out pose "$miku" "$wave" -o "$out/pose_phys.obj"
+run pose_e_scene_frame pose --scene "$out/scene.json" --frame -1 -o "$out/x.obj"
+run pose_e_scene_scale pose --scene "$out/scene.json" --scale 1e9 -o "$out/x.obj"
+run pose_e_scene_fps pose --scene "$out/scene.json" --physics --physics-fps 7 -o "$out/x.obj"
+run pose_e_scene_phys_frac pose --scene "$out/scene.json" --physics --frame 1.5 -o "$out/x.obj"
+run pose_e_scene_stdout pose --scene "$out/scene.json" -o -
+run pose_e_scene_ext pose --scene "$out/scene.json" -o "$out/x.txt"
+run pose_e_scene_copy pose --scene "$out/scene.json" --copy-textures -o "$out/x.obj"
+run pose_e_scene_out pose --scene "$out/scene.json" -o "$out/pose_scene.obj"
+run pose_short.obj pose --force "$mei" "$greet" --stage "$miku" --frame 30 -o "$out/pose_short.obj"
+
 # bake: VMD bytes and the JSON form.
 run bake_miku.vmd bake --force "$miku" "$wave" -o "$out/bake_miku.vmd"
 run bake_mei.json bake --force "$mei" "$greet" --frames 20-80 --floor -o "$out/bake_mei.json"

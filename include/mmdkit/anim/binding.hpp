@@ -22,15 +22,6 @@
 
 namespace mmdkit::anim {
 
-/// The bytes MMD compares (older name of mmdkit::binding_key in core/text.hpp, kept for callers).
-inline std::vector<std::uint8_t> track_match_key(ByteSpan raw) { return binding_key(raw); }
-
-/// The match key of a UTF-8 name (older name of mmdkit::binding_key_of_text, kept for callers).
-inline Result<std::vector<std::uint8_t>> track_match_key_utf8(std::string_view utf8,
-                                                              Encoding enc = Encoding::cp932) {
-  return binding_key_of_text(utf8, enc);
-}
-
 /// The bytes a VPD name is matched by: its whole raw bytes (a VPD line holds the complete name,
 /// no 15-byte field), or when there are none (a name built in code) its text encoded in `enc`
 /// (empty when it cannot be: matches nothing). Used for VPD bones and morphs (pose.hpp, morph.hpp).
@@ -77,7 +68,7 @@ struct BoundMotion {
 };
 
 /// Binds `motions` (null pointers are skipped) to model bones and morphs given by their match keys
-/// (track_match_key / track_match_key_utf8, one per model bone / morph, in model order; an empty
+/// (mmdkit::binding_key / binding_key_of_text in core/text.hpp, one per model bone / morph, in model order; an empty
 /// key matches nothing).
 /// - A VMD name is taken from its raw bytes; a name built in code without raw bytes is encoded
 ///   from its text in the motion's encoding.

@@ -193,7 +193,7 @@ class Skeleton {
   /// Bind offset from the parent's head (= position − parent position; the position for roots).
   std::span<const Vec3> bind_offsets() const noexcept { return offset_; }
   std::span<const std::string> names() const noexcept { return names_; }
-  /// Per bone: the VMD track match key (name bytes cut to 15, track_match_key).
+  /// Per bone: the VMD track match key (name bytes cut to 15, mmdkit::binding_key).
   std::span<const std::vector<std::uint8_t>> match_keys() const noexcept { return keys_; }
   const BoneDesc& desc(std::size_t bone) const noexcept { return desc_[bone]; }
   /// IK solver of a bone (index into solvers()), −1 if it is not an IK bone.

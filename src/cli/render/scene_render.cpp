@@ -27,6 +27,7 @@
 #include "mmdkit/render/video.hpp"
 #include "mmdkit/scene/placement.hpp"
 #include "mmdkit/version.hpp"
+#include "core/try.hpp"
 
 namespace mmdkit::cli {
 
@@ -71,9 +72,8 @@ Result<std::optional<render::VideoWriter>> open_video(const RenderArgs& a, const
   vs.height = pl.height;
   vs.fps = a.fps;
   vs.audio = audio;
-  auto w = render::VideoWriter::open(vs);
-  if (!w) return std::unexpected(w.error());
-  return std::optional<render::VideoWriter>(std::move(*w));
+  MMDKIT_TRY_ASSIGN(auto w, render::VideoWriter::open(vs));
+  return std::optional<render::VideoWriter>(std::move(w));
 }
 
 // Where the time of the run went (the summary line).
