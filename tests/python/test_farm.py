@@ -143,3 +143,27 @@ def test_range_rule():
     # PNG: about four ranges per worker
     assert _ranges(40, 2, False, 30, None) == [(i, 5) for i in range(0, 40, 5)]
     assert _ranges(5, 1, False, 30, 2) == [(0, 2), (2, 2), (4, 1)]
+
+
+def test_cli_scene_view_defaults(client, inputs, tmp_path):
+    # A scene file's "view" (size, fps, background) is the farm's default as it is render's: the
+    # farm's frames equal `render --scene`'s (before, the farm refused the unset --fps).
+    import json
+    model, motion = inputs
+    scene = tmp_path / "s.json"
+    scene.write_text(json.dumps({"models": [{"file": model, "motions": [motion]}],
+                                 "view": {"size": [48, 28], "fps": 60, "background": [0.25, 0.5, 0]}}))
+    farm = subprocess.run([str(cli_path()), "render", "--scene", str(scene), "--frames", "0-1", "--no-physics", "-q",
+                           "-o", str(tmp_path / "f%02d.png"), "--scheduler", client.scheduler.address],
+                          capture_output=True, text=True)
+    assert farm.returncode == 0, farm.stderr
+    plain = subprocess.run([str(cli_path()), "render", "--scene", str(scene), "--frames", "0-1", "--no-physics", "-q",
+                            "-o", str(tmp_path / "p%02d.png")], capture_output=True, text=True)
+    assert plain.returncode == 0, plain.stderr
+    from pngdecode import decode_png
+    files = sorted(p.name for p in tmp_path.glob("f*.png"))
+    assert files == ["f00.png", "f01.png", "f02.png"]  # 60 fps: frames 0, 0.5, 1
+    for name in files:
+        a = (tmp_path / name).read_bytes()
+        assert a == (tmp_path / ("p" + name[1:])).read_bytes(), name
+    assert decode_png(a).shape[:2] == (28, 48) and tuple(decode_png(a)[0, 0, :3]) == (64, 128, 0)

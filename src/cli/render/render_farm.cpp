@@ -13,7 +13,10 @@
 #include "cli/app.hpp"
 #include "cli/project_input.hpp"
 #include "cli/render/render_output.hpp"
+#include "cli/render/scene_render.hpp"
+#include "cli/scene_input.hpp"
 #include "core/json.hpp"
+#include "mmdkit/core/number.hpp"
 #include "mmdkit/version.hpp"
 #if MMDKIT_HAS_PYTHON
 #include "cli/python/cmd_dataset.hpp"
@@ -40,10 +43,18 @@ int run_render_farm(const RenderArgs& a, const Streams& s) {
   if (a.model.empty() == a.scene.scene.empty()) return usage(err, "give a MODEL or --scene FILE");
   if (!a.scene.scene.empty() && (!a.motions.empty() || !a.camera.empty()))
     return usage(err, "a scene file names its own motions and camera: no MOTION or --camera with --scene");
-  RenderArgs b = a;
-  if (b.size.empty()) b.size = "1280x720";
+  // A scene file's view settings are the defaults where the options say nothing, as for render.
+  scene::ViewSettings view;
+  if (!a.scene.scene.empty()) {
+    if (auto p = render_plan(with_view_defaults(a, {}), err); !p) return p.error();
+    auto desc = scene_description(a.scene, SceneCommandInputs{a.model, a.motions, a.camera, a.audio, "render", a.quiet, a.output}, err);
+    if (!desc) return desc.error();
+    view = desc->view;
+  }
+  const RenderArgs b = with_view_defaults(a, view);
   auto plan = render_plan(b, err);
   if (!plan) return plan.error();
+  const bool view_background = a.background.empty() && view.background;
 #if MMDKIT_HAS_PYTHON
   // The spec (farm.py _cli_main): every value render would use, names as render_farm()'s arguments.
   std::string j = "{\"output\":" + json::string(a.output);
@@ -54,8 +65,11 @@ int run_render_farm(const RenderArgs& a, const Streams& s) {
   if (plan->last >= 0)
     j += ",\"frames\":[" + std::to_string(plan->first) + "," + std::to_string(plan->last) + "]";
   j += ",\"size\":[" + std::to_string(plan->width) + "," + std::to_string(plan->height) + "]";
-  j += ",\"fps\":" + std::to_string(a.fps) + ",\"msaa\":" + std::to_string(a.msaa);
-  j += ",\"background\":" + json::string(a.background);
+  j += ",\"fps\":" + std::to_string(b.fps) + ",\"msaa\":" + std::to_string(b.msaa);
+  j += ",\"background\":" + (view_background ? "[" + format_float_json((*view.background)[0]) + "," +
+                                                   format_float_json((*view.background)[1]) + "," +
+                                                   format_float_json((*view.background)[2]) + "]"
+                                             : json::string(b.background));
   j += std::string(",\"edges\":") + (a.no_edge ? "false" : "true");
   j += std::string(",\"shadows\":") + (a.no_shadow ? "false" : "true");
   j += std::string(",\"physics\":") + (a.physics ? "true" : a.no_physics ? "false" : "null");
