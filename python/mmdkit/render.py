@@ -94,8 +94,11 @@ class Renderer:
     docs/SCENE.md; then no motions or camera), or a PmxModel / PmdModel object (drawn from a
     temporary copy of its bytes; textures are found when mmdkit.read read it from a file and it is
     unchanged). motions: VMD paths (merged) and/or one VPD pose. camera: a VMD whose camera keys
-    are used (``--camera``). size: (width, height) in pixels. msaa, background ('RRGGBB' or RGB
-    0..1), edges, shadows (ground shadow and self-shadow), toon_dir: as ``render``'s options.
+    are used (``--camera``). size: (width, height) in pixels. aa ('fxaa', 'msaa', 'none'; None =
+    'fxaa', or 'msaa' when msaa is given), msaa (samples), shadow_map (pixels of a map over MMD's
+    whole shadow box; None = a map fitted to the models), background ('RRGGBB' or RGB 0..1), edges,
+    shadows (ground shadow and self-shadow), toon_dir: as ``render``'s options (``--aa``,
+    ``--msaa``, ``--shadow-map``, ...; docs/RENDER.md "Anti-aliasing").
     physics: None = on when the model has rigid bodies (as ``render``), True / False forces it;
     with physics, frames are whole frames (halves at fps=60). fps: 30, or 60 (physics advances by
     half frames; frames may then be halves).
@@ -103,7 +106,8 @@ class Renderer:
     there is no OpenGL (EGL / Mesa missing)."""
 
     def __init__(self, model_or_scene, motions: Union[PathLike, Sequence[PathLike]] = (), camera: Optional[PathLike] = None,
-                 size: Tuple[int, int] = (1280, 720), *, msaa: int = 4, background="ffffff", edges: bool = True,
+                 size: Tuple[int, int] = (1280, 720), *, msaa: Optional[int] = None, aa: Optional[str] = None,
+                 shadow_map: Optional[int] = None, background="ffffff", edges: bool = True,
                  shadows: bool = True, physics: Optional[bool] = None, toon_dir: Optional[PathLike] = None,
                  fps: int = 30):
         if isinstance(motions, (str, os.PathLike)):
@@ -120,7 +124,8 @@ class Renderer:
         self.fps = int(fps)
         self._native = _mmdkit._Renderer(
             os.fspath(source), [os.fspath(m) for m in motions], os.fspath(camera) if camera else "", w, h,
-            int(msaa), _background(background), bool(edges), bool(shadows),
+            -1 if msaa is None else int(msaa), aa or "", -1 if shadow_map is None else int(shadow_map),
+            _background(background), bool(edges), bool(shadows),
             -1 if physics is None else int(bool(physics)), os.fspath(toon_dir) if toon_dir else "", self.fps)
 
     def _document_path(self, doc) -> str:
