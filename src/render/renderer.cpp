@@ -143,7 +143,7 @@ Result<void> choose_quality(RenderSettings& settings, std::string_view aa, int m
   if (shadow_map != 0) {
     settings.shadow_map_size = shadow_map;
   } else {
-    const int side = std::max(settings.width, settings.height) / 2;
+    const int side = std::max(settings.width, settings.height) / 4;
     int size = 256;
     while (size < side && size < 2048) size *= 2;
     settings.shadow_map_size = size;

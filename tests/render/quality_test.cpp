@@ -41,7 +41,7 @@ TEST(ChooseQuality, DefaultsAndOldSettings) {
   EXPECT_TRUE(s.fxaa);
   EXPECT_EQ(s.msaa, 1);
   EXPECT_TRUE(s.shadow_fit);
-  EXPECT_EQ(s.shadow_map_size, 1024);  // 1280 / 2 rounded up to a power of two
+  EXPECT_EQ(s.shadow_map_size, 512);  // 1280 / 4 rounded up to a power of two
   ASSERT_TRUE(choose_quality(s, "", 4, 2048));  // --msaa 4 --shadow-map 2048: the look before
   EXPECT_FALSE(s.fxaa);
   EXPECT_EQ(s.msaa, 4);
@@ -62,6 +62,9 @@ TEST(ChooseQuality, DefaultsAndOldSettings) {
   ASSERT_TRUE(choose_quality(s, "", 0, 0));
   EXPECT_EQ(s.shadow_map_size, 256);
   s.width = 3840;
+  ASSERT_TRUE(choose_quality(s, "", 0, 0));
+  EXPECT_EQ(s.shadow_map_size, 1024);
+  s.width = 16384;
   ASSERT_TRUE(choose_quality(s, "", 0, 0));
   EXPECT_EQ(s.shadow_map_size, 2048);
 }

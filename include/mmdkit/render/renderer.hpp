@@ -81,7 +81,7 @@ struct RenderSettings {
 /// `settings` (msaa, fxaa, shadow_map_size, shadow_fit); docs/RENDER.md "Anti-aliasing".
 /// `aa`: "fxaa", "msaa" or "none"; empty = not given. `msaa`: samples (1..64), 0 = not given.
 /// `shadow_map`: pixels per side of a map covering MMD's whole box (16..8192, the look before the
-/// fitted map), 0 = not given: a fitted map of max(width, height) / 2 rounded up to a power of
+/// fitted map), 0 = not given: a fitted map of max(width, height) / 4 rounded up to a power of
 /// two, 256..2048.
 ///   nothing given           → fxaa, one sample, fitted shadow map (the default look);
 ///   msaa N alone            → N samples, no filter (N = 1: no anti-aliasing), as before --aa;
