@@ -117,8 +117,11 @@ class Renderer:
     folder then below each of ``search_dirs``; ``strict``: a file not found raises), or a
     PmxModel / PmdModel object (drawn from a temporary copy of its bytes; textures are found when
     mmdkit.read read it from a file and it is unchanged). motions: VMD paths (merged) and/or one VPD pose. camera: a VMD whose camera keys
-    are used (``--camera``). size: (width, height) in pixels. msaa, background ('RRGGBB' or RGB
-    0..1), edges, shadows (ground shadow and self-shadow), toon_dir: as ``render``'s options.
+    are used (``--camera``). size: (width, height) in pixels. aa ('fxaa', 'msaa', 'none'; None =
+    'fxaa', or 'msaa' when msaa is given), msaa (samples), shadow_map (pixels of a map over MMD's
+    whole shadow box; None = a map fitted to the models), background ('RRGGBB' or RGB 0..1), edges,
+    shadows (ground shadow and self-shadow), toon_dir: as ``render``'s options (``--aa``,
+    ``--msaa``, ``--shadow-map``, ...; docs/RENDER.md "Anti-aliasing").
     physics: None = on when the model has rigid bodies (as ``render``), True / False forces it;
     with physics, frames are whole frames (halves at fps=60). fps: 30, or 60 (physics advances by
     half frames; frames may then be halves).
@@ -126,7 +129,8 @@ class Renderer:
     there is no OpenGL (EGL / Mesa missing)."""
 
     def __init__(self, model_or_scene, motions: Union[PathLike, Sequence[PathLike]] = (), camera: Optional[PathLike] = None,
-                 size: Optional[Tuple[int, int]] = None, *, msaa: int = 4, background=None, edges: bool = True,
+                 size: Optional[Tuple[int, int]] = None, *, msaa: Optional[int] = None, aa: Optional[str] = None,
+                 shadow_map: Optional[int] = None, background=None, edges: bool = True,
                  shadows: bool = True, physics: Optional[bool] = None, toon_dir: Optional[PathLike] = None,
                  fps: Optional[int] = None, search_dirs: Sequence[PathLike] = (), strict: bool = False):
         """Loads the model or scene and uploads it for drawing (see the class docstring).
@@ -161,7 +165,8 @@ class Renderer:
                 raise ArgumentError("size must be (width, height) with 1..16384 pixels each")
         self._native = _mmdkit._Renderer(
             os.fspath(source), [os.fspath(m) for m in motions], os.fspath(camera) if camera else "", w, h,
-            int(msaa), None if background is None else _background(background), bool(edges), bool(shadows),
+            -1 if msaa is None else int(msaa), aa or "", -1 if shadow_map is None else int(shadow_map),
+            None if background is None else _background(background), bool(edges), bool(shadows),
             -1 if physics is None else int(bool(physics)), os.fspath(toon_dir) if toon_dir else "",
             0 if fps is None else int(fps))
         #: 30 or 60: the argument, else the scene's view fps, else 30.

@@ -7,6 +7,7 @@
 
 #if MMDKIT_HAS_RENDER
 
+#include <algorithm>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
@@ -154,6 +155,7 @@ struct Session {
 
 std::unique_ptr<Session> make_session(const std::string& source, const std::vector<std::string>& motions,
                                       const std::string& camera, int width, int height, int msaa,
+                                      const std::string& aa, int shadow_map,
                                       std::optional<std::array<float, 3>> background, bool edges, bool shadows,
                                       int physics, const std::string& toon_dir, int fps) {
   // 0 (width, height, fps) and no background: the scene file's view settings, else 1280x720, 30,
@@ -161,7 +163,8 @@ std::unique_ptr<Session> make_session(const std::string& source, const std::vect
   if (width != 0 || height != 0)
     if (width < 1 || height < 1 || width > 16384 || height > 16384)
       raise_argument("size must be (width, height) with 1..16384 pixels each");
-  if (msaa < 1 || msaa > 64) raise_argument("msaa must be 1..64");
+  if (msaa != -1 && (msaa < 1 || msaa > 64)) raise_argument("msaa must be 1..64 (or None)");
+  if (shadow_map != -1 && (shadow_map < 16 || shadow_map > 8192)) raise_argument("shadow_map must be 16..8192 (or None)");
   if (fps != 0 && fps != 30 && fps != 60) raise_argument("fps must be 30 or 60");
   if (background)
     for (float c : *background)
@@ -225,7 +228,8 @@ std::unique_ptr<Session> make_session(const std::string& source, const std::vect
   render::RenderSettings rs;
   rs.width = width;
   rs.height = height;
-  rs.msaa = msaa;
+  // Anti-aliasing and shadow map as `render` chooses them (renderer.hpp choose_quality).
+  if (auto q = render::choose_quality(rs, aa, std::max(msaa, 0), std::max(shadow_map, 0)); !q) raise_argument(q.error().message);
   rs.background = background ? *background : d.view.background.value_or(std::array<float, 3>{1.0f, 1.0f, 1.0f});
   rs.edges = edges;
   rs.ground_shadow = rs.self_shadow = shadows;
@@ -421,7 +425,7 @@ py::array_t<std::uint8_t> bytes_image(const py::bytes& data, const std::string& 
 void bind_render(py::module_& m) {
   py::class_<Session>(m, "_Renderer", "The render session behind mmdkit.Renderer (scene_renderer.hpp).")
       .def(py::init(&make_session), py::arg("source"), py::arg("motions"), py::arg("camera"), py::arg("width"),
-           py::arg("height"), py::arg("msaa"), py::arg("background"), py::arg("edges"), py::arg("shadows"),
+           py::arg("height"), py::arg("msaa"), py::arg("aa"), py::arg("shadow_map"), py::arg("background"), py::arg("edges"), py::arg("shadows"),
            py::arg("physics"), py::arg("toon_dir"), py::arg("fps"))
       .def_property_readonly("width", [](const Session& s) { return s.renderer->settings().width; })
       .def_property_readonly("height", [](const Session& s) { return s.renderer->settings().height; })

@@ -15,6 +15,7 @@
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/model/textures.hpp"
 #include "mmdkit/render/texture.hpp"
+#include "render/fxaa.hpp"
 #include "render/gl_util.hpp"
 #include "render/shaders.hpp"
 
@@ -38,7 +39,7 @@ struct Locations {
   GLint view = -1, proj = -1, light_vp = -1, diffuse = -1, ambient = -1, specular = -1, power = -1,
         light_color = -1, to_light = -1, eye = -1, ortho = -1, view_dir = -1, has_texture = -1,
         sphere_mode = -1, has_toon = -1, self_shadow = -1, tex_mul = -1, tex_add = -1, sph_mul = -1,
-        sph_add = -1, toon_mul = -1, toon_add = -1, accessory = -1;
+        sph_add = -1, toon_mul = -1, toon_add = -1, accessory = -1, shadow_rect = -1;
 };
 
 GLuint upload_texture(const Image& img, bool repeat) {
@@ -93,6 +94,7 @@ struct Renderer::Impl {
   GLint depth_vp = -1;
   GLuint fbo_msaa = 0, rb_color = 0, rb_depth = 0, fbo_resolve = 0, rb_resolve = 0;
   GLuint fbo_shadow = 0, tex_shadow = 0;
+  detail::FxaaWork fxaa;     // RenderSettings::fxaa: the filter's buffers (read)
   int samples = 1;
   IdBuffer ids;  ///< draw_ids (renderers[0] only)
 
@@ -119,6 +121,35 @@ Renderer::~Renderer() = default;
 
 const RenderSettings& Renderer::settings() const noexcept { return impl_->settings; }
 float Renderer::edge_pixels() const noexcept { return impl_->edge_px; }
+
+Result<void> choose_quality(RenderSettings& settings, std::string_view aa, int msaa, int shadow_map) {
+  if (msaa != 0 && (msaa < 1 || msaa > 64)) return make_error(ErrorCode::invalid_argument, "MSAA samples must be 1..64");
+  if (shadow_map != 0 && (shadow_map < 16 || shadow_map > 8192))
+    return make_error(ErrorCode::invalid_argument, "the shadow map size must be 16..8192 pixels");
+  if (aa.empty()) aa = msaa != 0 ? "msaa" : "fxaa";  // --msaa N alone: as before --aa existed
+  if (aa == "msaa") {
+    settings.msaa = msaa != 0 ? msaa : 4;
+    settings.fxaa = false;
+  } else if (aa == "fxaa" || aa == "none") {
+    if (msaa > 1)
+      return make_error(ErrorCode::invalid_argument, "anti-aliasing '" + std::string(aa) + "' draws one sample per pixel; " +
+                                                         std::to_string(msaa) + " MSAA samples need 'msaa'");
+    settings.msaa = 1;
+    settings.fxaa = aa == "fxaa";
+  } else {
+    return make_error(ErrorCode::invalid_argument, "anti-aliasing must be fxaa, msaa or none, not '" + std::string(aa) + "'");
+  }
+  settings.shadow_fit = shadow_map == 0;
+  if (shadow_map != 0) {
+    settings.shadow_map_size = shadow_map;
+  } else {
+    const int side = std::max(settings.width, settings.height) / 4;
+    int size = 256;
+    while (size < side && size < 2048) size *= 2;
+    settings.shadow_map_size = size;
+  }
+  return {};
+}
 
 Mat4 projection_matrix(const anim::CameraState& camera, float aspect) noexcept {
   const float fov = std::clamp(camera.fov_degrees, 1.0f, 179.0f) * kPi / 180.0f;
@@ -177,7 +208,7 @@ Result<void> make_programs(Renderer::Impl& r) {
   l = {u("u_view"), u("u_proj"), u("u_light_vp"), u("u_diffuse"), u("u_ambient"), u("u_specular"), u("u_power"),
        u("u_light_color"), u("u_to_light"), u("u_eye"), u("u_ortho"), u("u_view_dir"), u("u_has_texture"),
        u("u_sphere_mode"), u("u_has_toon"), u("u_self_shadow"), u("u_tex_mul"), u("u_tex_add"), u("u_sph_mul"),
-       u("u_sph_add"), u("u_toon_mul"), u("u_toon_add"), u("u_accessory")};
+       u("u_sph_add"), u("u_toon_mul"), u("u_toon_add"), u("u_accessory"), u("u_shadow_rect")};
   glUseProgram(p);
   glUniform1i(u("u_texture"), 0);
   glUniform1i(u("u_sphere"), 1);
@@ -376,9 +407,9 @@ Result<void> make_framebuffers(Renderer::Impl& r, const RenderSettings& settings
   glGenRenderbuffers(1, &r.rb_color);
   glGenRenderbuffers(1, &r.rb_depth);
   glBindFramebuffer(GL_FRAMEBUFFER, r.fbo_msaa);
-  glBindRenderbuffer(GL_RENDERBUFFER, r.rb_color);
-  glRenderbufferStorageMultisample(GL_RENDERBUFFER, r.samples > 1 ? r.samples : 0, GL_RGBA8, settings.width, settings.height);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r.rb_color);
+    glBindRenderbuffer(GL_RENDERBUFFER, r.rb_color);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, r.samples > 1 ? r.samples : 0, GL_RGBA8, settings.width, settings.height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r.rb_color);
   glBindRenderbuffer(GL_RENDERBUFFER, r.rb_depth);
   glRenderbufferStorageMultisample(GL_RENDERBUFFER, r.samples > 1 ? r.samples : 0, GL_DEPTH24_STENCIL8, settings.width, settings.height);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, r.rb_depth);
@@ -423,7 +454,7 @@ Result<Renderer> Renderer::create(Context& context, const model::Model& model, c
   auto impl = std::make_unique<Impl>();
   Impl& r = *impl;
   r.settings = settings;
-  r.samples = std::clamp(settings.msaa, 1, std::max(1, context.info().max_samples));
+  r.samples = settings.fxaa ? 1 : std::clamp(settings.msaa, 1, std::max(1, context.info().max_samples));
   r.edge_px = settings.edge_pixels > 0 ? settings.edge_pixels
                                        : float(settings.height) * 0.001f / (2.0f * std::tan(15.0f * kPi / 180.0f));
   r.vertex_count = model.vertices.size();
@@ -476,12 +507,53 @@ namespace {
 // What every model of one picture shares: the camera's matrices, the light, the shadow map.
 struct PassState {
   Mat4 proj{}, view{}, light_vp{};
+  Mat4 map_vp{};  ///< what draws the shadow map: light_vp, or cropped to shadow_rect (fitted map)
+  Vec4 shadow_rect{0, 0, 1, 1};  ///< the part of MMD's box the map holds (offset, size; 0..1)
   Vec3 light_dir{}, to_light{};
   bool self_shadow = false;
   GLuint tex_shadow = 0;
 };
 
 }  // namespace
+
+// The fitted self-shadow map (RenderSettings::shadow_fit): the square part of MMD's map box
+// (texture coordinates 0..1) holding every drawn vertex, of size 2^-k of the box (the smallest
+// that holds them) with its corner on whole texels of that size, so the texel grid stays put while
+// the models move (it changes only when k does). Nothing drawn inside the box: the whole box.
+static void fit_shadow_map(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
+                           const RenderSettings& s, PassState& ps) {
+  const Mat4& m = ps.light_vp;  // orthographic: w = 1
+  float lo[2] = {1, 1}, hi[2] = {0, 0};
+  for (std::size_t k = 0; k < renderers.size(); ++k) {
+    if (!frames[k].visible) continue;
+    for (const Vec3& v : frames[k].positions)
+      for (int a = 0; a < 2; ++a) {
+        const auto i = static_cast<std::size_t>(a);
+        const float ndc = m[i] * v[0] + m[4 + i] * v[1] + m[8 + i] * v[2] + m[12 + i];
+        const float st = std::clamp(ndc * 0.5f + 0.5f, 0.0f, 1.0f);
+        lo[a] = std::min(lo[a], st);
+        hi[a] = std::max(hi[a], st);
+      }
+  }
+  if (!(hi[0] > lo[0]) && !(hi[1] > lo[1])) return;  // nothing (or one point) in the box
+  const float texels = float(std::clamp(s.shadow_map_size, 16, 8192));
+  for (int k = 12; k >= 0; --k) {
+    const float size = std::ldexp(1.0f, -k);
+    const float texel = size / texels;
+    // One texel of margin on each side: the rasterised edge of the nearest casters.
+    const float ox = std::floor((lo[0] - texel) / texel) * texel, oy = std::floor((lo[1] - texel) / texel) * texel;
+    if (k > 0 && (ox + size < hi[0] + texel || oy + size < hi[1] + texel)) continue;
+    if (k == 0) {
+      ps.shadow_rect = {0, 0, 1, 1};
+      return;  // the whole box: MMD's matrix as it is
+    }
+    ps.shadow_rect = {ox, oy, size, size};
+    // NDC of the map: (ndc + 1 − 2·offset) / size − 1, per axis (z unchanged).
+    Mat4 crop{1 / size, 0, 0, 0, 0, 1 / size, 0, 0, 0, 0, 1, 0, (1 - 2 * ox) / size - 1, (1 - 2 * oy) / size - 1, 0, 1};
+    ps.map_vp = gl::mul(crop, ps.light_vp);
+    return;
+  }
+}
 
 // Checks a frame against its model and uploads its vertices (and UVs when morphs move them);
 // returns the material values to draw with.
@@ -566,7 +638,7 @@ static void draw_range(const MaterialGl& m) {
 static void shadow_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> mats, const PassState& ps) {
   glBindVertexArray(r.vao);
   glUseProgram(r.prog_depth);
-  glUniformMatrix4fv(r.depth_vp, 1, GL_FALSE, ps.light_vp.data());
+  glUniformMatrix4fv(r.depth_vp, 1, GL_FALSE, ps.map_vp.data());
   for (std::size_t i = 0; i < r.materials.size(); ++i)
     if (material_visible(r, mats, i) && (r.materials[i].flags & model::kDrawShadowMap)) draw_range(r.materials[i]);
   glBindVertexArray(0);
@@ -612,6 +684,7 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
   glUniformMatrix4fv(l.view, 1, GL_FALSE, view.data());
   glUniformMatrix4fv(l.proj, 1, GL_FALSE, proj.data());
   glUniformMatrix4fv(l.light_vp, 1, GL_FALSE, ps.light_vp.data());
+  glUniform4fv(l.shadow_rect, 1, ps.shadow_rect.data());
   glUniform3fv(l.light_color, 1, scene.light.color.data());
   glUniform3fv(l.to_light, 1, ps.to_light.data());
   glUniform3fv(l.eye, 1, scene.camera.position.data());
@@ -712,6 +785,8 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   ps.self_shadow = s.self_shadow && t.tex_shadow && scene.self_shadow.mode != 0;
   ps.light_vp = ps.self_shadow ? shadow_matrix(scene) : Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   ps.tex_shadow = t.tex_shadow;
+  ps.map_vp = ps.light_vp;
+  if (ps.self_shadow && s.shadow_fit) fit_shadow_map(renderers, frames, s, ps);
   glFrontFace(GL_CW);  // MMD's front faces are clockwise on screen (Direct3D)
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_STENCIL_TEST);
@@ -742,7 +817,7 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   for (std::size_t k = 0; k < renderers.size(); ++k)
     if (frames[k].visible) color_pass(*renderers[k]->impl_, mats[k], frames[k], scene, ps);
 
-  // 6. Resolve MSAA.
+  // 6. Resolve MSAA (the anti-aliasing filter, when chosen, runs in read()).
   glBindFramebuffer(GL_READ_FRAMEBUFFER, t.fbo_msaa);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t.fbo_resolve);
   glBlitFramebuffer(0, 0, s.width, s.height, 0, 0, s.width, s.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
@@ -768,6 +843,7 @@ void Renderer::read(Image& out) {
     std::swap_ranges(px.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * row),
                      px.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y + 1) * row),
                      px.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(h - 1 - y) * row));
+  if (r.settings.fxaa) detail::fxaa(out, r.fxaa);
 }
 
 // Mask and depth (renderer.hpp draw_ids): the shadow map's vertex shader with the camera's

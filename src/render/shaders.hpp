@@ -55,6 +55,7 @@ uniform sampler2D u_texture;
 uniform sampler2D u_sphere;
 uniform sampler2D u_toon;
 uniform sampler2D u_shadow_map;
+uniform vec4 u_shadow_rect;   // the part of MMD's map box the map holds: offset xy, size zw (0..1)
 uniform vec4 u_tex_mul, u_tex_add, u_sph_mul, u_sph_add, u_toon_mul, u_toon_add;
 out vec4 o_color;
 
@@ -62,8 +63,11 @@ float shadow_comp() {
   vec3 p = v_light_clip.xyz / v_light_clip.w;
   vec2 st = p.xy * 0.5 + 0.5;
   if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return 1.0;
+  // A fitted map holds only u_shadow_rect of the box; outside it nothing casts (depth cleared).
+  vec2 sm = (st - u_shadow_rect.xy) / u_shadow_rect.zw;
+  if (any(lessThan(sm, vec2(0.0))) || any(greaterThan(sm, vec2(1.0)))) return 1.0;
   float z = p.z * 0.5 + 0.5;
-  float d = max(z - texture(u_shadow_map, st).r, 0.0);
+  float d = max(z - texture(u_shadow_map, sm).r, 0.0);
   // MME full.fx CalcShdow: mode 1 factor 1500, mode 2 factor 8000 × (1 − y) in D3D texture space.
   float k = u_self_shadow == 2 ? 8000.0 * (1.0 - st.y) : 1500.0;
   return 1.0 - clamp(d * k - 0.3, 0.0, 1.0);

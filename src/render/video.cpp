@@ -4,8 +4,12 @@
 #include "render/ffmpeg.hpp"  // FFmpeg's headers; its libraries are loaded by open()
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <limits>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <vector>
 
 namespace mmdkit::render {
@@ -49,8 +53,16 @@ struct VideoWriter::Impl {
   bool audio_eof = false;
   bool header_written = false;
   std::string path;
+  // The encoder thread (video.hpp write): one frame waiting, one being encoded.
+  std::thread worker;
+  std::mutex mutex;
+  std::condition_variable changed;
+  Image waiting, encoding;
+  bool has_waiting = false, busy = false, stop = false;
+  std::optional<Error> failure;  // the first error of the thread; it then stops
 
   ~Impl() {
+    stop_worker();
     ff->sws_freeContext(sws);
     ff->av_frame_free(&vframe);
     ff->av_frame_free(&aframe);
@@ -66,6 +78,48 @@ struct VideoWriter::Impl {
     if (fmt) {
       if (!(fmt->oformat->flags & AVFMT_NOFILE)) ff->avio_closep(&fmt->pb);
       ff->avformat_free_context(fmt);
+    }
+  }
+
+  void stop_worker() {
+    if (!worker.joinable()) return;
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+    worker.join();
+  }
+
+  // Converts and encodes one frame (and the audio up to its end).
+  Result<void> encode(const Image& frame) {
+    if (ff->av_frame_make_writable(vframe) < 0) return fail(ErrorCode::io_error, "out of memory");
+    const uint8_t* src[1] = {frame.rgba.data()};
+    const int stride[1] = {frame.width * 4};
+    ff->sws_scale(sws, src, stride, 0, frame.height, vframe->data, vframe->linesize);
+    vframe->pts = next_pts++;
+    if (auto r = drain(venc, vst, vframe); !r) return r;
+    if (aenc) return pump_audio(ff->av_rescale_q(next_pts, venc->time_base, aenc->time_base));
+    return {};
+  }
+
+  // The thread: takes the waiting frame, encodes it, until stopped with nothing waiting or failed.
+  void run() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      changed.wait(lock, [&] { return has_waiting || stop; });
+      if (!has_waiting) return;  // stopped, everything encoded
+      std::swap(waiting, encoding);
+      has_waiting = false;
+      busy = true;
+      lock.unlock();
+      changed.notify_all();
+      auto r = encode(encoding);
+      lock.lock();
+      busy = false;
+      if (!r) failure = r.error();
+      changed.notify_all();
+      if (failure) return;
     }
   }
 
@@ -278,6 +332,7 @@ Result<VideoWriter> VideoWriter::open(const VideoSettings& s) {
   if (!s.audio.empty())
     if (auto r = v.open_audio(s.audio, webm); !r) return std::unexpected(r.error());
   if (auto r = v.write_header(webm); !r) return std::unexpected(r.error());
+  v.worker = std::thread([&v] { v.run(); });
   return VideoWriter(std::move(impl));
 }
 
@@ -288,18 +343,25 @@ Result<void> VideoWriter::write(const Image& frame) {
     return fail(ErrorCode::invalid_argument, "frame of " + std::to_string(frame.width) + "x" +
                                                  std::to_string(frame.height) + " for a video of " +
                                                  std::to_string(v.width) + "x" + std::to_string(v.height));
-  if (ff->av_frame_make_writable(v.vframe) < 0) return fail(ErrorCode::io_error, "out of memory");
-  const uint8_t* src[1] = {frame.rgba.data()};
-  const int stride[1] = {frame.width * 4};
-  ff->sws_scale(v.sws, src, stride, 0, frame.height, v.vframe->data, v.vframe->linesize);
-  v.vframe->pts = v.next_pts++;
-  if (auto r = v.drain(v.venc, v.vst, v.vframe); !r) return r;
-  if (v.aenc) return v.pump_audio(ff->av_rescale_q(v.next_pts, v.venc->time_base, v.aenc->time_base));
+  // Handed to the encoder thread: wait for the slot, copy the frame into it (its buffer is
+  // reused), return; the caller draws the next frame while this one is encoded.
+  std::unique_lock lock(v.mutex);
+  v.changed.wait(lock, [&] { return !v.has_waiting || v.failure || !v.worker.joinable(); });
+  if (v.failure) return std::unexpected(*v.failure);
+  if (!v.worker.joinable()) return fail(ErrorCode::invalid_argument, v.path + ": frame written after finish()");
+  v.waiting.width = frame.width;
+  v.waiting.height = frame.height;
+  v.waiting.rgba.assign(frame.rgba.begin(), frame.rgba.end());
+  v.has_waiting = true;
+  lock.unlock();
+  v.changed.notify_all();
   return {};
 }
 
 Result<void> VideoWriter::finish() {
   Impl& v = *impl_;
+  v.stop_worker();  // encodes what is waiting first
+  if (v.failure) return std::unexpected(*v.failure);
   if (auto r = v.drain(v.venc, v.vst, nullptr); !r) return r;
   if (v.aenc) {
     if (auto r = v.pump_audio(ff->av_rescale_q(v.next_pts, v.venc->time_base, v.aenc->time_base)); !r) return r;

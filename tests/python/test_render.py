@@ -49,6 +49,22 @@ def test_png_equals_the_cli_with_options(gl, tmp_path):
     assert ((img[..., :3] != (0x33, 0x66, 0x99)).any(axis=2)).sum() > 500  # the model is drawn
 
 
+def test_anti_aliasing_and_shadow_map_options_equal_the_cli(gl, tmp_path):
+    # aa / msaa / shadow_map are render's --aa / --msaa / --shadow-map (render::choose_quality).
+    model = corpus_file(MIKU)
+    for kw, args in (({"aa": "msaa", "shadow_map": 2048}, ("--aa", "msaa", "--shadow-map", "2048")),
+                     ({"aa": "none"}, ("--aa", "none")),
+                     ({"msaa": 2}, ("--msaa", "2"))):
+        r = mmdkit.Renderer(model, size=(96, 64), physics=False, **kw)
+        assert r.png(0) == cli_png(tmp_path, model, "--size", "96x64", "--no-physics", *args), kw
+    with pytest.raises(mmdkit.ArgumentError, match="fxaa, msaa or none"):
+        mmdkit.Renderer(model, size=(96, 64), aa="smaa")
+    with pytest.raises(mmdkit.ArgumentError, match="one sample"):
+        mmdkit.Renderer(model, size=(96, 64), aa="fxaa", msaa=4)
+    with pytest.raises(mmdkit.ArgumentError, match="msaa"):
+        mmdkit.Renderer(model, size=(96, 64), msaa=0)
+
+
 def test_frames_stream_and_mask_depth(gl):
     model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
     r = mmdkit.Renderer(model, [motion], size=(160, 120), physics=False)

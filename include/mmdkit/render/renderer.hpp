@@ -26,6 +26,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mmdkit/anim/camera.hpp"
@@ -61,6 +62,16 @@ struct RenderSettings {
   /// 30° view angle; docs/RENDER.md "Edges").
   float edge_pixels = 0;
   int shadow_map_size = 2048;   ///< self-shadow map, pixels per side (nanoem and MMD: 2048)
+  /// false: the self-shadow map covers MMD's whole box (±1/distance around the look-at point,
+  /// docs/RENDER.md "Self-shadow"). true: each frame it covers only the part of that box where the
+  /// models' vertices lie (light space, snapped to a power-of-two fraction of the box and to whole
+  /// texels so it does not shimmer); the shadows land where they did, with finer texels from a
+  /// smaller map. The comparison and mode 2's factor use MMD's box coordinates either way.
+  bool shadow_fit = false;
+  /// A post-process anti-aliasing filter (FXAA-like, docs/RENDER.md "Anti-aliasing") applied by
+  /// read() to the read-back picture (on the CPU); the picture itself is then drawn with one
+  /// sample per pixel (msaa is ignored).
+  bool fxaa = false;
   /// Folder with MMD's shared toon01.bmp .. toon10.bmp; empty = the model's folder, then the
   /// generated approximations (toon.hpp).
   std::filesystem::path toon_dir;
@@ -68,6 +79,19 @@ struct RenderSettings {
   /// another through draw_scene (accessories and further models of a scene; saves their memory).
   bool framebuffer = true;
 };
+
+/// The anti-aliasing and self-shadow map choices of `mmdkit render` and mmdkit.Renderer, applied to
+/// `settings` (msaa, fxaa, shadow_map_size, shadow_fit); docs/RENDER.md "Anti-aliasing".
+/// `aa`: "fxaa", "msaa" or "none"; empty = not given. `msaa`: samples (1..64), 0 = not given.
+/// `shadow_map`: pixels per side of a map covering MMD's whole box (16..8192, the look before the
+/// fitted map), 0 = not given: a fitted map of max(width, height) / 4 rounded up to a power of
+/// two, 256..2048.
+///   nothing given           → fxaa, one sample, fitted shadow map (the default look);
+///   msaa N alone            → N samples, no filter (N = 1: no anti-aliasing), as before --aa;
+///   aa "msaa" [msaa N]      → N samples (default 4); aa "fxaa" / "none" → one sample.
+/// Errors: invalid_argument for an unknown `aa`, samples outside 1..64, a map size outside
+/// 16..8192, or "fxaa" / "none" with more than one sample.
+Result<void> choose_quality(RenderSettings& settings, std::string_view aa, int msaa, int shadow_map);
 
 /// One frame of the model: its posed geometry and material values. Spans may be empty where noted.
 struct ModelFrame {

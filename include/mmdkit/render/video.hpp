@@ -42,7 +42,10 @@ class VideoWriter {
   VideoWriter& operator=(VideoWriter&&) noexcept;
   ~VideoWriter();  ///< closes without finishing (the file is incomplete: callers remove it)
 
-  /// Encodes one frame (size as opened). Errors: invalid_argument (size), io_error (encoder/write).
+  /// Hands one frame (size as opened, copied) to the writer's encoder thread and returns while it
+  /// is converted and encoded, so the caller can draw the next one (one frame waits at most;
+  /// frames are encoded in order). Errors: invalid_argument (size); io_error (encoder/write) of an
+  /// earlier frame, reported by the next write or by finish.
   Result<void> write(const Image& frame);
   /// Flushes the encoders, writes the audio up to the video's length and the trailer.
   Result<void> finish();

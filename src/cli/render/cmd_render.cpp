@@ -28,7 +28,9 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_option("-o,--output", a.output, "out.png, out.mp4, out.webm, or a PNG pattern such as frames/%05d.png")->required();
   s->add_option("--size", a.size, "WIDTHxHEIGHT in pixels (default 1280x720, or the scene's / project's output size; even for video)");
   s->add_option("--fps", a.fps, "30 or 60 (60 samples every half frame, as MMD's 60 fps output; default 30, or the scene's / project's)");
-  s->add_option("--msaa", a.msaa, "multisample anti-aliasing samples (1 = off; default 4, clamped to the driver)");
+  s->add_option("--aa", a.aa, "anti-aliasing: fxaa (default: a post-process edge filter), msaa (multisampling, --msaa samples, default 4) or none");
+  s->add_option("--msaa", a.msaa, "multisample anti-aliasing samples, clamped to the driver (alone: MSAA with N samples, 1 = no anti-aliasing)");
+  s->add_option("--shadow-map", a.shadow_map, "self-shadow map of N x N pixels over MMD's whole shadow box (default: a map fitted to the models, sized from the output)");
   s->add_option("--background", a.background, "background colour RRGGBB (default ffffff, MMD's white, or the scene's / project's)");
   s->add_flag("--no-edge", a.no_edge, "do not draw edges (outlines)");
   s->add_flag("--no-shadow", a.no_shadow, "do not draw the ground shadow and self-shadow");

@@ -2,7 +2,7 @@
 // (src/render, docs/RENDER.md), to a PNG, a numbered PNG sequence, an MP4 (H.264) or a WebM (VP9).
 //
 //   mmdkit render MODEL [MOTION.vmd|POSE.vpd ...] [--camera CAMERA.vmd] [--frame F | --frames A-B]
-//                 -o OUT [--size WxH] [--fps 30|60] [--msaa N] [--background RRGGBB] [--no-edge]
+//                 -o OUT [--size WxH] [--fps 30|60] [--aa fxaa|msaa|none] [--msaa N] [--shadow-map N] [--background RRGGBB] [--no-edge]
 //                 [--no-shadow] [--audio FILE] [--toon-dir DIR] [--physics|--no-physics] [--force]
 //                 [--workers N | --scheduler ADDR]   (a render farm on Dask: render_farm.hpp)
 //
@@ -44,7 +44,9 @@ struct RenderArgs {
   std::string output;
   std::string size;           ///< empty = the scene's view size (a project's output size), else 1280x720
   int fps = 0;                ///< 0 = the scene's view fps (a project's preferred fps), else 30
-  int msaa = 4;
+  int msaa = -1;              ///< -1 = not given (render::choose_quality)
+  std::string aa;             ///< --aa fxaa|msaa|none; empty = not given
+  int shadow_map = -1;        ///< --shadow-map N; -1 = not given (a fitted map)
   std::string background;     ///< empty = the scene's view background, else ffffff (MMD's white)
   bool no_edge = false;
   bool no_shadow = false;

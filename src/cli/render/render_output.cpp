@@ -5,6 +5,9 @@
 
 #include "cli/render/render_output.hpp"
 
+#include <algorithm>
+#include "mmdkit/render/renderer.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <system_error>
@@ -52,7 +55,16 @@ std::expected<RenderPlan, int> render_plan(const RenderArgs& a, std::ostream& er
     if (video && (width % 2 || height % 2)) return std::unexpected(usage(err, "--size of a video must be even in both directions (yuv420p)"));
   }
   if (a.fps != 30 && a.fps != 60) return std::unexpected(usage(err, "--fps must be 30 or 60"));
-  if (a.msaa < 1 || a.msaa > 64) return std::unexpected(usage(err, "--msaa must be 1..64"));
+  if (a.msaa != -1 && (a.msaa < 1 || a.msaa > 64)) return std::unexpected(usage(err, "--msaa must be 1..64"));
+  if (a.shadow_map != -1 && (a.shadow_map < 16 || a.shadow_map > 8192))
+    return std::unexpected(usage(err, "--shadow-map must be 16..8192 pixels"));
+  {
+    render::RenderSettings rs;
+    rs.width = width;
+    rs.height = height;
+    if (auto r = render::choose_quality(rs, a.aa, std::max(a.msaa, 0), std::max(a.shadow_map, 0)); !r)
+      return std::unexpected(usage(err, "--aa: " + r.error().message));
+  }
   std::array<float, 3>& bg = plan.background;
   {
     std::string h = a.background;

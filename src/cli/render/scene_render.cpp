@@ -167,7 +167,8 @@ int run_scene_render(const RenderArgs& given, std::ostream& err) {
   render::RenderSettings rs;
   rs.width = pl.width;
   rs.height = pl.height;
-  rs.msaa = a.msaa;
+  if (auto r = render::choose_quality(rs, a.aa, std::max(a.msaa, 0), std::max(a.shadow_map, 0)); !r)
+    return usage(err, r.error().message);  // checked by render_plan already
   rs.background = pl.background;
   rs.edges = !a.no_edge;
   rs.ground_shadow = rs.self_shadow = !a.no_shadow;
