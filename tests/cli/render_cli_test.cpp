@@ -151,6 +151,41 @@ TEST_F(RenderCli, BoneMovedByTheMotionProjectsToThePredictedPixel) {
   }
 }
 
+// --background-image: a PNG written here (left half blue, right half green) stretched over the
+// whole output behind the model: the marker stays where it was, the rest is the picture's halves;
+// a missing file is an error naming the option.
+TEST_F(RenderCli, BackgroundImageIsStretchedBehindTheModel) {
+  Image bg{4, 2, std::vector<std::uint8_t>(32, 255)};
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 4; ++x) {
+      std::uint8_t* p = bg.rgba.data() + (y * 4 + x) * 4;
+      p[0] = 20;
+      p[1] = x < 2 ? 40 : 220;
+      p[2] = x < 2 ? 230 : 60;
+    }
+  const fs::path png = dir / "bg.png";
+  ASSERT_TRUE(write_file_atomic(png, *encode_png(bg)));
+  const fs::path out = dir / "bg_out.png";
+  auto args = small();
+  args.insert(args.begin(), {model.string(), "-o", out.string(), "--background-image", png.string()});
+  const RenderRun r = render(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto bytes = read_file(out);
+  ASSERT_TRUE(bytes);
+  auto img = decode_image(*bytes, out.string());
+  ASSERT_TRUE(img);
+  auto at = [&](int x, int y) { return std::array<int, 3>{img->at(x, y)[0], img->at(x, y)[1], img->at(x, y)[2]}; };
+  EXPECT_EQ(at(20, 20), (std::array<int, 3>{20, 40, 230}));
+  EXPECT_EQ(at(140, 100), (std::array<int, 3>{20, 220, 60}));
+  EXPECT_LT(at(80, 60)[0], 10) << "the black marker is drawn over the picture";
+  EXPECT_LT(at(80, 60)[2], 10);
+  args = small();
+  args.insert(args.begin(), {model.string(), "-o", out.string(), "--force", "--background-image", (dir / "none.png").string()});
+  const RenderRun missing = render(args);
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("--background-image: file not found"), std::string::npos) << missing.err;
+}
+
 TEST_F(RenderCli, CameraCutHoldsTheFirstKeyAndSixtyFpsSamplesHalfFrames) {
   auto camera = [&](std::uint32_t second_frame) {
     vmd::Motion m;
