@@ -7,7 +7,7 @@
 #      core layer at -O3; the whole plain Release build is `test-package.sh --release-full`);
 #   2. sanitize preset, the one sanitizer build (clang 16, ASan + UBSan, coverage for libFuzzer):
 #      the same ctest under the sanitizers, then every fuzz target of that build for
-#      MMDKIT_CI_FUZZ_SECONDS (default 20) seconds on generated + corpus seeds; a finding fails the
+#      MMDKIT_CI_FUZZ_SECONDS (default 12) seconds on generated + corpus seeds; a finding fails the
 #      run (inputs kept in tests/regress/inputs/, see scripts/fuzz.sh).
 # MMDKIT_CI_SKIP_ASAN=1 skips the sanitizer ctest, MMDKIT_CI_SKIP_FUZZ=1 the fuzz runs, both the
 # sanitizer build (local use only; CI runs all).
@@ -67,7 +67,7 @@ if [ "$skip_asan" != 1 ]; then
   ctest --preset sanitize
 fi
 if [ "$skip_fuzz" != 1 ]; then
-  stage "fuzz (${MMDKIT_CI_FUZZ_SECONDS:-20} s per target)"
-  sh scripts/fuzz.sh --seconds "${MMDKIT_CI_FUZZ_SECONDS:-20}" --jobs 2
+  stage "fuzz (${MMDKIT_CI_FUZZ_SECONDS:-12} s per target)"
+  sh scripts/fuzz.sh --seconds "${MMDKIT_CI_FUZZ_SECONDS:-12}" --jobs 2
 fi
 stage "done"

@@ -4,7 +4,8 @@ ADDRESS`` (a running scheduler)."""
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator, Optional
+import os
+from typing import Dict, Iterator, Optional
 
 from .errors import Error
 
@@ -17,6 +18,8 @@ class DaskUnavailable(Error):
 def client(workers: int = 0, scheduler: Optional[str] = None) -> Iterator["object"]:
     """A distributed.Client on `scheduler` when given, else on a local cluster of `workers`
     single-threaded processes (no dashboard); closed (the local cluster stopped) on leaving.
+    Local workers share the machine's cores for drawing too: each gets llvmpipe's
+    LP_NUM_THREADS = cores / workers (local_worker_env), so N workers on N cores do not contend.
     Raises DaskUnavailable when Dask is missing or the scheduler is unreachable."""
     try:
         from distributed import Client, LocalCluster
@@ -32,5 +35,18 @@ def client(workers: int = 0, scheduler: Optional[str] = None) -> Iterator["objec
             yield c
     else:
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as c:
+                          dashboard_address=None, env=local_worker_env(workers)) as cluster, Client(cluster) as c:
             yield c
+
+
+def local_worker_env(workers: int, cores: Optional[int] = None) -> Dict[str, str]:
+    """The environment of a local cluster's worker processes: llvmpipe's (Mesa's software
+    rasteriser) thread count LP_NUM_THREADS = max(1, cores // workers), cores = the CPUs this
+    process may use, so that the workers' drawing threads together match the cores (Mesa's default
+    is one thread per core in every process: N workers would start N × cores threads). A value the
+    caller set in the environment is kept. A GPU driver ignores the variable."""
+    if "LP_NUM_THREADS" in os.environ:
+        return {"LP_NUM_THREADS": os.environ["LP_NUM_THREADS"]}
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return {"LP_NUM_THREADS": str(max(1, cores // max(1, workers)))}

@@ -69,13 +69,13 @@ _worker_renderers: Dict[str, Any] = {}
 
 def _worker_renderer(spec: Dict[str, Any]):
     from .render import Renderer
-    key = json.dumps({k: spec[k] for k in ("source", "motions", "camera", "size", "msaa", "background", "edges",
+    key = json.dumps({k: spec[k] for k in ("source", "motions", "camera", "size", "msaa", "aa", "shadow_map", "background", "edges",
                                           "shadows", "physics", "toon_dir", "fps")}, sort_keys=True)
     r = _worker_renderers.get(key)
     if r is None:
         _worker_renderers.clear()  # one job's renderer at a time (GL memory)
         r = Renderer(spec["source"], spec["motions"], spec["camera"], tuple(spec["size"]), msaa=spec["msaa"],
-                     background=spec["background"], edges=spec["edges"], shadows=spec["shadows"],
+                     aa=spec["aa"], shadow_map=spec["shadow_map"], background=spec["background"], edges=spec["edges"], shadows=spec["shadows"],
                      physics=spec["physics"], toon_dir=spec["toon_dir"], fps=spec["fps"])
         _worker_renderers[key] = r
     return r
@@ -150,7 +150,8 @@ def _ranges(count: int, workers: int, video: bool, fps: int, chunk: Optional[int
 
 def render_farm(output: PathLike, model_or_scene: PathLike, motions: Union[PathLike, Sequence[PathLike]] = (),
                 camera: Optional[PathLike] = None, *, frames: Optional[Tuple[float, float]] = None,
-                size: Tuple[int, int] = (1280, 720), msaa: int = 4, background="ffffff", edges: bool = True,
+                size: Tuple[int, int] = (1280, 720), msaa: Optional[int] = None, aa: Optional[str] = None,
+                shadow_map: Optional[int] = None, background="ffffff", edges: bool = True,
                 shadows: bool = True, physics: Optional[bool] = None, toon_dir: Optional[PathLike] = None,
                 fps: int = 30, audio: Optional[PathLike] = None, force: bool = False, client=None,
                 workers: int = 0, scheduler: Optional[str] = None, chunk: Optional[int] = None, retries: int = 2,
@@ -158,7 +159,7 @@ def render_farm(output: PathLike, model_or_scene: PathLike, motions: Union[PathL
     """Writes what ``mmdkit render -o OUTPUT`` writes, drawn by Dask workers (module docstring).
 
     output: "x.mp4" (H.264), "x.webm" (VP9), a pattern "dir/%05d.png" (one PNG per frame, numbered
-    from 0) or "x.png" (one frame). model_or_scene, motions, camera, size, msaa, background, edges,
+    from 0) or "x.png" (one frame). model_or_scene, motions, camera, size, aa, msaa, shadow_map, background, edges,
     shadows, physics (None: on when the model has rigid bodies), toon_dir, fps (30 or 60): as
     mmdkit.Renderer; paths only (the workers open them). frames: (first, last) inclusive, default
     0 to the last key (one frame 0 for "x.png"). audio: muxed into a video (default the scene's).
@@ -234,7 +235,8 @@ def render_farm(output: PathLike, model_or_scene: PathLike, motions: Union[PathL
     try:
         spec: Dict[str, Any] = dict(source=os.path.abspath(source), motions=[os.path.abspath(m) for m in motions],
                                     camera=os.path.abspath(camera) if camera else None, size=[int(size[0]), int(size[1])],
-                                    msaa=int(msaa), background=background, edges=bool(edges), shadows=bool(shadows),
+                                    msaa=None if msaa is None else int(msaa), aa=aa,
+                                    shadow_map=None if shadow_map is None else int(shadow_map), background=background, edges=bool(edges), shadows=bool(shadows),
                                     physics=physics, toon_dir=os.path.abspath(toon_dir) if toon_dir else None,
                                     fps=fps, first=first, kind=kind, job=job, _fault=_fault)
         if baked:
@@ -336,7 +338,7 @@ def _cli_main(argv: List[str]) -> int:
     a = json.loads(argv[0])
     try:
         r = render_farm(a["output"], a["source"], a["motions"], a["camera"], frames=a.get("frames"),
-                        size=tuple(a["size"]), msaa=a["msaa"], background=a["background"], edges=a["edges"],
+                        size=tuple(a["size"]), msaa=a["msaa"], aa=a["aa"], shadow_map=a["shadow_map"], background=a["background"], edges=a["edges"],
                         shadows=a["shadows"], physics=a["physics"], toon_dir=a["toon_dir"], fps=a["fps"],
                         audio=a["audio"], force=a["force"], workers=a["workers"], scheduler=a["scheduler"],
                         quiet=a["quiet"])

@@ -90,11 +90,14 @@ def dask_speedup(repeat):
 
 
 def alternated(repeat, run):
-    """run(client) -> seconds on a 1- and a 2-worker LocalCluster (processes, one thread each),
-    both up, runs alternated so that a change of machine load hits both alike; the medians."""
+    """run(client) -> seconds on a 1- and a 2-worker LocalCluster (processes, one thread each, the
+    environment of `--workers N`: mmdkit._dask.local_worker_env), both up, runs alternated so
+    that a change of machine load hits both alike; the medians."""
     from distributed import Client, LocalCluster
+    from mmdkit._dask import local_worker_env  # llvmpipe threads = cores / workers, as --workers N
     kw = dict(threads_per_worker=1, processes=True, dashboard_address=None)
-    with LocalCluster(n_workers=1, **kw) as c1, Client(c1) as k1, LocalCluster(n_workers=2, **kw) as c2, Client(c2) as k2:
+    with LocalCluster(n_workers=1, env=local_worker_env(1), **kw) as c1, Client(c1) as k1, \
+            LocalCluster(n_workers=2, env=local_worker_env(2), **kw) as c2, Client(c2) as k2:
         k1.run(_warm)
         k2.run(_warm)
         times = {1: [], 2: []}

@@ -67,7 +67,10 @@ int run_render_farm(const RenderArgs& a, const Streams& s) {
   if (plan->last >= 0)
     j += ",\"frames\":[" + std::to_string(plan->first) + "," + std::to_string(plan->last) + "]";
   j += ",\"size\":[" + std::to_string(plan->width) + "," + std::to_string(plan->height) + "]";
-  j += ",\"fps\":" + std::to_string(b.fps) + ",\"msaa\":" + std::to_string(b.msaa);
+  j += ",\"fps\":" + std::to_string(b.fps);
+  j += ",\"msaa\":" + (b.msaa < 0 ? std::string("null") : std::to_string(b.msaa));
+  j += ",\"aa\":" + (b.aa.empty() ? std::string("null") : json::string(b.aa));
+  j += ",\"shadow_map\":" + (b.shadow_map < 0 ? std::string("null") : std::to_string(b.shadow_map));
   j += ",\"background\":" + (view_background ? "[" + format_float_json((*view.background)[0]) + "," +
                                                    format_float_json((*view.background)[1]) + "," +
                                                    format_float_json((*view.background)[2]) + "]"
