@@ -333,8 +333,10 @@ class Scene:
 
     @property
     def view(self) -> dict:
-        """The view settings (size, fps, background, ground_shadow, ground_shadow_translucent):
-        those the scene sets; the rest take their defaults."""
+        """The view settings (size, fps, background, ground_shadow, ground_shadow_translucent,
+        edge_color, background_image, background_video; docs/SCENE.md "View"): those the scene
+        sets; the rest take their defaults. A Renderer draws them all, the background pictures
+        behind everything."""
         return dict(self._data.get("view", {}))
 
     def renderer(self, **options) -> "Renderer":

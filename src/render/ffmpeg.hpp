@@ -14,6 +14,8 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <string>
+
 #include "mmdkit/core/error.hpp"
 
 namespace mmdkit::render::detail {
@@ -53,5 +55,12 @@ struct Ffmpeg {
 /// calls return the same table. Errors (unsupported): a library or a function is missing, naming
 /// it and dlerror()'s reason. Thread-safe.
 Result<const Ffmpeg*> ffmpeg();
+
+/// FFmpeg's text for an error code (av_strerror through `ff`).
+inline std::string av_error_text(const Ffmpeg& ff, int code) {
+  char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+  ff.av_strerror(code, buf, sizeof buf);
+  return buf;
+}
 
 }  // namespace mmdkit::render::detail

@@ -15,6 +15,7 @@
 #include "mmdkit/model/model.hpp"
 #include "mmdkit/model/textures.hpp"
 #include "mmdkit/render/texture.hpp"
+#include "render/background.hpp"
 #include "render/fxaa.hpp"
 #include "render/gl_util.hpp"
 #include "render/shaders.hpp"
@@ -97,6 +98,7 @@ struct Renderer::Impl {
   detail::FxaaWork fxaa;     // RenderSettings::fxaa: the filter's buffers (read)
   int samples = 1;
   IdBuffer ids;  ///< draw_ids (renderers[0] only)
+  std::unique_ptr<detail::BackgroundPass> background;  ///< SceneFrame::backgrounds (first use)
 
   ~Impl() {
     if (!textures.empty()) glDeleteTextures(static_cast<GLsizei>(textures.size()), textures.data());
@@ -751,7 +753,10 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
       const float edge_size = v.edge_size * frame.edge_scale;  // × 1 exactly: as stored
       if (!visible(i) || !(r.materials[i].flags & model::kDrawEdge) || !(edge_size > 0)) continue;
       glUniform1f(r.edge_size, edge_size);
-      glUniform4fv(r.edge_color, 1, v.edge_color.data());
+      if (frame.edge_color)
+        glUniform4f(r.edge_color, (*frame.edge_color)[0], (*frame.edge_color)[1], (*frame.edge_color)[2], v.edge_color[3]);
+      else
+        glUniform4fv(r.edge_color, 1, v.edge_color.data());
       draw_range(r.materials[i]);
     }
     glCullFace(GL_BACK);
@@ -812,6 +817,10 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
   glClearColor(s.background[0], s.background[1], s.background[2], 1.0f);
   glDepthMask(GL_TRUE);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  if (!scene.backgrounds.empty()) {
+    if (!t.background) t.background = std::make_unique<detail::BackgroundPass>();
+    if (auto e = t.background->draw(scene.backgrounds, s.width, s.height); !e) return e;
+  }
 
   // 3–5. Every model in order, one depth buffer.
   for (std::size_t k = 0; k < renderers.size(); ++k)

@@ -1,10 +1,14 @@
 // mmdkit — a render session of a scene (scene_renderer.hpp).
 #include "mmdkit/render/scene_renderer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "mmdkit/core/file.hpp"
 #include "mmdkit/core/thread_pool.hpp"
 #include "mmdkit/model/model.hpp"
+#include "mmdkit/render/texture.hpp"
+#include "mmdkit/render/video.hpp"
 #include "mmdkit/scene/placement.hpp"
 #include "mmdkit/scene/scene.hpp"
 
@@ -32,6 +36,19 @@ struct WorldVertices {
   }
 };
 
+// Where a background picture is drawn (BackgroundPicture): the output's size × scale, its
+// top-left corner at the offset (x right, y down), in output pixels.
+std::array<float, 4> background_rect(const scene::BackgroundPicture& b, const RenderSettings& s) {
+  return {float(b.offset[0]), float(b.offset[1]), float(s.width) * b.scale, float(s.height) * b.scale};
+}
+
+// A warning about a background picture that is not drawn (the rest of the scene is).
+Warning background_warning(const std::string& what, const Error& e) {
+  Warning w = e;
+  w.message = what + " is not drawn: " + e.message;
+  return w;
+}
+
 }  // namespace
 
 struct SceneRenderer::Impl {
@@ -44,9 +61,37 @@ struct SceneRenderer::Impl {
   std::vector<WorldVertices> world;
   std::vector<std::vector<Vec3>> acc_pos, acc_nrm;  // accessories' stored vertices
   SceneFrame scene_frame;
+  std::optional<Image> background_image;           // view.background_image, decoded
+  std::optional<VideoFrameReader> background_video;  // view.background_video, opened
   bool prepared = false;   // prepare() filled frames and scene_frame
   bool has_frame = false;  // they were drawn (read_depth / read_mask may redraw them)
 };
+
+namespace {
+
+// The scene's background image (decoded) and video (opened); one that cannot be read is a warning.
+void open_backgrounds(SceneRenderer::Impl& r, const scene::ViewSettings& v, std::vector<Warning>& warnings) {
+  if (v.background_image) {
+    const fs::path& f = v.background_image->file;
+    auto bytes = read_file(f, std::uint64_t{256} << 20);
+    Result<Image> im = std::unexpected(Error{});
+    if (bytes) im = decode_texture(*bytes, f.string());
+    if (im) {
+      r.background_image = std::move(*im);
+    } else {
+      Error e = bytes ? im.error() : bytes.error();
+      e.file = f.string();
+      warnings.push_back(background_warning("the background image", e));
+    }
+  }
+  if (v.background_video) {
+    auto video = VideoFrameReader::open(v.background_video->file);
+    if (video) r.background_video = std::move(*video);
+    else warnings.push_back(background_warning("the background video", video.error()));
+  }
+}
+
+}  // namespace
 
 SceneRenderer::SceneRenderer(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
 SceneRenderer::SceneRenderer(SceneRenderer&&) noexcept = default;
@@ -100,11 +145,31 @@ Result<SceneRenderer> SceneRenderer::create(Context& context, const scene::Scene
       nrm.push_back(v.normal);
     }
   }
+  open_backgrounds(r, d.view, warnings);
   for (Renderer& x : r.renderers) r.drawn.push_back(&x);
   r.frames.resize(r.renderers.size());
   r.world.resize(r.renderers.size());
   return SceneRenderer(std::move(impl));
 }
+
+namespace {
+
+// The background layers of this frame: the image, then the video's frame at the scene's time
+// (frame / 30 s: the video plays with the project's frames, one decoded frame per output frame).
+Result<void> place_backgrounds(SceneRenderer::Impl& r, const scene::Scene& s) {
+  const scene::ViewSettings& v = s.description().view;
+  const RenderSettings& rs = r.renderers.front().settings();
+  r.scene_frame.backgrounds.clear();
+  if (r.background_image) r.scene_frame.backgrounds.push_back({&*r.background_image, background_rect(*v.background_image, rs)});
+  if (r.background_video) {
+    auto im = r.background_video->frame_at(std::max(0.0, s.frame()) / 30.0);
+    if (!im) return std::unexpected(im.error());
+    r.scene_frame.backgrounds.push_back({*im, background_rect(*v.background_video, rs)});
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<void> SceneRenderer::draw(scene::Scene& s, ThreadPool* pool) {
   if (auto e = prepare(s, pool); !e) return e;
@@ -129,6 +194,8 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
     }
     const anim::MorphWorkspace& morphs = ch.morphs();
     mf.edge_scale = c < s.model_count() ? s.description().models[c].edge_width : 1.0f;
+    // The scene's edge colour for models whose materials store none (PMD; ViewSettings::edge_color).
+    if (ch.data().model().source == model::SourceFormat::pmd) mf.edge_color = s.description().view.edge_color;
     mf.materials = morphs.materials();
     const bool uv_morph = !morphs.touched_uv_vertices().empty();
     mf.uv_offsets = uv_morph ? morphs.uv_offsets() : std::span<const Vec4>{};
@@ -146,9 +213,11 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
   r.scene_frame.camera = s.camera();
   r.scene_frame.light = s.light();
   r.scene_frame.self_shadow = s.self_shadow();
+  if (auto e = place_backgrounds(r, s); !e) return e;
   r.prepared = true;
   return {};
 }
+
 
 Result<void> SceneRenderer::draw_prepared() {
   Impl& r = *impl_;

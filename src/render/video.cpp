@@ -19,11 +19,7 @@ namespace {
 // FFmpeg's functions: set by VideoWriter::open() before anything else here runs.
 const detail::Ffmpeg* ff = nullptr;
 
-std::string av_error(int code) {
-  char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-  ff->av_strerror(code, buf, sizeof buf);
-  return buf;
-}
+std::string av_error(int code) { return detail::av_error_text(*ff, code); }
 
 std::unexpected<Error> fail(ErrorCode code, const std::string& what) { return make_error(code, what); }
 

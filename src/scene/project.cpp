@@ -407,6 +407,24 @@ struct ProjectConversion {
     }
   }
 
+  // A camera parent key at `frame` following bone `bone` of project model `model` (-1: none), or
+  // following nothing with a warning when that bone is not in the scene.
+  CameraParentKey camera_parent(std::uint32_t frame, std::int32_t model, std::int32_t bone, const std::string& what) {
+    CameraParentKey c;
+    c.frame = frame;
+    if (model < 0) return c;
+    const auto mi = static_cast<std::size_t>(model);
+    if (mi < p.models.size() && p.models[mi].scene_model && bone >= 0 &&
+        static_cast<std::size_t>(bone) < d.models[mi].bone_names.size()) {
+      c.model = p.models[mi].scene_model;
+      c.bone = d.models[mi].bone_names[static_cast<std::size_t>(bone)].text;
+    } else {
+      warnings.push_back(warning("camera: the bone it follows " + what + " (model " + std::to_string(model) + ", bone " +
+                                 std::to_string(bone) + ") is not in the scene; the camera does not follow it"));
+    }
+    return c;
+  }
+
   // The bones the camera follows (v2 camera keys' parent): one scene key where the parent changes.
   void add_camera_parents() {
     const auto ids = ids_of(d.camera.keys);
@@ -419,22 +437,24 @@ struct ProjectConversion {
                                                         k.follow.model < 0 ? -1 : k.follow.bone};
       if (last ? *last == parent : parent.first < 0) continue;
       last = parent;
-      CameraParentKey c;
-      c.frame = pos < 0 ? 0u : frame_of(k.frame);
-      if (parent.first >= 0) {
-        const auto mi = static_cast<std::size_t>(parent.first);
-        if (mi < p.models.size() && p.models[mi].scene_model && parent.second >= 0 &&
-            static_cast<std::size_t>(parent.second) < d.models[mi].bone_names.size()) {
-          c.model = p.models[mi].scene_model;
-          c.bone = d.models[mi].bone_names[static_cast<std::size_t>(parent.second)].text;
-        } else {
-          warnings.push_back(warning("camera: the bone it follows from frame " + std::to_string(c.frame) + " (model " +
-                                     std::to_string(parent.first) + ", bone " + std::to_string(parent.second) +
-                                     ") is not in the scene; the camera does not follow it"));
-        }
-      }
-      p.scene.camera_parents.push_back(std::move(c));
+      const std::uint32_t frame = pos < 0 ? 0u : frame_of(k.frame);
+      p.scene.camera_parents.push_back(
+          camera_parent(frame, parent.first, parent.second, "from frame " + std::to_string(frame)));
     }
+    add_camera_look_at();
+  }
+
+  // The project's camera look-at bone (camera_look_at with follow_look_at on): followed from frame
+  // 0 when no camera key names a bone (docs/PMM.md "What is converted"); the keys win otherwise.
+  void add_camera_look_at() {
+    if (!d.follow_look_at || d.camera_look_at.model < 0) return;
+    if (!p.scene.camera_parents.empty()) {
+      warnings.push_back(warning("camera: its look-at bone (model " + std::to_string(d.camera_look_at.model) + ", bone " +
+                                 std::to_string(d.camera_look_at.bone) +
+                                 ") is not followed: the camera keys name the bones it follows"));
+      return;
+    }
+    p.scene.camera_parents.push_back(camera_parent(0, d.camera_look_at.model, d.camera_look_at.bone, "(its look-at bone)"));
   }
 
   // Accessory i: its file, placement and keys (with their parents), and its scene entry when its
@@ -601,6 +621,29 @@ struct ProjectConversion {
     if (noise) warnings.push_back(warning("gravity: its noise is not converted (the gravity is steady)"));
   }
 
+  // The background image and video when enabled (ViewSettings::background_image / _video): the
+  // stored offset and scale; a file not found is a warning (or an error when strict).
+  Result<void> add_backgrounds() {
+    auto one = [&](bool on, const std::string& stored, std::int32_t x, std::int32_t y, float scale,
+                   const std::string& field, std::optional<BackgroundPicture>& out) -> Result<void> {
+      if (!on || stored.empty()) return {};
+      const ProjectPath path = resolve_project_path(stored, folders);
+      if (!path.found) return missing(field, path);
+      if (scale == 0.0f) scale = 1.0f;  // never adjusted: MMD stores 0 (t.pmm, the sample)
+      if (!(scale > 0.0f) || !(scale <= 1000.0f)) {
+        warnings.push_back(warning(field + ": scale " + format_float(scale) + " is not in (0, 1000]; drawn at scale 1"));
+        scale = 1.0f;
+      }
+      constexpr std::int32_t kMax = 1000000;
+      out = BackgroundPicture{*path.found, {std::clamp(x, -kMax, kMax), std::clamp(y, -kMax, kMax)}, scale};
+      return {};
+    };
+    MMDKIT_TRY(one(d.background_image_enabled != 0, d.background_image_path.text, d.background_image_x,
+                   d.background_image_y, d.background_image_scale, "background image", p.scene.view.background_image));
+    return one(d.background_video_enabled != 0, d.background_video_path.text, d.background_video_x, d.background_video_y,
+               d.background_video_scale, "background video", p.scene.view.background_video);
+  }
+
   // The audio file of the project when enabled.
   Result<void> add_audio() {
     if (d.audio_enabled && !d.audio_path.text.empty()) {
@@ -616,8 +659,10 @@ struct ProjectConversion {
 
 // The project's view settings as the scene's (docs/PMM.md "What is converted"): the output size
 // and preferred fps, the ground shadow on/off and translucency, MMD's black background (nanoem
-// PMM::Context::load: setViewportBackgroundColor(0, 0, 0) when black_background is set). Version 1
-// keeps the translucency and black background in its uninterpreted tail: left at the defaults.
+// PMM::Context::load: setViewportBackgroundColor(0, 0, 0) when black_background is set), the edge
+// colour of PMD models when not black (black is what the models are drawn with anyway). Version 1
+// keeps the translucency, black background and edge colour in its uninterpreted tail: left at the
+// defaults. The background pictures are the conversion's (add_backgrounds: their files are found).
 ViewSettings view_settings(const pmm::Document& d) {
   ViewSettings v;
   if (d.output_width >= 1 && d.output_width <= 16384 && d.output_height >= 1 && d.output_height <= 16384)
@@ -627,6 +672,11 @@ ViewSettings view_settings(const pmm::Document& d) {
   if (d.version == pmm::Version::v2) {
     v.ground_shadow_translucent = d.translucent_ground_shadow != 0;
     if (d.black_background != 0) v.background = std::array<float, 3>{0.0f, 0.0f, 0.0f};
+    if (d.edge_color != std::array<std::int32_t, 3>{0, 0, 0}) {
+      std::array<float, 3> c{};
+      for (std::size_t k = 0; k < 3; ++k) c[k] = static_cast<float>(std::clamp(d.edge_color[k], 0, 255)) / 255.0f;
+      v.edge_color = c;
+    }
   }
   return v;
 }
@@ -651,11 +701,7 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
   if (d.version == pmm::Version::v2)
     for (std::size_t i = 0; i < d.models.size(); ++i) c.add_model_parents(i);
   c.add_physics();
-  // The background image and video are not drawn (docs/PMM.md "Not converted yet"): said once each.
-  if (d.background_image_enabled && !d.background_image_path.text.empty())
-    warnings.push_back(warning("the background image '" + d.background_image_path.text + "' is not drawn (not converted yet)"));
-  if (d.background_video_enabled && !d.background_video_path.text.empty())
-    warnings.push_back(warning("the background video '" + d.background_video_path.text + "' is not drawn (not converted yet)"));
+  MMDKIT_TRY(c.add_backgrounds());
   MMDKIT_TRY(c.add_audio());
   return std::move(c.p);
 }
@@ -682,6 +728,17 @@ void append_view(std::string& j, const ViewSettings& v) {
                 format_float((*v.background)[2]) + "]");
   if (!v.ground_shadow) f.push_back("\"ground_shadow\": false");
   if (v.ground_shadow_translucent) f.push_back("\"ground_shadow_translucent\": true");
+  if (v.edge_color)
+    f.push_back("\"edge_color\": [" + format_float((*v.edge_color)[0]) + ", " + format_float((*v.edge_color)[1]) + ", " +
+                format_float((*v.edge_color)[2]) + "]");
+  auto picture = [&](const char* name, const std::optional<BackgroundPicture>& b) {
+    if (!b) return;
+    f.push_back("\"" + std::string(name) + "\": {\"file\": " + json::string(absolute_string(b->file)) + ", \"offset\": [" +
+                std::to_string(b->offset[0]) + ", " + std::to_string(b->offset[1]) + "], \"scale\": " +
+                format_float(b->scale) + "}");
+  };
+  picture("background_image", v.background_image);
+  picture("background_video", v.background_video);
   if (f.empty()) return;
   j += ",\n  \"view\": {";
   for (std::size_t k = 0; k < f.size(); ++k) j += (k ? ", " : "") + f[k];

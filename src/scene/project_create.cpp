@@ -525,6 +525,23 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
     d.ground_shadow = in.view->ground_shadow ? 1 : 0;
     d.translucent_ground_shadow = in.view->ground_shadow_translucent ? 1 : 0;
     d.black_background = in.view->background == std::array<float, 3>{0, 0, 0} ? 1 : 0;
+    if (in.view->edge_color)
+      for (std::size_t k = 0; k < 3; ++k)
+        d.edge_color[k] = static_cast<std::int32_t>(std::lround(std::clamp((*in.view->edge_color)[k], 0.0f, 1.0f) * 255.0f));
+    if (const auto& b = in.view->background_image) {
+      d.background_image_enabled = 1;
+      d.background_image_path.assign(project_stored_path(b->file, in.project_folder));
+      d.background_image_x = b->offset[0];
+      d.background_image_y = b->offset[1];
+      d.background_image_scale = b->scale;
+    }
+    if (const auto& b = in.view->background_video) {
+      d.background_video_enabled = 1;
+      d.background_video_path.assign(project_stored_path(b->file, in.project_folder));
+      d.background_video_x = b->offset[0];
+      d.background_video_y = b->offset[1];
+      d.background_video_scale = b->scale;
+    }
   }
   d.editing_camera = in.models.empty() ? 1 : 0;
   std::int32_t last = 0;

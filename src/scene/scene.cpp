@@ -13,6 +13,7 @@ namespace fs = std::filesystem;
 
 struct Scene::Impl {
   SceneDescription description;
+  double frame = 0;  // the frame last evaluated (update_attachments)
   std::vector<std::unique_ptr<anim::Character>> characters;  // stable addresses (physics points at them)
   std::vector<Mat4> placements;
   std::vector<Placement> placement_values;
@@ -357,6 +358,7 @@ bool Scene::accessory_ever_visible(std::size_t i) const noexcept {
   return std::any_of(a.keys.begin(), a.keys.end(), [](const AccessoryKey& k) { return k.visible; });
 }
 const anim::CameraState& Scene::camera() const noexcept { return impl_->camera; }
+double Scene::frame() const noexcept { return impl_->frame; }
 CameraSource Scene::camera_source() const noexcept {
   if (impl_->camera_from >= 0) return CameraSource::model_motion;
   return impl_->camera_track.empty() ? CameraSource::mmd_default : CameraSource::camera_file;
@@ -502,6 +504,7 @@ void follow_camera_parent(Scene::Impl& s, double frame) noexcept {
 
 void Scene::update_attachments(double frame) noexcept {
   Impl& s = *impl_;
+  s.frame = frame;
   for (std::size_t i = 0; i < s.accessories.size(); ++i) {
     const AccessoryEntry& a = s.description.accessories[i];
     if (!a.keys.empty()) {

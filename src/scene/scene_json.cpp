@@ -391,16 +391,59 @@ Result<bool> bool_value(const Value& v, const std::string& field) {
   return v.GetBool();
 }
 
+// An RGB colour, each channel 0..1.
+Result<std::array<float, 3>> color01(const Value& v, const std::string& field) {
+  SCENE_TRY(c, vec3(v, field));
+  for (std::size_t k = 0; k < 3; ++k)
+    if (c[k] < 0.0f || c[k] > 1.0f) return schema(field + "[" + std::to_string(k) + "]", "must be 0..1");
+  return std::array<float, 3>{c[0], c[1], c[2]};
+}
+
+// A background picture {"file", "offset": [x, y], "scale"} (BackgroundPicture, docs/SCENE.md).
+Result<BackgroundPicture> background_picture(const Value& v, const std::string& field, const fs::path& folder) {
+  SCENE_TRY(obj, object_at(v, field));
+  if (auto r = known_members(*obj, field, {"file", "offset", "scale"}); !r) return std::unexpected(r.error());
+  BackgroundPicture b;
+  SCENE_TRY(p, required_file(*obj, field, folder));
+  b.file = p;
+  if (auto it = obj->FindMember("offset"); it != obj->MemberEnd()) {
+    const Value& a = it->value;
+    if (!a.IsArray() || a.Size() != 2 || !a[0].IsInt() || !a[1].IsInt() || std::abs(a[0].GetInt()) > 1000000 ||
+        std::abs(a[1].GetInt()) > 1000000)
+      return schema(field + ".offset", "must be [x, y], two whole numbers of pixels (|n| <= 1000000)");
+    b.offset = {a[0].GetInt(), a[1].GetInt()};
+  }
+  if (auto it = obj->FindMember("scale"); it != obj->MemberEnd()) {
+    SCENE_TRY(x, number(it->value, field + ".scale"));
+    if (!(x > 0.0f) || !(x <= 1000.0f)) return schema(field + ".scale", "must be > 0 and <= 1000");
+    b.scale = x;
+  }
+  return b;
+}
+
 // The "view" object (ViewSettings, docs/SCENE.md "View").
-Result<void> view_settings(const Value& v, ViewSettings& out) {
+Result<void> view_settings(const Value& v, const fs::path& folder, ViewSettings& out) {
   SCENE_TRY(obj, object_at(v, "view"));
-  if (auto r = known_members(*obj, "view", {"background", "ground_shadow", "ground_shadow_translucent", "size", "fps"}); !r)
+  if (auto r = known_members(*obj, "view",
+                             {"background", "ground_shadow", "ground_shadow_translucent", "size", "fps", "edge_color",
+                              "background_image", "background_video"});
+      !r)
     return r;
   if (auto it = obj->FindMember("background"); it != obj->MemberEnd()) {
-    SCENE_TRY(c, vec3(it->value, "view.background"));
-    for (std::size_t k = 0; k < 3; ++k)
-      if (c[k] < 0.0f || c[k] > 1.0f) return schema("view.background[" + std::to_string(k) + "]", "must be 0..1");
-    out.background = std::array<float, 3>{c[0], c[1], c[2]};
+    SCENE_TRY(c, color01(it->value, "view.background"));
+    out.background = c;
+  }
+  if (auto it = obj->FindMember("edge_color"); it != obj->MemberEnd()) {
+    SCENE_TRY(c, color01(it->value, "view.edge_color"));
+    out.edge_color = c;
+  }
+  if (auto it = obj->FindMember("background_image"); it != obj->MemberEnd()) {
+    SCENE_TRY(b, background_picture(it->value, "view.background_image", folder));
+    out.background_image = b;
+  }
+  if (auto it = obj->FindMember("background_video"); it != obj->MemberEnd()) {
+    SCENE_TRY(b, background_picture(it->value, "view.background_video", folder));
+    out.background_video = b;
   }
   if (auto it = obj->FindMember("ground_shadow"); it != obj->MemberEnd()) {
     SCENE_TRY(b, bool_value(it->value, "view.ground_shadow"));
@@ -498,10 +541,8 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
       if (auto r = known_members(l, "light", {"color", "direction"}); !r) return std::unexpected(r.error());
       anim::LightState ls;
       if (auto c = l.FindMember("color"); c != l.MemberEnd()) {
-        SCENE_TRY(v, vec3(c->value, "light.color"));
-        for (std::size_t k = 0; k < 3; ++k)
-          if (v[k] < 0.0f || v[k] > 1.0f) return schema("light.color[" + std::to_string(k) + "]", "must be 0..1");
-        ls.color = v;
+        SCENE_TRY(v, color01(c->value, "light.color"));
+        ls.color = {v[0], v[1], v[2]};
       }
       if (auto d = l.FindMember("direction"); d != l.MemberEnd()) {
         SCENE_TRY(v, vec3(d->value, "light.direction"));
@@ -520,7 +561,7 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
   }
   if (auto r = physics_fields(doc, s); !r) return std::unexpected(r.error());
   if (auto it = doc.FindMember("view"); it != doc.MemberEnd())
-    if (auto r = view_settings(it->value, s.view); !r) return std::unexpected(r.error());
+    if (auto r = view_settings(it->value, folder, s.view); !r) return std::unexpected(r.error());
   return s;
 }
 
@@ -542,6 +583,8 @@ std::vector<SceneFile> scene_files(const SceneDescription& s) {
   if (!s.camera.empty()) out.push_back({"camera", s.camera});
   if (!s.light_motion.empty()) out.push_back({"light", s.light_motion});
   if (!s.audio.empty()) out.push_back({"audio", s.audio});
+  if (s.view.background_image) out.push_back({"view.background_image.file", s.view.background_image->file});
+  if (s.view.background_video) out.push_back({"view.background_video.file", s.view.background_video->file});
   return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli/app.hpp"
@@ -23,6 +24,7 @@
 #include "mmdkit/formats/pmx.hpp"
 #include "mmdkit/formats/vmd.hpp"
 #include "mmdkit/render/image.hpp"
+#include "mmdkit/render/video.hpp"
 #include "support/cli_run.hpp"
 #include "support/corpus.hpp"
 
@@ -149,6 +151,137 @@ TEST_F(RenderCli, BoneMovedByTheMotionProjectsToThePredictedPixel) {
     EXPECT_NEAR(c[0], p[0], 0.5) << "frame " << frame;
     EXPECT_NEAR(c[1], p[1], 0.5) << "frame " << frame;
   }
+}
+
+// --background-image: a PNG written here (left half blue, right half green) stretched over the
+// whole output behind the model: the marker stays where it was, the rest is the picture's halves;
+// a missing file is an error naming the option.
+// 4 × 2 pixels: the left half blue (20, 40, 230), the right half green (20, 220, 60).
+fs::path write_halves_png(const fs::path& png) {
+  Image bg{4, 2, std::vector<std::uint8_t>(32, 255)};
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 4; ++x) {
+      std::uint8_t* p = bg.rgba.data() + (y * 4 + x) * 4;
+      p[0] = 20;
+      p[1] = x < 2 ? 40 : 220;
+      p[2] = x < 2 ? 230 : 60;
+    }
+  EXPECT_TRUE(write_file_atomic(png, *encode_png(bg)));
+  return png;
+}
+
+TEST_F(RenderCli, BackgroundImageIsStretchedBehindTheModel) {
+  const fs::path png = write_halves_png(dir / "bg.png");
+  const fs::path out = dir / "bg_out.png";
+  auto args = small();
+  args.insert(args.begin(), {model.string(), "-o", out.string(), "--background-image", png.string()});
+  const RenderRun r = render(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto bytes = read_file(out);
+  ASSERT_TRUE(bytes);
+  auto img = decode_image(*bytes, out.string());
+  ASSERT_TRUE(img);
+  auto at = [&](int x, int y) { return std::array<int, 3>{img->at(x, y)[0], img->at(x, y)[1], img->at(x, y)[2]}; };
+  EXPECT_EQ(at(20, 20), (std::array<int, 3>{20, 40, 230}));
+  EXPECT_EQ(at(140, 100), (std::array<int, 3>{20, 220, 60}));
+  EXPECT_LT(at(80, 60)[0], 10) << "the black marker is drawn over the picture";
+  EXPECT_LT(at(80, 60)[2], 10);
+  args = small();
+  args.insert(args.begin(), {model.string(), "-o", out.string(), "--force", "--background-image", (dir / "none.png").string()});
+  const RenderRun missing = render(args);
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("--background-image: file not found"), std::string::npos) << missing.err;
+}
+
+// A scene's background image through a project: pmm create --scene stores it, render project.pmm
+// draws it (the scene -> project -> scene round trip).
+TEST_F(RenderCli, BackgroundImageThroughAProject) {
+  write_halves_png(dir / "bg.png");
+  std::ofstream(dir / "bg_scene.json") << R"({"models": [{"file": "marker.pmx"}], "view": {"size": [160, 120],
+      "background_image": {"file": "bg.png", "offset": [80, 0], "scale": 0.5}}})";
+  const std::string scene = (dir / "bg_scene.json").string(), project = (dir / "bg.pmm").string();
+  std::vector<const char*> argv = {"mmdkit", "pmm", "create", "--scene", scene.c_str(), "-o", project.c_str(), "-q"};
+  std::ostringstream out, err;
+  ASSERT_EQ(run(static_cast<int>(argv.size()), argv.data(), out, err), 0) << err.str();
+  const fs::path png = dir / "bg_project.png";
+  const RenderRun r = render({project, "--msaa", "1", "--no-edge", "--no-shadow", "-o", png.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto bytes = read_file(png);
+  ASSERT_TRUE(bytes);
+  auto img = decode_image(*bytes, png.string());
+  ASSERT_TRUE(img);
+  auto at = [&](int x, int y) { return std::array<int, 3>{img->at(x, y)[0], img->at(x, y)[1], img->at(x, y)[2]}; };
+  // The picture covers x 80..160, y 0..60 (offset 80, 0; scale 0.5): blue then green; white elsewhere.
+  EXPECT_EQ(at(90, 20), (std::array<int, 3>{20, 40, 230}));
+  EXPECT_EQ(at(150, 20), (std::array<int, 3>{20, 220, 60}));
+  EXPECT_EQ(at(20, 20), (std::array<int, 3>{255, 255, 255}));
+  EXPECT_EQ(at(150, 100), (std::array<int, 3>{255, 255, 255}));
+}
+
+// A scene's background video: output frame F shows the video's frame F (30 fps), here three
+// flat greys written with VideoWriter, behind the model; after the video's end its last frame.
+TEST_F(RenderCli, BackgroundVideoShowsOneFramePerOutputFrame) {
+  const int greys[] = {40, 120, 200};
+  render::VideoSettings vs;
+  vs.path = dir / "bg.mp4";
+  vs.width = 64;
+  vs.height = 48;
+  auto writer = render::VideoWriter::open(vs);
+  ASSERT_TRUE(writer) << writer.error().to_string();
+  for (int g : greys) {
+    Image im{64, 48, std::vector<std::uint8_t>(64 * 48 * 4, 255)};
+    for (std::size_t i = 0; i < im.rgba.size(); i += 4) im.rgba[i] = im.rgba[i + 1] = im.rgba[i + 2] = static_cast<std::uint8_t>(g);
+    ASSERT_TRUE(writer->write(im));
+  }
+  ASSERT_TRUE(writer->finish());
+  const fs::path scene = dir / "video_scene.json";
+  std::ofstream(scene) << R"({"models": [{"file": "marker.pmx"}], "view": {"background_video": {"file": "bg.mp4"}}})";
+  auto args = small();
+  args.insert(args.begin(), {"--scene", scene.string(), "--frames", "0-4", "-o", (dir / "v%d.png").string()});
+  const RenderRun r = render(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (int f = 0; f < 5; ++f) {
+    auto bytes = read_file(dir / ("v" + std::to_string(f) + ".png"));
+    ASSERT_TRUE(bytes) << f;
+    auto img = decode_image(*bytes, "v.png");
+    ASSERT_TRUE(img);
+    const int want = greys[std::min(f, 2)];
+    EXPECT_NEAR(img->at(10, 10)[0], want, 3) << "frame " << f;
+    EXPECT_LT(img->at(80, 60)[0], 10) << "the marker over it, frame " << f;
+  }
+}
+
+// A scene's edge colour colours the edges of a PMD model (whose materials store none) and leaves
+// a PMX model's pixels as they were.
+TEST_F(RenderCli, SceneEdgeColourColoursPmdEdgesOnly) {
+  MMDKIT_REQUIRE_CORPUS();
+  const auto miku = test::corpus_file("jomin398__jomin398.github.io/docs/assets/models/mmd/miku_v2/miku_v2.pmd");
+  ASSERT_TRUE(miku);
+  auto green_pixels = [&](const std::string& model_file, const std::string& view, const std::string& name) {
+    const fs::path scene = dir / (name + ".json");
+    std::ofstream(scene) << R"({"models": [{"file": ")" << model_file << R"("}])" << view << "}";
+    const fs::path out = dir / (name + ".png");
+    const RenderRun r = render({"--scene", scene.string(), "--size", "320x240", "--msaa", "1", "--no-shadow", "-o", out.string()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    auto bytes = read_file(out);
+    EXPECT_TRUE(bytes);
+    if (!bytes) return std::pair{-1, std::vector<std::uint8_t>{}};
+    auto img = decode_image(*bytes, name);
+    EXPECT_TRUE(img);
+    int n = 0;
+    if (img)
+      for (int y = 0; y < img->height; ++y)
+        for (int x = 0; x < img->width; ++x) n += img->at(x, y)[0] < 60 && img->at(x, y)[1] > 180 && img->at(x, y)[2] < 60;
+    return std::pair{n, *bytes};
+  };
+  const std::string green = R"(, "view": {"edge_color": [0, 1, 0]})";
+  const auto pmd_plain = green_pixels(miku->path.string(), "", "pmd_plain");
+  const auto pmd_green = green_pixels(miku->path.string(), green, "pmd_green");
+  EXPECT_EQ(pmd_plain.first, 0);
+  EXPECT_GT(pmd_green.first, 100) << "green outlines";
+  const auto pmx_plain = green_pixels("marker.pmx", "", "pmx_plain");
+  const auto pmx_green = green_pixels("marker.pmx", green, "pmx_green");
+  EXPECT_EQ(pmx_plain.second, pmx_green.second) << "a PMX model keeps its materials' edge colour";
 }
 
 TEST_F(RenderCli, CameraCutHoldsTheFirstKeyAndSixtyFpsSamplesHalfFrames) {

@@ -169,6 +169,28 @@ TEST_F(VideoFile, EveryFrameWrittenIsDecodedAndTheFileLastsFramesOverFps) {
 
 // With an audio track (AAC in MP4, Opus in WebM): the video keeps its frames and length; the audio
 // is cut at the end of the video (to within one encoder frame of 1024 samples at 48 kHz, its unit).
+// VideoFrameReader (a scene's background video): frame k of a 30 fps file at k / 30 s, the frame
+// before a time between two, the first before its start, the last after its end; going back in
+// time reads the file again.
+TEST_F(VideoFile, FrameReaderGivesTheFrameShownAtEachTime) {
+  const fs::path p = write("mp4", 10, 30);
+  auto reader = VideoFrameReader::open(p);
+  ASSERT_TRUE(reader) << reader.error().to_string();
+  auto grey_at = [&](double seconds) {
+    auto im = reader->frame_at(seconds);
+    EXPECT_TRUE(im) << im.error().to_string();
+    if (!im) return -1;
+    EXPECT_EQ((*im)->width, 64);
+    EXPECT_EQ((*im)->height, 48);
+    return int((*im)->at(32, 24)[0]);
+  };
+  for (int k = 0; k < 10; ++k) EXPECT_NEAR(grey_at(k / 30.0), grey(k), 3) << "frame " << k;
+  EXPECT_NEAR(grey_at(4.5 / 30.0 + 1.0), grey(9), 3);  // after the end: the last frame
+  EXPECT_NEAR(grey_at(0.0), grey(0), 3);                 // back to the start
+  EXPECT_NEAR(grey_at(4.5 / 30.0), grey(4), 3);          // between frames 4 and 5: frame 4
+  EXPECT_FALSE(VideoFrameReader::open(dir / "missing.mp4"));
+}
+
 TEST_F(VideoFile, WithAudioTheVideoKeepsEveryFrame) {
   const fs::path wav = dir / "a.wav";
   ASSERT_TRUE(write_file_atomic(wav, std::string_view(sine_wav())));

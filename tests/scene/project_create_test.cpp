@@ -4,6 +4,8 @@
 // nothing; and, on the corpus, the lists MMD wrote for 初音ミク.pmd in t.pmm come out equal.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <cmath>
 #include <map>
 
@@ -304,6 +306,45 @@ TEST_F(ProjectCreate, OutsideParentsGravityAndPhysicsModeComeBack) {
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.error().message.find("models[1].parents[0].parent_bone: model 0 has no bone 'しっぽ'"), std::string::npos)
       << bad.error().message;
+}
+
+// A scene's edge colour and background pictures are written as the project's settings (stored
+// paths relative to the project's folder) and read back as the same view.
+TEST_F(ProjectCreate, EdgeColourAndBackgroundPicturesComeBack) {
+  std::ofstream(dir / "sky.png") << "x";
+  std::ofstream(dir / "clip.mp4") << "x";
+  CreateInput in;
+  in.models.push_back(CreateModel{model_file, {}});
+  in.project_folder = dir;
+  ViewSettings v;
+  v.edge_color = std::array<float, 3>{1.0f, 0.2f, 0.0f};
+  v.background_image = BackgroundPicture{dir / "sky.png", {12, -7}, 0.75f};
+  v.background_video = BackgroundPicture{dir / "clip.mp4", {0, 0}, 1.0f};
+  in.view = v;
+  std::vector<Warning> w;
+  auto doc = create_project(in, w);
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_EQ(doc->edge_color, (std::array<std::int32_t, 3>{255, 51, 0}));
+  EXPECT_EQ(doc->background_image_enabled, 1);
+  EXPECT_EQ(doc->background_image_path.text, "sky.png");
+  EXPECT_EQ(doc->background_image_x, 12);
+  EXPECT_EQ(doc->background_image_y, -7);
+  EXPECT_EQ(doc->background_image_scale, 0.75f);
+  EXPECT_EQ(doc->background_video_enabled, 1);
+  EXPECT_EQ(doc->background_video_path.text, "clip.mp4");
+  std::vector<Warning> w2;
+  const Project back = read_back(*doc, w2);
+  EXPECT_TRUE(w2.empty()) << w2.front().to_string();
+  EXPECT_EQ(back.scene.view.edge_color, v.edge_color);
+  EXPECT_EQ(back.scene.view.background_image, v.background_image);
+  EXPECT_EQ(back.scene.view.background_video, v.background_video);
+  // Without them: MMD's fresh settings (black edges, no background).
+  in.view = ViewSettings{};
+  auto plain = create_project(in, w);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->edge_color, (std::array<std::int32_t, 3>{0, 0, 0}));
+  EXPECT_EQ(plain->background_image_enabled, 0);
+  EXPECT_EQ(plain->background_video_enabled, 0);
 }
 
 TEST_F(ProjectCreate, PathsOutsideTheFolderAreAbsoluteAndFoundAgain) {

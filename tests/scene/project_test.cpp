@@ -504,8 +504,9 @@ TEST_F(ProjectBuilt, DrawOrderAndViewSettingsBecomeTheScenes) {
   std::vector<Warning> w;
   auto p = convert(d, w);
   ASSERT_TRUE(p.has_value()) << p.error().to_string();
-  ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0].message, "the background image 'C:\\bg\\sky.png' is not drawn (not converted yet)");
+  ASSERT_EQ(w.size(), 1u);  // the background image is not found: left out, the rest drawn
+  EXPECT_EQ(w[0].message.rfind("background image: file not found: 'C:\\bg\\sky.png' (looked for ", 0), 0u) << w[0].message;
+  EXPECT_FALSE(p->scene.view.background_image.has_value());
   w.clear();
   ASSERT_EQ(p->scene.models.size(), 2u);
   EXPECT_EQ(p->scene.models[0].file, dir / "UserFile" / "Model" / "Other.pmx");
@@ -577,6 +578,82 @@ TEST_F(ProjectBuilt, CameraKeysFollowingABoneBecomeCameraParents) {
             std::string::npos)
       << w[0].message;
   EXPECT_EQ(p->camera.camera_keys.size(), 5u);
+}
+
+// The background image and video (found: their offset and scale), the edge colour (0..255 as
+// 0..1) and the camera's look-at bone (followed from frame 0) become the scene's view and
+// camera_parents, and extract's scene.json holds them.
+TEST_F(ProjectBuilt, BackgroundsEdgeColourAndLookAtBecomeTheScenes) {
+  touch(dir / "bg" / "sky.png");
+  touch(dir / "bg" / "clip.avi");
+  pmm::Document d = built_project();
+  d.background_image_enabled = 1;
+  d.background_image_path = path_text("C:\\MMD\\bg\\sky.png");
+  d.background_image_x = 10;
+  d.background_image_y = -20;
+  d.background_image_scale = 0.5f;
+  d.background_video_enabled = 1;
+  d.background_video_path = path_text("C:\\MMD\\bg\\clip.avi");
+  d.background_video_scale = 0.0f;  // never adjusted (MMD's 0): scale 1
+  d.edge_color = {255, 51, 0};
+  d.camera_look_at = {0, 1};
+  d.follow_look_at = 1;
+  std::vector<Warning> w;
+  auto p = convert(d, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  EXPECT_TRUE(w.empty()) << w[0].message;
+  const ViewSettings& v = p->scene.view;
+  ASSERT_TRUE(v.background_image.has_value());
+  EXPECT_EQ(v.background_image->file, dir / "bg" / "sky.png");
+  EXPECT_EQ(v.background_image->offset, (std::array<std::int32_t, 2>{10, -20}));
+  EXPECT_EQ(v.background_image->scale, 0.5f);
+  ASSERT_TRUE(v.background_video.has_value());
+  EXPECT_EQ(v.background_video->file, dir / "bg" / "clip.avi");
+  EXPECT_EQ(v.background_video->offset, (std::array<std::int32_t, 2>{0, 0}));
+  EXPECT_EQ(v.background_video->scale, 1.0f);
+  ASSERT_TRUE(v.edge_color.has_value());
+  EXPECT_EQ(*v.edge_color, (std::array<float, 3>{1.0f, 0.2f, 0.0f}));
+  ASSERT_EQ(p->scene.camera_parents.size(), 1u);
+  EXPECT_EQ(p->scene.camera_parents[0].frame, 0u);
+  EXPECT_EQ(p->scene.camera_parents[0].model, std::optional<std::size_t>(0));
+  EXPECT_EQ(p->scene.camera_parents[0].bone, "右足ＩＫ");
+  const std::string j = project_scene_json(*p, {"Test.vmd"}, "camera.vmd");
+  EXPECT_NE(j.find("\"edge_color\": [1, 0.2, 0]"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"background_image\": {\"file\": \"" + (dir / "bg" / "sky.png").string() + "\"" +
+                   ", \"offset\": [10, -20], \"scale\": 0.5}"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"camera_parents\": [{\"frame\": 0, \"model\": 0, \"bone\": \"右足ＩＫ\"}]"), std::string::npos) << j;
+  // The scene file reads back to the same view.
+  auto back = parse_scene(j, dir);
+  ASSERT_TRUE(back.has_value()) << back.error().to_string();
+  EXPECT_EQ(back->view.background_image, v.background_image);
+  EXPECT_EQ(back->view.background_video, v.background_video);
+  EXPECT_EQ(back->view.edge_color, v.edge_color);
+
+  // Look-at off: not followed; camera keys naming a bone win over the look-at (a warning).
+  d.follow_look_at = 0;
+  auto off = convert(d, w);
+  ASSERT_TRUE(off.has_value());
+  EXPECT_TRUE(off->scene.camera_parents.empty());
+  d.follow_look_at = 1;
+  d.camera.keys[0].follow = {0, 0};
+  w.clear();
+  auto keyed = convert(d, w);
+  ASSERT_TRUE(keyed.has_value());
+  ASSERT_EQ(keyed->scene.camera_parents.size(), 1u);
+  EXPECT_EQ(keyed->scene.camera_parents[0].frame, 12u);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].message.find("its look-at bone (model 0, bone 1) is not followed"), std::string::npos) << w[0].message;
+  // A missing background video: a warning, the image still drawn.
+  fs::remove(dir / "bg" / "clip.avi");
+  w.clear();
+  auto missing = convert(d, w);
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_TRUE(missing->scene.view.background_image.has_value());
+  EXPECT_FALSE(missing->scene.view.background_video.has_value());
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[1].message.rfind("background video: file not found: 'C:\\MMD\\bg\\clip.avi'", 0), 0u) << w[1].message;
 }
 
 TEST(ProjectPath, StoredWindowsPathBelowEachFolderInOrder) {

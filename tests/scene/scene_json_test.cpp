@@ -123,9 +123,22 @@ TEST(SceneJson, ViewSettings) {
   EXPECT_EQ(s->view.background, (std::optional<std::array<float, 3>>(std::array<float, 3>{0, 0.5f, 1})));
   EXPECT_FALSE(s->view.ground_shadow);
   EXPECT_TRUE(s->view.ground_shadow_translucent);
+  // The edge colour and the background pictures (paths against the scene's folder).
+  auto pictures = parse_scene(R"({"models": [{"file": "a.pmx"}], "view": {"edge_color": [1, 0.5, 0],
+      "background_image": {"file": "bg/sky.png", "offset": [-3, 4], "scale": 0.5},
+      "background_video": {"file": "/v/clip.mp4"}}})", "/x");
+  ASSERT_TRUE(pictures.has_value()) << pictures.error().to_string();
+  EXPECT_EQ(pictures->view.edge_color, (std::optional<std::array<float, 3>>(std::array<float, 3>{1, 0.5f, 0})));
+  EXPECT_EQ(pictures->view.background_image, (std::optional<BackgroundPicture>(BackgroundPicture{"/x/bg/sky.png", {-3, 4}, 0.5f})));
+  EXPECT_EQ(pictures->view.background_video, (std::optional<BackgroundPicture>(BackgroundPicture{"/v/clip.mp4", {0, 0}, 1.0f})));
+  const auto files = scene_files(*pictures);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[1].field, "view.background_image.file");
+  EXPECT_EQ(files[2].field, "view.background_video.file");
   auto none = parse_scene(R"({"models": [{"file": "a.pmx"}]})", "/x");
   ASSERT_TRUE(none.has_value());
-  EXPECT_FALSE(none->view.size || none->view.fps || none->view.background);
+  EXPECT_FALSE(none->view.size || none->view.fps || none->view.background || none->view.edge_color ||
+               none->view.background_image || none->view.background_video);
   EXPECT_TRUE(none->view.ground_shadow);
   EXPECT_FALSE(none->view.ground_shadow_translucent);
   const std::pair<const char*, const char*> bad[] = {
@@ -135,7 +148,18 @@ TEST(SceneJson, ViewSettings) {
       {R"({"background": [0, 2, 0]})", "view.background[1]: must be 0..1"},
       {R"({"ground_shadow": 1})", "view.ground_shadow: must be true or false, not a number"},
       {R"({"grid": true})",
-       "view.grid: unknown field (expected one of: background, ground_shadow, ground_shadow_translucent, size, fps)"},
+       "view.grid: unknown field (expected one of: background, ground_shadow, ground_shadow_translucent, size, fps, "
+       "edge_color, background_image, background_video)"},
+      {R"({"edge_color": [0, 0, -1]})", "view.edge_color[2]: must be 0..1"},
+      {R"({"background_image": "bg.png"})", "view.background_image: must be an object, not a string"},
+      {R"({"background_image": {"offset": [1, 2]}})", "view.background_image.file: required"},
+      {R"({"background_image": {"file": "bg.png", "scale": 0}})", "view.background_image.scale: must be > 0 and <= 1000"},
+      {R"({"background_video": {"file": "v.avi", "offset": [1.5, 2]}})",
+       "view.background_video.offset: must be [x, y], two whole numbers of pixels (|n| <= 1000000)"},
+      {R"({"background_video": {"file": "v.avi", "size": 2}})",
+       "view.background_video.size: unknown field (expected one of: file, offset, scale)"},
+      {R"({"background_image": {"file": "../bg.png"}})",
+       "view.background_image.file: '../bg.png' leaves the scene's folder (relative paths stay inside it; give an absolute path to read a file elsewhere)"},
       {R"([])", "view: must be an object, not an array"},
   };
   for (const auto& [view, message] : bad) {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -115,6 +116,18 @@ struct ModelFrame {
   /// Multiplies every material's edge size (MMD's edge width per model, a project's setting); 0:
   /// no edges. 1 draws exactly as before.
   float edge_scale = 1.0f;
+  /// Replaces every material's edge colour (RGB 0..1; the material's edge alpha is kept): a
+  /// scene's edge colour for a model whose materials store none (PMD). Unset: as stored.
+  std::optional<std::array<float, 3>> edge_color;
+};
+
+/// A picture drawn behind everything (a scene's background image or video frame,
+/// docs/RENDER.md "Background pictures"): stretched over `rect`, bilinear, opaque.
+struct BackgroundLayer {
+  const Image* image = nullptr;  ///< RGBA8, top row first, 1..16384 pixels a side (alpha ignored)
+  /// left, top, width, height in output pixels from the picture's top-left corner (may reach
+  /// outside the picture: the part inside is drawn).
+  std::array<float, 4> rect{};
 };
 
 /// The scene around the model at one frame.
@@ -122,6 +135,8 @@ struct SceneFrame {
   anim::CameraState camera;          ///< position and view must be filled (anim::update_camera_view)
   anim::LightState light;            ///< colour as stored (0..1), direction the light travels
   anim::SelfShadowState self_shadow; ///< mode 0 = off, 1 / 2 = MMD's modes; stored distance
+  /// Drawn in order over the background colour, before the models; empty = the colour alone.
+  std::vector<BackgroundLayer> backgrounds;
 };
 
 /// A model uploaded to the GPU, with its textures, and the offscreen framebuffer.

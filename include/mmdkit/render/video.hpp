@@ -83,4 +83,29 @@ struct DecodedVideo {
 /// read or decode, naming the file), unsupported (no FFmpeg, another pixel format).
 Result<DecodedVideo> decode_video(const std::filesystem::path& path);
 
+/// The frames of a video file decoded one at a time into RGBA (a scene's background video,
+/// docs/RENDER.md "Background pictures"): memory holds two frames whatever the video's length.
+class VideoFrameReader {
+ public:
+  /// Opens the first video stream of `path` (anything libavformat reads). Errors: unsupported (no
+  /// FFmpeg, no decoder), invalid_value (cannot read, no video stream; naming the file).
+  static Result<VideoFrameReader> open(const std::filesystem::path& path);
+  VideoFrameReader(VideoFrameReader&&) noexcept;
+  VideoFrameReader& operator=(VideoFrameReader&&) noexcept;
+  ~VideoFrameReader();
+
+  /// The frame shown `seconds` after the video's start: the last frame whose presentation time is
+  /// at or before it (the first frame before that, the last after the end: MMD keeps showing a
+  /// background video's last frame). Decodes forward from the last call; an earlier time opens the
+  /// file again. The image stays valid until the next call. Errors: invalid_value (decoding
+  /// failed, or the video has no frame; naming the file).
+  Result<const Image*> frame_at(double seconds);
+
+  struct Impl;  ///< private (src/render/video_reader.cpp)
+
+ private:
+  explicit VideoFrameReader(std::unique_ptr<Impl> impl) noexcept;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace mmdkit::render

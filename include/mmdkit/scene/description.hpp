@@ -119,6 +119,17 @@ enum class PhysicsMode : std::uint8_t {
   off,      ///< MMD "演算しない" (0): `render` does not simulate unless --physics asks for it
 };
 
+/// A background picture (image or video) and where it is drawn: stretched to the output's size
+/// × `scale`, its top-left corner `offset` pixels right of and below the output's top-left corner
+/// (docs/SCENE.md "Background pictures": MMD's stored offset and scale; the direction of the
+/// offset and the corner the scale keeps are nanoem's editor's, not verified against MMD).
+struct BackgroundPicture {
+  std::filesystem::path file;               ///< PNG, BMP, JPEG, TGA, GIF (image); any FFmpeg video
+  std::array<std::int32_t, 2> offset{0, 0}; ///< pixels, x right, y down
+  float scale = 1.0f;                       ///< > 0; 1 = the output's size
+  bool operator==(const BackgroundPicture&) const = default;
+};
+
 /// How the scene is shown (the scene file's "view"; an MMD project's view settings, docs/PMM.md):
 /// the defaults `render --scene` takes when its options do not say otherwise. Every field unset (or
 /// at its default) draws as before.
@@ -130,6 +141,15 @@ struct ViewSettings {
   bool ground_shadow_translucent = false;
   std::optional<std::array<std::int32_t, 2>> size;  ///< output width, height in pixels (1..16384)
   std::optional<std::int32_t> fps;                   ///< 30 or 60 (render's --fps)
+  /// The edge colour (RGB 0..1) of models whose materials store none: PMD models (MMD's
+  /// project-wide edge colour, 輪郭線の色; a PMX material's own edge colour is kept). Unset: as
+  /// stored (PMD: black, the colour MMD's projects hold by default).
+  std::optional<std::array<float, 3>> edge_color;
+  /// A picture drawn behind everything (MMD's 背景画像; docs/SCENE.md "Background pictures").
+  std::optional<BackgroundPicture> background_image;
+  /// A video drawn behind everything, one decoded frame per output frame (MMD's 背景AVI): over the
+  /// background image when both are set.
+  std::optional<BackgroundPicture> background_video;
 };
 
 /// A whole scene.

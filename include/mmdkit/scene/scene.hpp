@@ -121,6 +121,9 @@ class Scene {
   /// physics layer does so with physics). Never allocates.
   void update_attachments(double frame) noexcept;
 
+  /// The frame last evaluated (evaluate / update_attachments; 0 before any): 30 fps, fractional.
+  double frame() const noexcept;
+
   /// Outside parents (description.hpp ModelParentKey): whether any model has some.
   bool has_outside_parents() const noexcept;
   /// The characters in the order they are evaluated: every model after the models it follows

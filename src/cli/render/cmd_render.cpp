@@ -32,6 +32,7 @@ void declare_render(CLI::App& sub, RenderArgs& a) {
   s->add_option("--msaa", a.msaa, "multisample anti-aliasing samples, clamped to the driver (alone: MSAA with N samples, 1 = no anti-aliasing)");
   s->add_option("--shadow-map", a.shadow_map, "self-shadow map of N x N pixels over MMD's whole shadow box (default: a map fitted to the models, sized from the output)");
   s->add_option("--background", a.background, "background colour RRGGBB (default ffffff, MMD's white, or the scene's / project's)");
+  s->add_option("--background-image", a.background_image, "picture (PNG, BMP, JPEG, TGA, GIF) stretched over the whole output behind everything (MMD's background image; default: the scene's / project's)");
   s->add_flag("--no-edge", a.no_edge, "do not draw edges (outlines)");
   s->add_flag("--no-shadow", a.no_shadow, "do not draw the ground shadow and self-shadow");
   s->add_option("--audio", a.audio, "audio file muxed into the video (AAC in MP4, Opus in WebM; cut at the video's end)");

@@ -48,6 +48,7 @@ struct RenderArgs {
   std::string aa;             ///< --aa fxaa|msaa|none; empty = not given
   int shadow_map = -1;        ///< --shadow-map N; -1 = not given (a fitted map)
   std::string background;     ///< empty = the scene's view background, else ffffff (MMD's white)
+  std::string background_image;  ///< --background-image: drawn behind everything (the scene's view background_image)
   bool no_edge = false;
   bool no_shadow = false;
   std::string audio;

@@ -41,6 +41,8 @@ int run_render_farm(const RenderArgs& a, const Streams& s) {
     return usage(err, "--workers / --scheduler draw a model with its motions or a scene file (--scene scene.json); "
                       "not a project (.pmm: extract it with 'mmdkit pmm extract'), --stage or --accessory");
   if (a.model.empty() == a.scene.scene.empty()) return usage(err, "give a MODEL or --scene FILE");
+  if (!a.background_image.empty())
+    return usage(err, "--workers / --scheduler take the background image from the scene file's view, not --background-image");
   if (!a.scene.scene.empty() && (!a.motions.empty() || !a.camera.empty()))
     return usage(err, "a scene file names its own motions and camera: no MOTION or --camera with --scene");
   // A scene file's view settings are the defaults where the options say nothing, as for render.

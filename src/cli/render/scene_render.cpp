@@ -124,6 +124,13 @@ int run_scene_render(const RenderArgs& given, std::ostream& err) {
   if (auto p = render_plan(with_view_defaults(given, {}), err); !p) return p.error();
   auto desc = scene_description(given.scene, SceneCommandInputs{given.model, given.motions, given.camera, given.audio, "render", given.quiet, given.output}, err);
   if (!desc) return desc.error();
+  if (!given.background_image.empty()) {  // the option wins over the scene's background image
+    std::error_code ec;
+    if (!fs::is_regular_file(given.background_image, ec))
+      return report_error(err, make_error(ErrorCode::io_error, "--background-image: file not found or not a file").error(),
+                          given.background_image);
+    desc->view.background_image = scene::BackgroundPicture{given.background_image};
+  }
   // The scene's view settings where the options say nothing (docs/SCENE.md "View").
   const RenderArgs a = with_view_defaults(given, desc->view);
   auto plan = render_plan(a, err);
