@@ -152,7 +152,9 @@ class Finding:
 
 def check(obj: Union[Document, PathLike]) -> List[Finding]:
     """The findings of ``mmdkit check``: for a path, the file's (textures resolved in its
-    folder); for an object, those of its bytes (no texture lookup)."""
+    folder); for an object, those of its bytes, with the files it names (a model's textures, a
+    project's models) looked up in the folder of the file it was read from (``obj.path``), and
+    not looked up when it was made from bytes or JSON."""
     if isinstance(obj, (Motion, Pose, PmdModel, PmxModel, Project) + _READ_ONLY):
         return [Finding._of(d) for d in obj._check()]
     path = _os.fspath(obj)

@@ -63,7 +63,7 @@ pmm::ReadOptions read_options(const ReadFlags& f) {
 Result<pmm::ReadResult> read(ByteSpan bytes, const ReadFlags& flags) {
   auto r = pmm::read(bytes, read_options(flags));
   if (!r && r.error().code == ErrorCode::unsupported && !flags.project_folder)
-    r.error().message += "; the project was not read from a file (stdin), so there is no folder to find its models in";
+    r.error().message += "; the project was not read from a file (standard input, or bytes in memory), so there is no folder to find its models in";
   return r;
 }
 
@@ -194,8 +194,8 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   file(d.background_image_path.text, "settings", -1, "background image");
   if (!flags.project_folder)
     out.push_back(Finding{false, Error{ErrorCode::io_error,
-                                       "files: the project was not read from a file (stdin), so there is no folder to "
-                                       "find its models, accessories and audio in",
+                                       "files: the project was not read from a file (standard input, or bytes in memory), so there is no "
+                                       "folder to find its models, accessories and audio in",
                                        "files", -1, -1, {}}});
   return out;
 }

@@ -78,11 +78,13 @@ py::dict project_path(const scene::ProjectPath& p) {
   return d;
 }
 
-// scene::convert_project with the project's folder (nullopt: the current one) and search folders.
+// scene::convert_project with the project's folder (nullopt: the folder of the file it was read
+// from, as `mmdkit render project.pmm`; made by from_bytes / from_json / create: the current one)
+// and search folders.
 scene::Project converted(const Project& self, const std::optional<std::string>& folder,
                          const std::vector<std::string>& search_dirs, bool strict, std::vector<Warning>& warnings) {
   scene::ProjectOptions o;
-  if (folder) o.project_folder = *folder;
+  if (auto f = folder ? folder : self.folder()) o.project_folder = *f;
   for (const auto& s : search_dirs) o.search_folders.emplace_back(s);
   o.strict = strict;
   return unwrap(without_gil([&] { return scene::convert_project(self.data, o, warnings); }));
@@ -246,7 +248,8 @@ void bind_pmm(py::module_& m) {
            "found, tried}, motion: a Motion of every key), accessories (file, x_file, position, rotation_degrees, "
            "scale, model, bone, visible), camera (a Motion: camera, light, self-shadow keys), audio, size, "
            "first_frame, last_frame, warnings. folder: the project's folder (paths are resolved below it, then "
-           "below each search dir). strict: a file not found raises.")
+           "below each search dir; default: the folder of the file it was read from, else the current one). "
+           "strict: a file not found raises.")
       .def("_write_scene", &write_scene, py::arg("folder"), py::arg("search_dirs"), py::arg("strict"), py::arg("out"),
            "The project as a scene folder (model<i>.vmd, camera.vmd, scene.json as `pmm extract` writes it) in the "
            "existing folder out: (scene.json's path, warnings). Used by mmdkit.Renderer and mmdkit.Scene.")

@@ -4,6 +4,8 @@
 // def_document<T>.
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +26,16 @@ template <class T>
 struct Document {
   T data;
   std::vector<Warning> warnings;
+  /// The file it was read from (read(); empty for from_bytes / from_json / create): its folder is
+  /// where check() looks up the files it names (a model's textures, a project's models) and where a
+  /// project's scene() resolves its paths by default, as the CLI does for a file.
+  std::string path;
+
+  /// The folder of `path`, or nullopt when it was not read from a file.
+  std::optional<std::string> folder() const {
+    if (path.empty()) return std::nullopt;
+    return std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
+  }
 };
 
 /// What a format provides (specialized in bind_<format>.cpp).
@@ -70,7 +82,9 @@ void def_document(py::class_<Document<T>>& cls) {
             const std::string path = fs_path(path_like);
             auto bytes = read_path(path);
             try {
-              return parse_document<T>(bytes, encoding, strict);
+              py::object doc = parse_document<T>(bytes, encoding, strict);
+              doc.cast<D&>().path = path;
+              return doc;
             } catch (py::error_already_set& e) {
               if (e.matches(py::module_::import("mmdkit.errors").attr("Error")))
                 e.value().attr("file") = path;
@@ -127,9 +141,12 @@ void def_document(py::class_<Document<T>>& cls) {
             return D{unwrap(without_gil([&] { return F::from_json(text); })), {}};
           },
           py::arg("text"), "An object from lossless JSON text (raises mmdkit.JsonError with the JSON path).")
-      .def("_check", [](const D& d) { return check_findings(F::ops(), document_bytes(d), std::nullopt); },
+      .def("_check", [](const D& d) { return check_findings(F::ops(), document_bytes(d), d.folder(), d.path); },
            "Structural findings as dicts (severity 'error'/'warning', code, message, section, record, "
-           "offset, field); check() wraps them in mmdkit.Finding objects.")
+           "offset, field); check() wraps them in mmdkit.Finding objects. Read from a file, the files it "
+           "names are looked up in that file's folder, as `mmdkit check FILE` does.")
+      .def_property_readonly("path", [](const D& d) { return d.path.empty() ? py::object(py::none()) : py::object(py::str(d.path)); },
+                             "The path it was read from (read()), or None (from_bytes, from_json, created).")
       .def("copy", [](const D& d) { return D(d); }, "A deep copy.")
       .def("__copy__", [](const D& d) { return D(d); })
       .def("__deepcopy__", [](const D& d, const py::object&) { return D(d); });

@@ -163,7 +163,7 @@ TEST_F(PmmCli, VersionOneReadsItsModelFilesCounts) {
   Outcome in = run("info - < " + quote(p.string()));
   EXPECT_EQ(in.code, 1);
   EXPECT_NE(in.err.find("unsupported: version 1 project"), std::string::npos) << in.err;
-  EXPECT_NE(in.err.find("not read from a file (stdin)"), std::string::npos) << in.err;
+  EXPECT_NE(in.err.find("not read from a file (standard input"), std::string::npos) << in.err;
   fs::remove(dir / "UserFile" / "Model" / "m1.pmd");
   Outcome missing = run("info " + quote(p.string()));
   EXPECT_EQ(missing.code, 1);

@@ -56,6 +56,26 @@ def test_sample_as_a_scene_holds_every_key():
 
 
 @needs_corpus
+def test_a_project_read_from_a_file_finds_its_files_beside_it(tmp_path, monkeypatch):
+    # As `mmdkit check` / `render project.pmm`: the folder of the file read is the project's folder,
+    # whatever the current one (a new user's finding: read() forgot it, every model was "not found").
+    monkeypatch.chdir(tmp_path)
+    for p in (mmdkit.read(SAMPLE), mmdkit.pmm.read(str(SAMPLE))):
+        assert p.path is not None and Path(p.path) == SAMPLE
+        messages = [f.message for f in p.check()]
+        assert not [m for m in messages if "not read from a file" in m]
+        # the 11 models lie below the project's folder; only accessories (elsewhere) are missing
+        assert not [m for m in messages if "model file" in m], messages
+        s = p.scene()
+        assert [m["file"]["found"] is not None for m in s["models"]] == [True] * 11
+    # made from bytes there is no such folder: the current one (tmp_path, empty) is used
+    q = mmdkit.pmm.from_bytes(SAMPLE.read_bytes())
+    assert q.path is None
+    assert any("not read from a file" in f.message for f in q.check())
+    assert [m["file"]["found"] for m in q.scene()["models"]] == [None] * 11
+
+
+@needs_corpus
 def test_create_from_a_model_and_a_motion(tmp_path):
     model = SAMPLE.parent / "Model" / "初音ミク.pmd"
     # A motion of two keys on センター and one on あ, written with the module.
