@@ -34,8 +34,10 @@ def client(workers: int = 0, scheduler: Optional[str] = None) -> Iterator["objec
         with c:
             yield c
     else:
+        # dashboard_address=":0": the scheduler's HTTP server (started whatever the setting) takes a
+        # free port instead of 8787, which another cluster may hold ("Port 8787 is already in use").
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None, env=local_worker_env(workers)) as cluster, Client(cluster) as c:
+                          dashboard_address=":0", env=local_worker_env(workers)) as cluster, Client(cluster) as c:
             yield c
 
 

@@ -157,7 +157,7 @@ def _check_options(o: Dict[str, Any]) -> None:
     if o["joints"] not in LAYOUTS:
         raise ArgumentError(f"unknown joint layout {o['joints']!r} (known: {', '.join(LAYOUTS)})", "invalid_argument")
     if o["camera"] is not None and o["views"]:
-        raise ArgumentError("give camera or views, not both", "invalid_argument")
+        raise ArgumentError("give camera= (--camera) or views= (--views), not both", "invalid_argument")
     if o["views"] < 0:
         raise ArgumentError(f"views must be >= 0, not {o['views']}", "invalid_argument")
     if o["step"] < 1:

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .errors import ArgumentError, Error
@@ -50,13 +50,16 @@ __all__ = ["render_farm", "FarmResult"]
 class FarmResult:
     """What render_farm() wrote: ``files`` (the video, or the PNG files in frame order), ``frames``
     drawn, ``ranges`` (Dask tasks), ``seconds`` of wall time, ``baked`` (physics baked on the
-    client), ``workers`` (the cluster's worker count at the start)."""
+    client), ``workers`` (the cluster's worker count at the start), ``warnings`` (the inputs'
+    warnings as mmdkit.Renderer gives them: textures not found, motion tracks that match nothing,
+    a project's files; printed on stderr unless quiet, as `mmdkit render` prints them)."""
     files: List[str]
     frames: int
     ranges: int
     seconds: float
     baked: bool
     workers: int
+    warnings: List[Dict[str, Any]] = field(default_factory=list)
 
     @property
     def frames_per_second(self) -> float:
@@ -212,15 +215,20 @@ def render_farm(output: PathLike, model_or_scene: PathLike, motions: Union[PathL
     step = 0.5 if fps == 60 else 1.0
     count = int((last - first) / step + 1e-9) + 1
     baked = probe.physics
+    warnings = list(probe.warnings)  # the workers' Renderers read the same inputs: said once, here
     audio = os.fspath(audio) if audio else (probe._native.audio if kind != "png" else "")
     if baked:
-        if os.path.splitext(source)[1].lower() == ".json" and _looks_like_scene(source):
-            raise ArgumentError("a farm bakes physics per model: a scene file draws with physics=False only "
-                                "(or bake each model with `mmdkit bake` and name the baked motions in the scene)")
+        if _is_scene_file(source):
+            raise ArgumentError("with physics the farm draws a model file, not a scene (it bakes one model's "
+                                "physics): pass physics=False (--no-physics), or bake each model with `mmdkit "
+                                "bake` and name the baked motions in the scene")
         if fps != 30 or first != math.floor(first):
-            raise ArgumentError("with physics the farm draws whole frames at fps 30 (the bake keys whole frames); "
-                                "physics=False draws any frame")
+            raise ArgumentError("with physics the farm draws whole frames at 30 fps (the bake keys whole frames): "
+                                "pass fps=30 (--fps 30) and whole frames, or physics=False (--no-physics)")
     del probe
+    if not quiet:
+        for w in warnings:
+            print(f"mmdkit: warning: {_warning_text(w)}", file=sys.stderr)
 
     targets = ([output % i for i in range(count)] if pattern else [output])
     if not force:
@@ -250,7 +258,7 @@ def render_farm(output: PathLike, model_or_scene: PathLike, motions: Union[PathL
         written = _finish(spec, ranges, targets, output, kind, audio, fps)
     finally:
         shutil.rmtree(job, ignore_errors=True)
-    return FarmResult(written, count, len(ranges), time.monotonic() - t0, baked, nworkers)
+    return FarmResult(written, count, len(ranges), time.monotonic() - t0, baked, nworkers, warnings)
 
 
 class _nullcontext:
@@ -264,12 +272,22 @@ class _nullcontext:
         return False
 
 
-def _looks_like_scene(path: str) -> bool:
+def _is_scene_file(path: str) -> bool:
+    """A scene file (docs/SCENE.md): a .json that is not the JSON of a model or motion."""
+    if os.path.splitext(path)[1].lower() != ".json":
+        return False
+    from . import _mmdkit
     try:
         with open(path, "rb") as f:
-            return b'"characters"' in f.read(1 << 16)
+            return _mmdkit.sniff(f.read(1 << 16)) is None
     except OSError:
         return False
+
+
+def _warning_text(w: Dict[str, Any]) -> str:
+    """A warning dict (mmdkit.Renderer.warnings) in the words `mmdkit render` prints."""
+    return str(Error(w.get("message", ""), w.get("code") or "invalid_value", w.get("file") or None,
+                     w.get("section") or None, w.get("record"), w.get("offset")))
 
 
 def _run(client, spec: Dict[str, Any], ranges: List[Tuple[int, int]], count: int, retries: int, quiet: bool) -> None:

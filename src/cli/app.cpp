@@ -129,6 +129,13 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     }
     CLI::App* sub = find_command(help_topic);
     if (!sub) return usage_error(err, "help", "unknown command '" + help_topic + "' (" + command_names() + ")");
+    // A command that hands every argument on (`dataset`: the Python module declares its options)
+    // has no page here: `help COMMAND` is `COMMAND --help`.
+    if (sub->get_prefix_command() && help_subtopic.empty()) {
+      const std::string name = help_topic;
+      const char* const again[] = {argv[0], name.c_str(), "--help"};
+      return run(3, again, in, out, err);
+    }
     // The same page as `mmdkit COMMAND SUBCOMMAND --help`.
     std::string prev = "mmdkit";
     if (!help_subtopic.empty()) {

@@ -146,6 +146,9 @@ def test_mmdkit_dataset_command_runs_the_python_command(tmp_path):
     np.testing.assert_array_equal(z[f"{ms[0].stem}/frames"], np.arange(len(ref.frames)) * 2.0)
     h = subprocess.run([str(cli_path()), "dataset", "--help"], capture_output=True, text=True)
     assert h.returncode == 0 and "--joints" in h.stdout
+    # `mmdkit help dataset` is the same page (a new user's finding: it printed the usage line only)
+    h2 = subprocess.run([str(cli_path()), "help", "dataset"], capture_output=True, text=True)
+    assert h2.returncode == 0 and h2.stdout == h.stdout
     u = subprocess.run([str(cli_path()), "dataset", str(corpus_file(MEI))], capture_output=True, text=True)
     assert u.returncode == 2
     none = subprocess.run([str(cli_path()), "dataset", str(corpus_file(MEI)), str(tmp_path / "missing.vmd"),

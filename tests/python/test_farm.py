@@ -6,6 +6,7 @@ dying worker retried with the output complete, a job
 that keeps failing writes nothing. Small: 64x36, 12 frames, one cluster of 2 workers."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 
@@ -14,7 +15,7 @@ import pytest
 
 import mmdkit
 from mmdkit import _mmdkit
-from conftest import MIKU, WAVEFILE, cli_path, corpus_file
+from conftest import MEI, MIKU, WAVEFILE, cli_path, corpus_file
 
 SIZE = (64, 36)
 FRAMES = (0, 11)
@@ -167,3 +168,30 @@ def test_cli_scene_view_defaults(client, inputs, tmp_path):
         a = (tmp_path / name).read_bytes()
         assert a == (tmp_path / ("p" + name[1:])).read_bytes(), name
     assert decode_png(a).shape[:2] == (28, 48) and tuple(decode_png(a)[0, 0, :3]) == (64, 128, 0)
+
+
+def test_inputs_warnings_are_said_once(client, tmp_path, capsys):
+    # The workers' Renderers read the same inputs as the client's probe: its warnings (here mei's
+    # textures not found) are the result's and are printed as `mmdkit render` prints them.
+    model = str(corpus_file(MEI))
+    plain = mmdkit.Renderer(model, size=SIZE, physics=False)
+    assert plain.warnings  # the corpus copy of mei lacks some textures
+    r = mmdkit.render_farm(tmp_path / "%02d.png", model, frames=(0, 1), size=SIZE, physics=False, client=client)
+    assert [w["message"] for w in r.warnings] == [w["message"] for w in plain.warnings]
+    err = capsys.readouterr().err
+    assert err.count("mmdkit: warning: ") == len(plain.warnings)
+    assert plain.warnings[0]["message"] in err
+    assert r.frames == 2
+
+
+def test_scene_with_physics_says_how_to_draw_it(inputs, tmp_path):
+    # A scene cannot be baked per model: refused before any worker starts, in words that name the
+    # CLI's option too (a new user's finding: the bake's own usage text leaked out).
+    model, motion = inputs
+    scene = tmp_path / "scene.json"
+    scene.write_text('{"models": [{"file": %s, "motions": [%s]}]}' % (json.dumps(model), json.dumps(motion)))
+    with pytest.raises(mmdkit.ArgumentError, match=r"not a scene.*--no-physics"):
+        mmdkit.render_farm(tmp_path / "x.mp4", scene, physics=True, workers=2)
+    assert not list(tmp_path.glob(".*"))
+    with pytest.raises(mmdkit.ArgumentError, match=r"--fps 30.*--no-physics"):
+        mmdkit.render_farm(tmp_path / "x.mp4", model, [motion], physics=True, fps=60, workers=2)
