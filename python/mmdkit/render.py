@@ -317,13 +317,14 @@ class Scene:
 
     @property
     def models(self) -> list:
-        """The models, in drawing order: dicts with file, motions and the optional placement and
-        edge_width, as the scene file says."""
+        """The models, in drawing order: dicts with file, motions and the optional placement,
+        edge_width, self_shadow and add_blend, as the scene file says."""
         return list(self._data.get("models", []))
 
     @property
     def accessories(self) -> list:
-        """The accessories: dicts with file and the placement, parent, visibility, opacity, keys."""
+        """The accessories: dicts with file and the placement, parent, visibility, opacity, shadow,
+        keys (those before the file's accessories_after_models are drawn before the models)."""
         return list(self._data.get("accessories", []))
 
     @property

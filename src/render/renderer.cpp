@@ -527,7 +527,7 @@ static void fit_shadow_map(std::span<Renderer* const> renderers, std::span<const
   const Mat4& m = ps.light_vp;  // orthographic: w = 1
   float lo[2] = {1, 1}, hi[2] = {0, 0};
   for (std::size_t k = 0; k < renderers.size(); ++k) {
-    if (!frames[k].visible) continue;
+    if (!frames[k].visible || !frames[k].self_shadow) continue;  // casts nothing into the map
     for (const Vec3& v : frames[k].positions)
       for (int a = 0; a < 2; ++a) {
         const auto i = static_cast<std::size_t>(a);
@@ -661,7 +661,7 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
   auto visible = [&](std::size_t i) { return material_visible(r, mats, i); };
 
   // 3. Ground shadow (light colour; stencil keeps overlapping triangles from blending twice).
-  if (s.ground_shadow && light_dir[1] < -1e-3f) {
+  if (s.ground_shadow && frame.ground_shadow && light_dir[1] < -1e-3f) {
     glUseProgram(r.prog_ground);
     glUniformMatrix4fv(r.ground_view, 1, GL_FALSE, view.data());
     glUniformMatrix4fv(r.ground_proj, 1, GL_FALSE, proj.data());
@@ -722,7 +722,8 @@ static void color_pass(Renderer::Impl& r, std::span<const anim::MaterialValues> 
     glUniform1i(l.has_texture, m.texture ? 1 : 0);
     glUniform1i(l.sphere_mode, m.sphere ? m.sphere_mode : 0);
     glUniform1i(l.has_toon, m.toon ? 1 : 0);
-    glUniform1i(l.self_shadow, ps.self_shadow && (m.flags & model::kReceiveShadow) ? scene.self_shadow.mode : 0);
+    const bool receives = ps.self_shadow && frame.self_shadow && (m.flags & model::kReceiveShadow);
+    glUniform1i(l.self_shadow, receives ? scene.self_shadow.mode : 0);
     glUniform4fv(l.tex_mul, 1, v.texture_mul.data());
     glUniform4fv(l.tex_add, 1, v.texture_add.data());
     glUniform4fv(l.sph_mul, 1, v.sphere_mul.data());
@@ -769,10 +770,26 @@ Result<void> Renderer::draw(const ModelFrame& frame, const SceneFrame& scene) {
   return draw_scene(std::span<Renderer* const>(&self, 1), std::span<const ModelFrame>(&frame, 1), scene);
 }
 
+// Whether `order` is empty or a permutation of 0..n − 1 (draw_scene's draw order).
+static bool is_draw_order(std::span<const std::size_t> order, std::size_t n) {
+  if (order.empty()) return true;
+  if (order.size() != n) return false;
+  std::vector<char> seen(n, 0);
+  for (const std::size_t k : order) {
+    if (k >= n || seen[k]) return false;
+    seen[k] = 1;
+  }
+  return true;
+}
+
 Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
-                                  const SceneFrame& scene) {
+                                  const SceneFrame& scene, std::span<const std::size_t> order) {
   if (renderers.empty() || renderers.size() != frames.size() || !renderers[0])
     return make_error(ErrorCode::invalid_argument, "draw_scene needs one frame per renderer and at least one renderer");
+  if (!is_draw_order(order, renderers.size()))
+    return make_error(ErrorCode::invalid_argument, "draw_scene: the draw order must name every renderer once (" +
+                                                       std::to_string(order.size()) + " indices for " +
+                                                       std::to_string(renderers.size()) + " renderers)");
   Impl& t = *renderers[0]->impl_;  // the target: its framebuffer, shadow map and settings
   if (!t.settings.framebuffer)
     return make_error(ErrorCode::invalid_argument, "the first renderer was created without a framebuffer");
@@ -808,7 +825,7 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
     for (std::size_t k = 0; k < renderers.size(); ++k)
-      if (frames[k].visible) shadow_pass(*renderers[k]->impl_, mats[k], ps);
+      if (frames[k].visible && frames[k].self_shadow) shadow_pass(*renderers[k]->impl_, mats[k], ps);
   }
 
   // 2. Clear.
@@ -822,9 +839,11 @@ Result<void> Renderer::draw_scene(std::span<Renderer* const> renderers, std::spa
     if (auto e = t.background->draw(scene.backgrounds, s.width, s.height); !e) return e;
   }
 
-  // 3–5. Every model in order, one depth buffer.
-  for (std::size_t k = 0; k < renderers.size(); ++k)
+  // 3–5. Every model in the draw order, one depth buffer.
+  for (std::size_t n = 0; n < renderers.size(); ++n) {
+    const std::size_t k = order.empty() ? n : order[n];
     if (frames[k].visible) color_pass(*renderers[k]->impl_, mats[k], frames[k], scene, ps);
+  }
 
   // 6. Resolve MSAA (the anti-aliasing filter, when chosen, runs in read()).
   glBindFramebuffer(GL_READ_FRAMEBUFFER, t.fbo_msaa);

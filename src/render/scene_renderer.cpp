@@ -49,6 +49,21 @@ Warning background_warning(const std::string& what, const Error& e) {
   return w;
 }
 
+// MMD's draw order (SceneDescription::accessories_after_models): the accessories before the models
+// (accessories[0, after)), the characters, then the other accessories; items are the characters
+// then the drawn accessories (`accessory_of`: their indices). Empty when it is the item order.
+std::vector<std::size_t> draw_order(std::size_t characters, const std::vector<std::size_t>& accessory_of,
+                                    std::size_t after) {
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < accessory_of.size(); ++j)
+    if (accessory_of[j] < after) order.push_back(characters + j);
+  if (order.empty()) return order;
+  for (std::size_t c = 0; c < characters; ++c) order.push_back(c);
+  for (std::size_t j = 0; j < accessory_of.size(); ++j)
+    if (accessory_of[j] >= after) order.push_back(characters + j);
+  return order;
+}
+
 }  // namespace
 
 struct SceneRenderer::Impl {
@@ -58,6 +73,7 @@ struct SceneRenderer::Impl {
   std::vector<std::size_t> accessory_of;  // per renderer after the characters: the accessory index
   std::size_t characters = 0;
   std::vector<ModelFrame> frames;
+  std::vector<std::size_t> order;  // the draw order (empty: item order; SceneDescription::accessories_after_models)
   std::vector<WorldVertices> world;
   std::vector<std::vector<Vec3>> acc_pos, acc_nrm;  // accessories' stored vertices
   SceneFrame scene_frame;
@@ -147,6 +163,7 @@ Result<SceneRenderer> SceneRenderer::create(Context& context, const scene::Scene
   }
   open_backgrounds(r, d.view, warnings);
   for (Renderer& x : r.renderers) r.drawn.push_back(&x);
+  r.order = draw_order(r.characters, r.accessory_of, d.accessories_after_models);
   r.frames.resize(r.renderers.size());
   r.world.resize(r.renderers.size());
   return SceneRenderer(std::move(impl));
@@ -193,7 +210,10 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
       mf.normals = r.world[c].normals;
     }
     const anim::MorphWorkspace& morphs = ch.morphs();
-    mf.edge_scale = c < s.model_count() ? s.description().models[c].edge_width : 1.0f;
+    const bool is_model = c < s.model_count();
+    mf.edge_scale = is_model ? s.description().models[c].edge_width : 1.0f;
+    mf.self_shadow = is_model ? s.description().models[c].self_shadow : true;
+    mf.add_blend = is_model && s.description().models[c].add_blend;
     // The scene's edge colour for models whose materials store none (PMD; ViewSettings::edge_color).
     if (ch.data().model().source == model::SourceFormat::pmd) mf.edge_color = s.description().view.edge_color;
     mf.materials = morphs.materials();
@@ -209,6 +229,7 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
     r.frames[nc + j].visible = s.accessory_visible(r.accessory_of[j]);
     r.frames[nc + j].opacity = s.accessory_opacity(r.accessory_of[j]);
     r.frames[nc + j].add_blend = s.description().accessories[r.accessory_of[j]].add_blend;
+    r.frames[nc + j].ground_shadow = s.accessory_shadow(r.accessory_of[j]);
   }
   r.scene_frame.camera = s.camera();
   r.scene_frame.light = s.light();
@@ -223,7 +244,7 @@ Result<void> SceneRenderer::draw_prepared() {
   Impl& r = *impl_;
   if (!r.prepared) return make_error(ErrorCode::invalid_argument, "draw_prepared: no frame prepared");
   r.has_frame = false;
-  if (auto e = Renderer::draw_scene(r.drawn, r.frames, r.scene_frame); !e) return e;
+  if (auto e = Renderer::draw_scene(r.drawn, r.frames, r.scene_frame, r.order); !e) return e;
   r.has_frame = true;
   return {};
 }

@@ -298,12 +298,14 @@ AccessoryEntry scene_entry(const ProjectAccessory& pa) {
   e.visible = pa.visible;
   e.opacity = std::clamp(pa.opacity, 0.0f, 1.0f);
   e.add_blend = pa.add_blend;
-  if (!pa.keys.empty()) {  // the keys give placement, parent, visibility and opacity
+  e.shadow = pa.shadow;
+  if (!pa.keys.empty()) {  // the keys give placement, parent, visibility, opacity and shadow
     e.model.reset();
     e.bone.clear();
     e.placement = Placement{};
     e.visible = true;
     e.opacity = 1.0f;
+    e.shadow = true;
     e.keys = pa.keys;
   }
   return e;
@@ -403,6 +405,10 @@ struct ProjectConversion {
       e.file = *pm.file.found;
       // MMD's edge width per model (version 2; version 1 stores none): a multiplier >= 0.
       e.edge_width = std::isfinite(m.edge_width) ? std::max(0.0f, m.edge_width) : 1.0f;
+      // MMD's self-shadow and additive blending per model (version 2; nanoem PMM::Context::load:
+      // Model::setShadowMapEnabled, setAddBlendEnabled).
+      e.self_shadow = d.version != pmm::Version::v2 || m.self_shadow != 0;
+      e.add_blend = d.version == pmm::Version::v2 && m.blend != 0;
       p.scene.models.push_back(std::move(e));
     }
   }
@@ -471,6 +477,7 @@ struct ProjectConversion {
     pa.visible = pmm::accessory_visible(k.opacity_visible);
     pa.opacity = pmm::accessory_opacity(k.opacity_visible);
     pa.add_blend = a.add_blend != 0;
+    pa.shadow = k.shadow != 0;
     // A parent not in the scene is said once per accessory and per parent.
     std::set<std::pair<std::int32_t, std::int32_t>> parent_warned;
     auto parent_of = [&](const pmm::OutsideParent& parent, std::optional<std::size_t>& model, std::string& bone,
@@ -500,6 +507,7 @@ struct ProjectConversion {
         if (!(key.placement.scale >= 0.0f) || !std::isfinite(key.placement.scale)) key.placement.scale = 0.0f;
         key.visible = pmm::accessory_visible(ak.opacity_visible);
         key.opacity = std::clamp(pmm::accessory_opacity(ak.opacity_visible), 0.0f, 1.0f);
+        key.shadow = ak.shadow != 0;
         parent_of(ak.parent, key.model, key.bone, static_cast<std::int32_t>(key.frame));
         pa.keys.push_back(std::move(key));
       }
@@ -644,6 +652,29 @@ struct ProjectConversion {
                d.background_video_scale, "background video", p.scene.view.background_video);
   }
 
+  // The scene's accessories in the project's draw order (the accessories' draw_order, ties in
+  // list order, as nanoem sorts its drawables) and MMD's 描画順: those whose draw_order is below
+  // accessory_after_models are drawn before the models (nanoem PMM::Context::loadAllAccessories
+  // shifts the others past the models, loadAllModels the models past them). A negative
+  // accessory_after_models (no split stored): every accessory after the models.
+  void order_scene_accessories() {
+    std::vector<std::size_t> order;  // indices into p.accessories of the accessories in the scene
+    for (std::size_t i = 0; i < p.accessories.size(); ++i)
+      if (p.accessories[i].scene_accessory) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return d.accessories[p.accessories[a].index].draw_order < d.accessories[p.accessories[b].index].draw_order;
+    });
+    std::vector<AccessoryEntry> sorted;
+    for (const std::size_t i : order) {
+      const ProjectAccessory& pa = p.accessories[i];
+      if (d.accessory_after_models >= 0 && d.accessories[pa.index].draw_order < d.accessory_after_models)
+        p.scene.accessories_after_models = sorted.size() + 1;
+      sorted.push_back(std::move(p.scene.accessories[*pa.scene_accessory]));
+      p.accessories[i].scene_accessory = sorted.size() - 1;
+    }
+    p.scene.accessories = std::move(sorted);
+  }
+
   // The audio file of the project when enabled.
   Result<void> add_audio() {
     if (d.audio_enabled && !d.audio_path.text.empty()) {
@@ -698,6 +729,7 @@ Result<Project> convert_project(const pmm::Document& d, const ProjectOptions& op
   p.camera = camera_motion(d, warnings);
   if (d.version == pmm::Version::v2) c.add_camera_parents();
   for (std::size_t i = 0; i < d.accessories.size(); ++i) MMDKIT_TRY(c.add_accessory(i));
+  c.order_scene_accessories();
   if (d.version == pmm::Version::v2)
     for (std::size_t i = 0; i < d.models.size(); ++i) c.add_model_parents(i);
   c.add_physics();
@@ -762,6 +794,8 @@ std::string project_scene_json(const Project& p, const std::vector<std::string>&
          ", \"motions\": [" + json::string(motion_files[i]) + "]";
     const ModelEntry& entry = p.scene.models[*p.models[i].scene_model];
     if (entry.edge_width != 1.0f) j += ", \"edge_width\": " + format_float(entry.edge_width);
+    if (!entry.self_shadow) j += ", \"self_shadow\": false";
+    if (entry.add_blend) j += ", \"add_blend\": true";
     if (!entry.parents.empty()) {
       j += ", \"parents\": [";
       for (std::size_t k = 0; k < entry.parents.size(); ++k) {
@@ -784,7 +818,7 @@ std::string project_scene_json(const Project& p, const std::vector<std::string>&
     if (a.add_blend) j += ", \"add_blend\": true";
     // The placement, parent, visibility and opacity: the entry's, or per key (an accessory that moves).
     auto place = [&](const std::optional<std::size_t>& model, const std::string& bone, const Placement& pl,
-                     bool visible, float opacity) {
+                     bool visible, float opacity, bool shadow) {
       if (model) j += ", \"model\": " + std::to_string(*model) + ", \"bone\": " + json::string(bone);
       j += ", \"position\": ";
       append_vec3(j, pl.position);
@@ -793,22 +827,26 @@ std::string project_scene_json(const Project& p, const std::vector<std::string>&
       j += ", \"scale\": " + format_float(pl.scale);
       if (!visible) j += ", \"visible\": false";
       if (opacity != 1.0f) j += ", \"opacity\": " + format_float(opacity);
+      if (!shadow) j += ", \"shadow\": false";
     };
     if (a.keys.empty()) {
-      place(a.model, a.bone, a.placement, a.visible, a.opacity);
+      place(a.model, a.bone, a.placement, a.visible, a.opacity, a.shadow);
     } else {
       j += ", \"keys\": [";
       for (std::size_t k = 0; k < a.keys.size(); ++k) {
         const AccessoryKey& key = a.keys[k];
         j += (k == 0 ? "\n      " : ",\n      ") + std::string("{\"frame\": ") + std::to_string(key.frame);
-        place(key.model, key.bone, key.placement, key.visible, key.opacity);
+        place(key.model, key.bone, key.placement, key.visible, key.opacity, key.shadow);
         j += "}";
       }
       j += "]";
     }
     j += "}";
   }
-  j += "\n  ],\n  \"camera\": " + json::string(camera_file);
+  j += "\n  ]";
+  if (p.scene.accessories_after_models != 0)
+    j += ",\n  \"accessories_after_models\": " + std::to_string(p.scene.accessories_after_models);
+  j += ",\n  \"camera\": " + json::string(camera_file);
   if (!p.scene.camera_parents.empty()) {
     j += ",\n  \"camera_parents\": [";
     for (std::size_t k = 0; k < p.scene.camera_parents.size(); ++k) {

@@ -563,6 +563,8 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
     m.draw_order = static_cast<std::uint8_t>(i + 1);       // 1-based, as MMD's files
     m.transform_order = static_cast<std::uint8_t>(i + 1);  // the sample: equal to the draw order
     if (auto r = fill_model(m, *lists, cm.motions, what, *changes, warnings); !r) return std::unexpected(r.error());
+    m.self_shadow = cm.self_shadow ? 1 : 0;
+    m.blend = cm.add_blend ? 1 : 0;
     last = std::max(last, m.last_frame);
     d.selections.push_back(pmm::ModelSelection{static_cast<std::uint8_t>(i), 3});  // as t.pmm
     d.models.push_back(std::move(m));
@@ -613,9 +615,10 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
       return pmm::OutsideParent{static_cast<std::int32_t>(*pm), b};
     };
     // One key's values: opacity in whole percent below bit 0 (visible), rotation in radians.
-    auto key_of = [&](const Placement& kp, bool visible, float opacity, const std::optional<std::size_t>& pm,
+    auto key_of = [&](const Placement& kp, bool visible, float opacity, bool shadow, const std::optional<std::size_t>& pm,
                       const std::string& pb) -> Result<pmm::AccessoryKey> {
       pmm::AccessoryKey k;
+      k.shadow = shadow ? 1 : 0;
       const int percent = static_cast<int>(std::lround(std::clamp(opacity, 0.0f, 1.0f) * 100.0f));
       k.opacity_visible = static_cast<std::uint8_t>(((100 - percent) << 1) | (visible ? 1 : 0));
       MMDKIT_TRY_ASSIGN(k.parent, parent_of(pm, pb));
@@ -626,12 +629,12 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
       return k;
     };
     if (ca.keys.empty()) {
-      MMDKIT_TRY_ASSIGN(a.initial_key, key_of(pl, ca.visible, ca.opacity, model, bone));
+      MMDKIT_TRY_ASSIGN(a.initial_key, key_of(pl, ca.visible, ca.opacity, ca.shadow, model, bone));
     } else {
       std::vector<pmm::AccessoryKey> regular;
       for (std::size_t j = 0; j < ca.keys.size(); ++j) {
         const AccessoryKey& sk = ca.keys[j];
-        MMDKIT_TRY_ASSIGN(pmm::AccessoryKey k, key_of(sk.placement, sk.visible, sk.opacity, sk.model, sk.bone));
+        MMDKIT_TRY_ASSIGN(pmm::AccessoryKey k, key_of(sk.placement, sk.visible, sk.opacity, sk.shadow, sk.model, sk.bone));
         if (j == 0) a.initial_key = k;  // the first key holds from frame 0
         if (sk.frame == 0) continue;
         k.frame = static_cast<std::int32_t>(sk.frame);
@@ -645,6 +648,7 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
     // The state: MMD's sample stores the rotation first and the position last (its ネギ(右手).vac:
     // key position (-0.5, -1, 0), state (0, 0, 0) · 1 · (-0.5, -1, 0)); mirrored here.
     a.opacity_visible = k.opacity_visible;
+    a.shadow = k.shadow;
     a.parent = k.parent;
     a.translation = k.rotation;
     a.scale = k.scale;
@@ -653,6 +657,9 @@ Result<pmm::Document> create_project(const CreateInput& in, std::vector<Warning>
     d.accessories.push_back(std::move(a));
   }
 
+  // MMD's 描画順: draw_order = position, so accessories from accessory_after_models on are drawn
+  // after the models (nanoem PMM::Context::loadAllAccessories); a fresh project's 1 without any.
+  if (!d.accessories.empty()) d.accessory_after_models = static_cast<std::int32_t>(in.accessories_after_models);
   if (!in.audio.empty()) {
     d.audio_enabled = 1;
     d.audio_path.assign(project_stored_path(in.audio, in.project_folder));
@@ -687,6 +694,8 @@ Result<CreateInput> create_input_from_scene(const SceneDescription& scene, const
       warnings.push_back(warning("models[" + std::to_string(i) +
                                  "]: a project has no model placement (MMD moves a model by its keys); ignored"));
     cm.parents = e.parents;
+    cm.self_shadow = e.self_shadow;
+    cm.add_blend = e.add_blend;
     in.models.push_back(std::move(cm));
   }
   in.gravity = scene.gravity;
@@ -716,9 +725,14 @@ Result<CreateInput> create_input_from_scene(const SceneDescription& scene, const
     a.visible = e.visible;
     a.opacity = e.opacity;
     a.add_blend = e.add_blend;
+    a.shadow = e.shadow;
     a.keys = e.keys;
     in.accessories.push_back(std::move(a));
   }
+  // The draw order: a .x stage is the project's first accessory, so counted among those before
+  // the models when some are.
+  const std::size_t before = in.accessories.size() - scene.accessories.size();
+  in.accessories_after_models = scene.accessories_after_models == 0 ? 0 : scene.accessories_after_models + before;
   if (!scene.camera.empty()) {
     auto m = read_project_motion(scene.camera, warnings);
     if (!m) return std::unexpected(m.error());

@@ -26,6 +26,7 @@ struct Scene::Impl {
   std::vector<std::int32_t> camera_parent_bones;  // per CameraParentKey: its bone (-1: none)
   std::vector<char> accessory_visible;
   std::vector<float> accessory_opacity;
+  std::vector<char> accessory_shadow;
   std::vector<anim::CameraTrackKey> camera_track;
   std::vector<anim::LightTrackKey> light_track;
   std::vector<anim::SelfShadowTrackKey> self_shadow_track;
@@ -280,6 +281,7 @@ Result<Scene> Scene::load(const SceneDescription& description, const LoadOptions
     s.accessory_key_bones.push_back(std::move(key_bones));
     s.accessory_visible.push_back(a.keys.empty() ? a.visible : a.keys.front().visible);
     s.accessory_opacity.push_back(a.keys.empty() ? a.opacity : a.keys.front().opacity);
+    s.accessory_shadow.push_back(a.keys.empty() ? a.shadow : a.keys.front().shadow);
     s.accessories.push_back(std::move(*acc));
   }
 
@@ -352,6 +354,7 @@ std::int32_t Scene::accessory_bone(std::size_t i) const noexcept { return impl_-
 const Mat4& Scene::accessory_transform(std::size_t i) const noexcept { return impl_->accessory_world[i]; }
 bool Scene::accessory_visible(std::size_t i) const noexcept { return impl_->accessory_visible[i] != 0; }
 float Scene::accessory_opacity(std::size_t i) const noexcept { return impl_->accessory_opacity[i]; }
+bool Scene::accessory_shadow(std::size_t i) const noexcept { return impl_->accessory_shadow[i] != 0; }
 bool Scene::accessory_ever_visible(std::size_t i) const noexcept {
   const AccessoryEntry& a = impl_->description.accessories[i];
   if (a.keys.empty()) return a.visible;
@@ -473,6 +476,7 @@ void update_keyed_accessory(Scene::Impl& s, std::size_t i, double frame) noexcep
   local = multiply(local, scale_matrix(s.accessory_unit_scale[i]));
   s.accessory_visible[i] = a.visible ? 1 : 0;
   s.accessory_opacity[i] = opacity;
+  s.accessory_shadow[i] = a.shadow ? 1 : 0;
   const std::int32_t bone = s.accessory_key_bones[i][ia];
   if (bone < 0) {
     s.accessory_world[i] = local;

@@ -122,6 +122,21 @@ Result<void> placement(const Value& obj, const std::string& field, Placement& ou
   return {};
 }
 
+Result<bool> bool_value(const Value& v, const std::string& field) {
+  if (!v.IsBool()) return schema(field, std::string("must be true or false, not ") + type_name(v));
+  return v.GetBool();
+}
+
+// An optional boolean member `name` of `obj` into `out` (left as it is when absent).
+Result<void> bool_member(const Value& obj, const std::string& field, const char* name, bool& out) {
+  const auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd()) return {};
+  auto b = bool_value(it->value, join(field, name));
+  if (!b) return std::unexpected(b.error());
+  out = *b;
+  return {};
+}
+
 Result<const Value*> array_member(const Value& obj, const char* name, const std::string& field) {
   auto it = obj.FindMember(name);
   if (it == obj.MemberEnd()) return nullptr;
@@ -198,7 +213,8 @@ Result<void> model_parents(const Value& obj, const std::string& field, std::size
 Result<ModelEntry> model_entry(const Value& v, const std::string& field, const fs::path& folder, std::size_t self,
                                std::size_t model_count) {
   SCENE_TRY(obj, object_at(v, field));
-  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale", "edge_width", "parents"}); !r)
+  if (auto r = known_members(*obj, field, {"file", "motions", "position", "rotation", "scale", "edge_width", "parents", "self_shadow", "add_blend"});
+      !r)
     return std::unexpected(r.error());
   ModelEntry m;
   SCENE_TRY(file, required_file(*obj, field, folder));
@@ -216,6 +232,8 @@ Result<ModelEntry> model_entry(const Value& v, const std::string& field, const f
     m.edge_width = e;
   }
   if (auto r = model_parents(*obj, field, self, model_count, m.parents); !r) return std::unexpected(r.error());
+  if (auto r = bool_member(*obj, field, "self_shadow", m.self_shadow); !r) return std::unexpected(r.error());
+  if (auto r = bool_member(*obj, field, "add_blend", m.add_blend); !r) return std::unexpected(r.error());
   return m;
 }
 
@@ -265,7 +283,7 @@ Result<std::uint32_t> key_frame(const Value& obj, const std::string& field, std:
 Result<AccessoryKey> accessory_key(const Value& v, const std::string& field, std::size_t model_count,
                                    std::optional<std::uint32_t> previous) {
   SCENE_TRY(obj, object_at(v, field));
-  if (auto r = known_members(*obj, field, {"frame", "position", "rotation", "scale", "opacity", "visible", "model", "bone"}); !r)
+  if (auto r = known_members(*obj, field, {"frame", "position", "rotation", "scale", "opacity", "visible", "shadow", "model", "bone"}); !r)
     return std::unexpected(r.error());
   AccessoryKey k;
   SCENE_TRY(frame, key_frame(*obj, field, previous));
@@ -287,10 +305,8 @@ Result<AccessoryKey> accessory_key(const Value& v, const std::string& field, std
     SCENE_TRY(o, opacity_value(it->value, join(field, "opacity")));
     k.opacity = o;
   }
-  if (auto it = obj->FindMember("visible"); it != obj->MemberEnd()) {
-    if (!it->value.IsBool()) return schema(join(field, "visible"), std::string("must be true or false, not ") + type_name(it->value));
-    k.visible = it->value.GetBool();
-  }
+  if (auto r = bool_member(*obj, field, "visible", k.visible); !r) return std::unexpected(r.error());
+  if (auto r = bool_member(*obj, field, "shadow", k.shadow); !r) return std::unexpected(r.error());
   if (auto r = parent_of(*obj, field, model_count, k.model, k.bone, false); !r) return std::unexpected(r.error());
   return k;
 }
@@ -299,7 +315,7 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
                                        std::size_t model_count) {
   SCENE_TRY(obj, object_at(v, field));
   if (auto r = known_members(*obj, field,
-                             {"file", "model", "bone", "position", "rotation", "scale", "visible", "opacity", "add_blend", "keys"});
+                             {"file", "model", "bone", "position", "rotation", "scale", "visible", "opacity", "add_blend", "shadow", "keys"});
       !r)
     return std::unexpected(r.error());
   AccessoryEntry a;
@@ -313,25 +329,19 @@ Result<AccessoryEntry> accessory_entry(const Value& v, const std::string& field,
       if (obj->HasMember(m))
         return schema(join(field, m), "a .vac gives the placement (give its .x file to place the accessory yourself)");
   if (auto r = parent_of(*obj, field, model_count, a.model, a.bone, vac); !r) return std::unexpected(r.error());
-  if (auto it = obj->FindMember("visible"); it != obj->MemberEnd()) {
-    if (!it->value.IsBool()) return schema(join(field, "visible"), std::string("must be true or false, not ") + type_name(it->value));
-    a.visible = it->value.GetBool();
-  }
+  if (auto r = bool_member(*obj, field, "visible", a.visible); !r) return std::unexpected(r.error());
+  if (auto r = bool_member(*obj, field, "shadow", a.shadow); !r) return std::unexpected(r.error());
   if (auto r = placement(*obj, field, a.placement); !r) return std::unexpected(r.error());
   if (auto it = obj->FindMember("opacity"); it != obj->MemberEnd()) {
     SCENE_TRY(o, opacity_value(it->value, join(field, "opacity")));
     a.opacity = o;
   }
-  if (auto it = obj->FindMember("add_blend"); it != obj->MemberEnd()) {
-    if (!it->value.IsBool())
-      return schema(join(field, "add_blend"), std::string("must be true or false, not ") + type_name(it->value));
-    a.add_blend = it->value.GetBool();
-  }
+  if (auto r = bool_member(*obj, field, "add_blend", a.add_blend); !r) return std::unexpected(r.error());
   SCENE_TRY(keys, array_member(*obj, "keys", join(field, "keys")));
   if (keys) {
     if (vac) return schema(join(field, "keys"), "a .vac gives the placement (give its .x file to move the accessory)");
     // The keys give the placement, parent, visibility and opacity.
-    for (const char* m : {"model", "bone", "position", "rotation", "scale", "visible", "opacity"})
+    for (const char* m : {"model", "bone", "position", "rotation", "scale", "visible", "opacity", "shadow"})
       if (obj->HasMember(m)) return schema(join(field, m), "the keys give it (no field beside 'keys' but file and add_blend)");
     if (keys->Empty()) return schema(join(field, "keys"), "must hold at least one key");
     for (rapidjson::SizeType k = 0; k < keys->Size(); ++k) {
@@ -385,11 +395,6 @@ Result<void> physics_fields(const Value& doc, SceneDescription& s) {
 }  // namespace
 
 namespace {
-
-Result<bool> bool_value(const Value& v, const std::string& field) {
-  if (!v.IsBool()) return schema(field, std::string("must be true or false, not ") + type_name(v));
-  return v.GetBool();
-}
 
 // An RGB colour, each channel 0..1.
 Result<std::array<float, 3>> color01(const Value& v, const std::string& field) {
@@ -479,7 +484,8 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
     return json::syntax_error(text, doc.GetErrorOffset(), rapidjson::GetParseError_En(doc.GetParseError()), "scene");
   if (!doc.IsObject()) return schema("(top level)", std::string("must be an object, not ") + type_name(doc));
   if (auto r = known_members(doc, "", {"format", "version", "models", "stage", "accessories", "camera", "camera_parents",
-                                      "light", "audio", "gravity", "physics_mode", "physics_ground", "view"});
+                                      "light", "audio", "gravity", "physics_mode", "physics_ground", "view",
+                                      "accessories_after_models"});
       !r)
     return std::unexpected(r.error());
   if (auto it = doc.FindMember("format"); it != doc.MemberEnd())
@@ -517,6 +523,12 @@ Result<SceneDescription> parse_scene(std::string_view text, const fs::path& fold
       SCENE_TRY(a, accessory_entry((*accs)[i], "accessories[" + std::to_string(i) + "]", folder, s.models.size()));
       s.accessories.push_back(std::move(a));
     }
+  if (auto it = doc.FindMember("accessories_after_models"); it != doc.MemberEnd()) {
+    if (!it->value.IsUint() || it->value.GetUint() > s.accessories.size())
+      return schema("accessories_after_models", "must be an accessory index 0.." + std::to_string(s.accessories.size()) +
+                                                    " (the accessories from it on are drawn after the models)");
+    s.accessories_after_models = it->value.GetUint();
+  }
   if (auto it = doc.FindMember("camera"); it != doc.MemberEnd()) {
     SCENE_TRY(p, path_value(it->value, "camera", folder));
     s.camera = p;

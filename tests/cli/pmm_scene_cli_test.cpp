@@ -329,6 +329,59 @@ Mesh Quad {
 #endif
 }
 
+// A project's per-model self-shadow and additive blending, an accessory's ground shadow per key
+// and its draw order (accessory_after_models): `pmm extract` writes them into scene.json, and the
+// project and the extracted scene draw the same pixels, which differ from the project without
+// them (the model is blended additively over the background).
+TEST_F(PmmSceneCli, ModelAndAccessorySettingsRenderTheSameFromTheProjectAndTheExtractedScene) {
+  const fs::path project = write_project(true);
+  auto doc = mmdkit::pmm::read_file(project);
+  ASSERT_TRUE(doc.has_value());
+  const mmdkit::pmm::Document plain = doc->document;
+  mmdkit::pmm::Document d = plain;
+  d.models.at(0).self_shadow = 0;
+  d.models.at(0).blend = 1;
+  mmdkit::pmm::Accessory& a = d.accessories.at(0);
+  a.draw_order = 0;
+  a.keys.at(0).shadow = 0;  // frame 12 on: no ground shadow
+  d.accessory_after_models = 1;  // the accessory is drawn before the model
+  auto bytes = mmdkit::pmm::write(d);
+  ASSERT_TRUE(bytes.has_value());
+  mmdkit::scene::test::write_bytes(project, *bytes);
+  fs::create_directories(dir / "UserFile" / "Accessory");
+  mmdkit::scene::test::write_text(dir / "UserFile" / "Accessory" / "stage01.x", R"(xof 0302txt 0032
+Material Plain { 0.8;0.4;0.2;1.0;; 0.0; 0.0;0.0;0.0;; 0.1;0.2;0.3;; }
+Mesh Quad {
+  4;
+  -0.5;0.5;0;, 0.5;0.5;0;, 0.5;-0.5;0;, -0.5;-0.5;0;;
+  1;
+  4;0,1,2,3;;
+  MeshNormals { 1; 0;0;-1;; 1; 4;0,0,0,0;; }
+  MeshMaterialList { 1; 1; 0;; { Plain } }
+}
+)");
+  Outcome e = run("pmm extract " + quote(project.string()) + " --strict -o " + quote((dir / "out").string()));
+  ASSERT_EQ(e.code, 0) << e.err;
+  const std::string scene = slurp(dir / "out" / "scene.json");
+  EXPECT_NE(scene.find("\"self_shadow\": false, \"add_blend\": true"), std::string::npos) << scene;
+  EXPECT_NE(scene.find("\"shadow\": false", scene.find("\"frame\": 12")), std::string::npos) << scene;
+  EXPECT_NE(scene.find("\"accessories_after_models\": 1"), std::string::npos) << scene;
+#if MMDKIT_HAS_RENDER
+  const std::string look = " --size 96x64 --msaa 1 --no-physics --frame 20 --background 404040";
+  Outcome r1 = run("render --scene " + quote((dir / "out" / "scene.json").string()) + " -o " + quote((dir / "s.png").string()) + look);
+  ASSERT_EQ(r1.code, 0) << r1.err;
+  Outcome r2 = run("render " + quote(project.string()) + " -o " + quote((dir / "p.png").string()) + look);
+  ASSERT_EQ(r2.code, 0) << r2.err;
+  EXPECT_EQ(slurp(dir / "s.png"), slurp(dir / "p.png"));
+  auto plain_bytes = mmdkit::pmm::write(plain);
+  ASSERT_TRUE(plain_bytes.has_value());
+  mmdkit::scene::test::write_bytes(project, *plain_bytes);
+  Outcome r3 = run("render " + quote(project.string()) + " -o " + quote((dir / "plain.png").string()) + look);
+  ASSERT_EQ(r3.code, 0) << r3.err;
+  EXPECT_NE(slurp(dir / "plain.png"), slurp(dir / "p.png")) << "the settings change the picture";
+#endif
+}
+
 constexpr const char* kSample = "oigami__PMMEditor/UserFile/サンプル（きしめんAllStar).pmm";
 constexpr const char* kAccessories = "magicien__MMDSceneKit/Sample_swift/Common/art.scnassets/Accessory";
 

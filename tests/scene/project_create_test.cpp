@@ -261,6 +261,70 @@ TEST_F(ProjectCreate, AccessoryKeysOpacityAndAdditiveBlendingComeBack) {
   }
 }
 
+// A scene's model self-shadow and additive blending, accessories' ground shadow (entry and keys)
+// and accessories_after_models are written into the project (the model's self_shadow and blend
+// bytes, the keys' shadow, accessory_after_models with draw_order = position) and read back equal.
+TEST_F(ProjectCreate, ModelShadowBlendAccessoryShadowAndDrawOrderComeBack) {
+  SceneDescription scene;
+  ModelEntry m;
+  m.file = model_file;
+  m.self_shadow = false;
+  m.add_blend = true;
+  scene.models.push_back(m);
+  for (const char* name : {"a.x", "b.x", "c.x"}) {
+    fs::create_directories(dir / "Accessory");
+    std::ofstream(dir / "Accessory" / name) << "xof 0302txt 0032\n";
+    AccessoryEntry e;
+    e.file = dir / "Accessory" / name;
+    scene.accessories.push_back(e);
+  }
+  scene.accessories[0].shadow = false;
+  AccessoryKey k0, k1;
+  k1.frame = 10;
+  k1.shadow = false;
+  scene.accessories[2].keys = {k0, k1};
+  scene.accessories_after_models = 2;
+  std::vector<Warning> w;
+  auto in = create_input_from_scene(scene, dir, w);
+  ASSERT_TRUE(in.has_value()) << in.error().to_string();
+  auto doc = create_project(*in, w);
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_EQ(doc->models[0].self_shadow, 0);
+  EXPECT_EQ(doc->models[0].blend, 1);
+  EXPECT_EQ(doc->accessory_after_models, 2);
+  EXPECT_EQ(doc->accessories[0].initial_key.shadow, 0);
+  EXPECT_EQ(doc->accessories[0].shadow, 0);  // the state: the frame-0 key's
+  ASSERT_EQ(doc->accessories[2].keys.size(), 1u);
+  EXPECT_EQ(doc->accessories[2].keys[0].shadow, 0);
+  std::vector<Warning> w2;
+  const Project back = read_back(*doc, w2);
+  ASSERT_EQ(back.scene.models.size(), 1u);
+  EXPECT_FALSE(back.scene.models[0].self_shadow);
+  EXPECT_TRUE(back.scene.models[0].add_blend);
+  ASSERT_EQ(back.scene.accessories.size(), 3u);
+  EXPECT_FALSE(back.scene.accessories[0].shadow);
+  EXPECT_TRUE(back.scene.accessories[1].shadow);
+  ASSERT_EQ(back.scene.accessories[2].keys.size(), 2u);
+  EXPECT_TRUE(back.scene.accessories[2].keys[0].shadow);
+  EXPECT_FALSE(back.scene.accessories[2].keys[1].shadow);
+  EXPECT_EQ(back.scene.accessories_after_models, 2u);
+  // Every accessory after the models (0): stored as 0 with accessories (MMD would draw one whose
+  // draw_order is below 1 before them), as a fresh project's 1 without.
+  scene.accessories_after_models = 0;
+  auto in0 = create_input_from_scene(scene, dir, w);
+  ASSERT_TRUE(in0.has_value());
+  auto doc0 = create_project(*in0, w);
+  ASSERT_TRUE(doc0.has_value());
+  EXPECT_EQ(doc0->accessory_after_models, 0);
+  EXPECT_EQ(read_back(*doc0, w2).scene.accessories_after_models, 0u);
+  scene.accessories.clear();
+  auto in1 = create_input_from_scene(scene, dir, w);
+  ASSERT_TRUE(in1.has_value());
+  auto doc1 = create_project(*in1, w);
+  ASSERT_TRUE(doc1.has_value());
+  EXPECT_EQ(doc1->accessory_after_models, 1);
+}
+
 TEST_F(ProjectCreate, OutsideParentsGravityAndPhysicsModeComeBack) {
   CreateInput in;
   in.models.push_back(CreateModel{model_file, {}});

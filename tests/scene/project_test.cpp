@@ -534,6 +534,72 @@ TEST_F(ProjectBuilt, DrawOrderAndViewSettingsBecomeTheScenes) {
   EXPECT_EQ(q->scene.view.fps, std::optional<std::int32_t>(30));
 }
 
+// A model's self-shadow and additive blending, an accessory's ground shadow (its keys' `shadow`)
+// and MMD's 描画順 (the accessories' draw_order and accessory_after_models, nanoem
+// PMM::Context::loadAllAccessories) become the scene's; the scene file written by
+// project_scene_json reads back to the same fields.
+TEST_F(ProjectBuilt, ModelShadowBlendAccessoryShadowAndDrawOrderBecomeTheScenes) {
+  pmm::Document d = built_project();
+  d.models[0].self_shadow = 0;
+  d.models[0].blend = 1;
+  d.accessories[0].draw_order = 1;  // mic: listed first, drawn second, after the models
+  d.accessories[0].initial_key.shadow = 0;
+  d.accessories[1].draw_order = 0;  // lamp: drawn first, before the models
+  d.accessory_after_models = 1;
+  std::vector<Warning> w;
+  auto p = convert(d, w);
+  ASSERT_TRUE(p.has_value()) << p.error().to_string();
+  const ModelEntry& m = p->scene.models.at(0);
+  EXPECT_FALSE(m.self_shadow);
+  EXPECT_TRUE(m.add_blend);
+  ASSERT_EQ(p->scene.accessories.size(), 2u);
+  EXPECT_EQ(p->accessories[0].scene_accessory, std::optional<std::size_t>(1));
+  EXPECT_EQ(p->accessories[1].scene_accessory, std::optional<std::size_t>(0));
+  EXPECT_EQ(p->scene.accessories[0].file, dir / "acc" / "lamp.x");
+  EXPECT_EQ(p->scene.accessories[1].file, dir / "acc" / "mic.x");
+  EXPECT_TRUE(p->scene.accessories[0].shadow);
+  EXPECT_FALSE(p->scene.accessories[1].shadow);
+  EXPECT_EQ(p->scene.accessories_after_models, 1u);
+  // The scene file and back.
+  const std::string json = project_scene_json(*p, {"m.vmd"}, "camera.vmd");
+  auto back = parse_scene(json, dir);
+  ASSERT_TRUE(back.has_value()) << back.error().to_string() << "\n" << json;
+  EXPECT_FALSE(back->models[0].self_shadow);
+  EXPECT_TRUE(back->models[0].add_blend);
+  ASSERT_EQ(back->accessories.size(), 2u);
+  EXPECT_EQ(back->accessories[0].file, dir / "acc" / "lamp.x");
+  EXPECT_TRUE(back->accessories[0].shadow);
+  EXPECT_FALSE(back->accessories[1].shadow);
+  EXPECT_EQ(back->accessories_after_models, 1u);
+  // The defaults (self-shadow on, no blending, shadow on, no accessory_after_models split: -1 and
+  // 0 both draw every accessory after the models) write none of the fields.
+  pmm::Document plain = built_project();
+  plain.accessory_after_models = 0;
+  auto q = convert(plain, w);
+  ASSERT_TRUE(q.has_value());
+  EXPECT_TRUE(q->scene.models[0].self_shadow);
+  EXPECT_FALSE(q->scene.models[0].add_blend);
+  EXPECT_EQ(q->scene.accessories_after_models, 0u);
+  const std::string plain_json = project_scene_json(*q, {"m.vmd"}, "camera.vmd");
+  for (const char* field : {"self_shadow", "add_blend", "\"shadow\"", "accessories_after_models"})
+    EXPECT_EQ(plain_json.find(field), std::string::npos) << field << "\n" << plain_json;
+  // Keys: each key's own shadow flag.
+  pmm::Document keyed = built_project();
+  pmm::AccessoryKey k12;
+  k12.index = 1;
+  k12.frame = 12;
+  k12.previous = 0;
+  k12.shadow = 0;
+  keyed.accessories[0].initial_key.next = 1;
+  keyed.accessories[0].keys = {k12};
+  auto r = convert(keyed, w);
+  ASSERT_TRUE(r.has_value()) << r.error().to_string();
+  const AccessoryEntry& moving = r->scene.accessories[*r->accessories[0].scene_accessory];
+  ASSERT_EQ(moving.keys.size(), 2u);
+  EXPECT_TRUE(moving.keys[0].shadow);
+  EXPECT_FALSE(moving.keys[1].shadow);
+}
+
 // Camera keys that follow a bone become the scene's camera_parents: one key where the parent
 // changes, the bone by name; a parent not in the scene is warned about and not followed.
 TEST_F(ProjectBuilt, CameraKeysFollowingABoneBecomeCameraParents) {

@@ -93,6 +93,43 @@ TEST(SceneJson, AccessoryKeysOpacityAndAdditiveBlending) {
   EXPECT_TRUE(a.keys[1].placement.is_identity());
 }
 
+// A project's per-model and per-accessory settings (description.hpp): self_shadow and add_blend of
+// a model, shadow of an accessory and of its keys, accessories_after_models; defaults when absent.
+TEST(SceneJson, ModelShadowBlendAccessoryShadowAndDrawOrder) {
+  auto s = parse_scene(R"({"models": [{"file": "a.pmx", "self_shadow": false, "add_blend": true}, {"file": "b.pmx"}],
+    "accessories": [{"file": "floor.x", "shadow": false}, {"file": "b.x"},
+      {"file": "c.x", "keys": [{"frame": 0}, {"frame": 10, "shadow": false}]}],
+    "accessories_after_models": 2})", "/s");
+  ASSERT_TRUE(s.has_value()) << s.error().to_string();
+  EXPECT_FALSE(s->models[0].self_shadow);
+  EXPECT_TRUE(s->models[0].add_blend);
+  EXPECT_TRUE(s->models[1].self_shadow);
+  EXPECT_FALSE(s->models[1].add_blend);
+  EXPECT_FALSE(s->accessories[0].shadow);
+  EXPECT_TRUE(s->accessories[1].shadow);
+  ASSERT_EQ(s->accessories[2].keys.size(), 2u);
+  EXPECT_TRUE(s->accessories[2].keys[0].shadow);
+  EXPECT_FALSE(s->accessories[2].keys[1].shadow);
+  EXPECT_EQ(s->accessories_after_models, 2u);
+  auto d = parse_scene(R"({"models": [{"file": "a.pmx"}]})", "/s");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->accessories_after_models, 0u);
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"models": [{"file": "a.pmx", "self_shadow": 0}]})", "models[0].self_shadow: must be true or false, not a number"},
+           {R"({"models": [{"file": "a.pmx", "add_blend": "yes"}]})", "models[0].add_blend: must be true or false, not a string"},
+           {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.x", "shadow": null}]})",
+            "accessories[0].shadow: must be true or false, not null"},
+           {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.x", "shadow": false, "keys": [{"frame": 0}]}]})",
+            "accessories[0].shadow: the keys give it"},
+           {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.x"}], "accessories_after_models": 2})",
+            "accessories_after_models: must be an accessory index 0..1"},
+           {R"({"models": [{"file": "a.pmx"}], "accessories_after_models": -1})", "accessories_after_models: must be an accessory index 0..0"}}) {
+    auto e = parse_scene(text, "/s");
+    ASSERT_FALSE(e.has_value()) << text;
+    EXPECT_NE(e.error().message.find(want), std::string::npos) << e.error().message;
+  }
+}
+
 TEST(SceneJson, CameraParents) {
   auto s = parse_scene(R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "edge_width": 0.5}],
     "camera_parents": [{"frame": 0, "model": 1, "bone": "頭"}, {"frame": 90}]})", "/x");
@@ -177,12 +214,13 @@ TEST(SceneJson, ErrorsNameTheField) {
       {R"({"models": {}})", "models: must be an array, not an object"},
       {R"({"models": [{"file": "a.pmx"}], "modles": 1})",
        "modles: unknown field (expected one of: format, version, models, stage, accessories, camera, camera_parents, "
-       "light, audio, gravity, physics_mode, physics_ground, view)"},
+       "light, audio, gravity, physics_mode, physics_ground, view, accessories_after_models)"},
       {R"({"models": [{"file": "a.pmx"}, {"file": "b.pmx", "motions": ["x.vmd", 3]}]})",
        "models[1].motions[1]: must be a path (a string), not a number"},
       {R"({"models": [{"file": "a.pmx"}, {"motions": []}]})", "models[1].file: required"},
       {R"({"models": [{"file": "a.pmx", "motion": "x.vmd"}]})",
-       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale, edge_width, parents)"},
+       "models[0].motion: unknown field (expected one of: file, motions, position, rotation, scale, edge_width, parents, "
+       "self_shadow, add_blend)"},
       {R"({"models": [{"file": "a.pmx", "edge_width": -1}]})", "models[0].edge_width: must be >= 0"},
       {R"({"models": [{"file": "a.pmx", "position": [1, 2]}]})",
        "models[0].position: must be an array of 3 numbers, not an array of 2"},
@@ -221,9 +259,11 @@ TEST(SceneJson, ErrorsNameTheField) {
        "accessories[0].keys[0].bone: required with 'model'"},
       {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "opacity": -0.5}]}]})",
        "accessories[0].keys[0].opacity: must be 0..1"},
+      {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "shade": 1}]}]})",
+       "accessories[0].keys[0].shade: unknown field (expected one of: frame, position, rotation, scale, opacity, visible, "
+       "shadow, model, bone)"},
       {R"({"models": [{"file": "a.pmx"}], "accessories": [{"file": "m.pmx", "keys": [{"frame": 0, "shadow": 1}]}]})",
-       "accessories[0].keys[0].shadow: unknown field (expected one of: frame, position, rotation, scale, opacity, visible, "
-       "model, bone)"},
+       "accessories[0].keys[0].shadow: must be true or false, not a number"},
       {R"({"models": [{"file": "a.pmx"}], "stage": {"position": [0, 0, 0]}})", "stage.file: required"},
       {R"({"models": [{"file": "a.pmx"}], "light": {"color": [2, 0, 0]}})", "light.color[0]: must be 0..1"},
       {R"({"models": [{"file": "a.pmx"}], "light": {"direction": [0, 0, 0]}})", "light.direction: must not be (0, 0, 0)"},

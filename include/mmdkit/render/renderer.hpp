@@ -111,8 +111,13 @@ struct ModelFrame {
   /// material whose alpha becomes 0 is not drawn. 1 draws exactly as before.
   float opacity = 1.0f;
   /// Materials blended additively (source × alpha added to the picture: MMD's accessory 加算
-  /// setting) instead of over; ground shadow and edges as usual.
+  /// setting, a project model's 加算合成) instead of over; ground shadow and edges as usual.
   bool add_blend = false;
+  /// false: the model neither casts into nor receives the self-shadow map (MMD's self-shadow per
+  /// model; nanoem Model::draw / drawColor). true draws exactly as before.
+  bool self_shadow = true;
+  /// false: no ground shadow (an accessory's 影 off). true: the materials' ground-shadow flags decide.
+  bool ground_shadow = true;
   /// Multiplies every material's edge size (MMD's edge width per model, a project's setting); 0:
   /// no edges. 1 draws exactly as before.
   float edge_scale = 1.0f;
@@ -164,10 +169,13 @@ class Renderer {
   /// the others may be created with RenderSettings::framebuffer = false and should share the
   /// look settings. Order: every model's depth into the shadow map, clear, then every model in
   /// order (ground shadow, materials, edges). draw(frame, scene) = draw_scene of one renderer.
-  /// Errors: invalid_argument when the spans' sizes differ or are empty, the first renderer has no
-  /// framebuffer, or a frame does not match its model (Error::record = its index).
+  /// `order` (optional): the indices of the renderers in the order their colour passes run (a
+  /// permutation of 0..size − 1; empty: 0, 1, ...), MMD's draw order of models and accessories.
+  /// Errors: invalid_argument when the spans' sizes differ or are empty, `order` is not such a
+  /// permutation, the first renderer has no framebuffer, or a frame does not match its model
+  /// (Error::record = its index).
   static Result<void> draw_scene(std::span<Renderer* const> renderers, std::span<const ModelFrame> frames,
-                                 const SceneFrame& scene);
+                                 const SceneFrame& scene, std::span<const std::size_t> order = {});
 
   /// The geometry of the last draw_scene drawn once more, without MSAA, into an id buffer of
   /// renderers[0] (created on first use): the faces of every drawn material of renderers[k] as

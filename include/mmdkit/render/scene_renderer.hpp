@@ -1,6 +1,9 @@
 // mmdkit — a render session of a whole scene (scene/scene.hpp): one Renderer per character
 // (models in order, then the stage) and per visible accessory, drawn into one picture
-// (Renderer::draw_scene: one camera and light, one depth buffer, one self-shadow map). This is the
+// (Renderer::draw_scene: one camera and light, one depth buffer, one self-shadow map) in MMD's
+// draw order: the accessories before SceneDescription::accessories_after_models, the characters,
+// the other accessories; each model's self_shadow and add_blend, each accessory's ground shadow
+// at the frame (Scene::accessory_shadow) go into its ModelFrame. This is the
 // set-up and per-frame drawing `mmdkit render` uses, shared with the Python module's
 // mmdkit.Renderer so that both give the same pixels for the same inputs.
 //

@@ -44,6 +44,13 @@ struct ModelEntry {
   float edge_width = 1.0f;
   /// Outside parents over time (empty: none), in frame order (ModelParentKey).
   std::vector<ModelParentKey> parents{};
+  /// MMD's self-shadow per model (a project model's セルフ影): false = the model neither casts into
+  /// nor receives the self-shadow map (nanoem Model::draw skips its shadow-map pass and
+  /// Model::drawColor draws it without the self-shadow pass, hkrn/nanoem emapp/src/Model.cc).
+  bool self_shadow = true;
+  /// Drawn additively (a project model's 加算合成, nanoem Model::isAddBlendEnabled): its materials
+  /// add source × alpha to the picture, as an accessory's add_blend.
+  bool add_blend = false;
 };
 
 /// The stage: a PMX / PMD model drawn at rest, without motion (its rigid bodies take part in the
@@ -64,6 +71,9 @@ struct AccessoryKey {
   bool visible = true;
   std::optional<std::size_t> model;  ///< parent model (index into SceneDescription::models); nullopt: world
   std::string bone;                  ///< parent bone name (UTF-8), required with `model`
+  /// The accessory casts its ground shadow from this key on (MMD's accessory 影, held until the
+  /// next key as visibility is: nanoem Accessory::synchronizeMotion).
+  bool shadow = true;
 };
 
 /// An accessory: attached to a bone of a model (`model` set, `bone` its name) or placed in the
@@ -81,8 +91,10 @@ struct AccessoryEntry {
   bool stage = false;  ///< the scene's .x stage (resolve_accessory_files), placed in the world
   float opacity = 1.0f;    ///< 0..1: multiplies every material's alpha (MMD's accessory 不透明度)
   bool add_blend = false;  ///< drawn additively (MMD's accessory 加算: colour added to the picture)
+  /// Casts its ground shadow (MMD's accessory 影; false: no ground shadow whatever its materials say).
+  bool shadow = true;
   /// Keys over time (empty: the fields above hold at every frame). When given they replace
-  /// `model`, `bone`, `placement`, `visible` and `opacity` (those stay at their defaults): before the
+  /// `model`, `bone`, `placement`, `visible`, `opacity` and `shadow` (those stay at their defaults): before the
   /// first key the first holds, after the last the last; between keys a and b at frame f, with
   /// t = (f − a.frame) / (b.frame − a.frame): position, scale and opacity a + t·(b − a), rotation
   /// the slerp of the two keys' rotations (placement_rotation), visibility and parent those of a
@@ -157,6 +169,12 @@ struct SceneDescription {
   std::vector<ModelEntry> models;
   std::optional<StageEntry> stage;
   std::vector<AccessoryEntry> accessories;
+  /// MMD's accessory draw order (描画順, a project's accessory_after_models): accessories[0, n) are
+  /// drawn before the models, accessories[n, end) after them (each group in list order; a .x
+  /// stage, appended last, is after). 0..accessories.size(); default 0: every accessory after the
+  /// models. nanoem PMM::Context::loadAllAccessories / loadAllModels (hkrn/nanoem
+  /// emapp/src/internal/project/PMM.cc) give the same order.
+  std::size_t accessories_after_models = 0;
   /// VMD whose camera keys drive the camera (its light and self-shadow keys too, unless `light`
   /// says otherwise); empty = the first model motion with camera keys, else MMD's default camera.
   std::filesystem::path camera;

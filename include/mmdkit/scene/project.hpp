@@ -89,11 +89,14 @@ struct ProjectAccessory {
   bool visible = true;               ///< bit 0 of the initial key's opacity_visible
   float opacity = 1.0f;              ///< the initial key's opacity (0..1, pmm::accessory_opacity)
   bool add_blend = false;            ///< the accessory's additive blending (v2)
+  bool shadow = true;                ///< the initial key's ground shadow (MMD's accessory 影)
   /// The initial key then the regular keys in track order, when the accessory has regular keys
   /// (empty: it stays where its initial key puts it): placement (rotation in degrees, scale < 0
-  /// read as 0), visibility, opacity and parent per key, as AccessoryEntry::keys (description.hpp).
+  /// read as 0), visibility, opacity, ground shadow and parent per key, as AccessoryEntry::keys
+  /// (description.hpp).
   std::vector<AccessoryKey> keys{};
-  /// Index into Project::scene.accessories (nullopt: not in the scene).
+  /// Index into Project::scene.accessories (nullopt: not in the scene); the scene lists the
+  /// accessories in the project's draw order (their draw_order, ties in list order).
   std::optional<std::size_t> scene_accessory;
 };
 
@@ -150,8 +153,9 @@ Result<Project> convert_project(const pmm::Document& document, const ProjectOpti
 /// The scene file (docs/SCENE.md) of a converted project, as `mmdkit pmm extract` writes it: the
 /// scene's models in scene order (the project's draw order) by absolute path, each with its motion
 /// `motion_files[i]` (the file of `p.models[i].motion`, relative to the scene file's folder; one
-/// per entry of p.models), `edge_width` when not 1; the accessories (placement or keys, parent,
-/// visibility, opacity, additive blending) by absolute path; "camera": `camera_file` (the file of
+/// per entry of p.models), `edge_width` when not 1, `self_shadow` when off, `add_blend` when on; the
+/// accessories (placement or keys, parent, visibility, opacity, ground shadow, additive blending)
+/// by absolute path, `accessories_after_models` when not 0; "camera": `camera_file` (the file of
 /// p.camera); camera_parents; the audio; the "view" fields that differ from their defaults. Paths
 /// made absolute against the current folder. Nothing is read or written.
 std::string project_scene_json(const Project& p, const std::vector<std::string>& motion_files,

@@ -37,6 +37,8 @@ struct CreateModel {
   /// model keys' outside parents (a model key at each key's frame, holding the state of every
   /// outside-parent bone from then on; a subject bone not in MMD's outside-parent list is added).
   std::vector<ModelParentKey> parents{};
+  bool self_shadow = true;  ///< MMD's self-shadow per model (ModelEntry::self_shadow): the model's `self_shadow` byte
+  bool add_blend = false;   ///< drawn additively (ModelEntry::add_blend): the model's `blend` byte
 };
 
 /// One accessory: a .x placed by `placement` (on `bone` of model `model`, or in the world), or a
@@ -52,8 +54,9 @@ struct CreateAccessory {
   bool visible = true;
   float opacity = 1.0f;               ///< 0..1, stored in whole percent as MMD does
   bool add_blend = false;             ///< drawn additively (MMD's 加算)
+  bool shadow = true;                 ///< casts its ground shadow (MMD's 影): the keys' and state's `shadow`
   /// Keys over time (AccessoryEntry::keys; model indices into CreateInput::models). When given they
-  /// replace `model`, `bone`, `placement`, `visible` and `opacity`: the first key's values are the
+  /// replace `model`, `bone`, `placement`, `visible`, `opacity` and `shadow`: the first key's values are the
   /// frame-0 (initial) key, the keys after frame 0 are chained after it.
   std::vector<AccessoryKey> keys;
 };
@@ -62,6 +65,11 @@ struct CreateAccessory {
 struct CreateInput {
   std::vector<CreateModel> models;
   std::vector<CreateAccessory> accessories;
+  /// MMD's 描画順 (SceneDescription::accessories_after_models): accessories[0, n) drawn before the
+  /// models. Stored as accessory_after_models = n (accessories' draw_order = their position); 0,
+  /// every accessory after the models, is stored as a fresh project's 1 when there are no
+  /// accessories (MMD 9.26's t.pmm value; then nothing is drawn before the models either).
+  std::size_t accessories_after_models = 0;
   /// Camera keys (light and self-shadow keys too, unless `light` is given); nullopt = MMD's
   /// default camera (distance −45, look-at (0, 10, 0), 30°).
   std::optional<vmd::Motion> camera;

@@ -103,6 +103,9 @@ class Scene {
   /// frame (frame 0's before any evaluation).
   bool accessory_visible(std::size_t i) const noexcept;
   float accessory_opacity(std::size_t i) const noexcept;
+  /// Whether it casts its ground shadow at the last frame evaluated (AccessoryEntry::shadow, or
+  /// the key at or before that frame: MMD's accessory 影).
+  bool accessory_shadow(std::size_t i) const noexcept;
   /// Visible at some frame: the entry is visible, or one of its keys is (a renderer needs it).
   bool accessory_ever_visible(std::size_t i) const noexcept;
 
