@@ -213,6 +213,7 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
     if (!mo) continue;
     for (const vmd::PropertyKey& pk : mo->property_keys) {
       m.last_frame_ = std::max(m.last_frame_, pk.frame);
+      m.visible_track_.push_back({pk.frame, static_cast<std::uint8_t>(pk.visible != 0)});
       for (const vmd::IkState& st : pk.ik) {
         ByteSpan raw = until_nul(st.name.raw);
         std::vector<std::uint8_t> key(raw.begin(), raw.end());
@@ -225,7 +226,16 @@ Result<MotionSampler> MotionSampler::create(const Skeleton& skeleton, std::span<
     }
   }
   for (auto& t : m.ik_tracks_) sort_and_dedupe(t);
+  sort_and_dedupe(m.visible_track_);
   return m;
+}
+
+bool MotionSampler::visible(double frame) const noexcept {
+  if (visible_track_.empty()) return true;
+  // the last key at or before the frame; before the first key, the first key
+  auto after = std::upper_bound(visible_track_.begin(), visible_track_.end(), frame,
+                                [](double f, const IkKey& k) { return f < static_cast<double>(k.frame); });
+  return (after == visible_track_.begin() ? *after : *(after - 1)).enabled != 0;
 }
 
 void MotionSampler::sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled) noexcept {

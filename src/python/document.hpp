@@ -29,7 +29,7 @@ struct Document {
   /// The file it was read from (read(); empty for from_bytes / from_json / create): its folder is
   /// where check() looks up the files it names (a model's textures, a project's models) and where a
   /// project's scene() resolves its paths by default, as the CLI does for a file.
-  std::string path;
+  std::string path = {};
 
   /// The folder of `path`, or nullopt when it was not read from a file.
   std::optional<std::string> folder() const {

@@ -211,6 +211,8 @@ Result<void> SceneRenderer::prepare(scene::Scene& s, ThreadPool* pool) {
     }
     const anim::MorphWorkspace& morphs = ch.morphs();
     const bool is_model = c < s.model_count();
+    // A model hidden by its motions' property keys (MMD's 表示) is not drawn (nor in the mask).
+    mf.visible = ch.data().bone_motion().visible(ch.frame());
     mf.edge_scale = is_model ? s.description().models[c].edge_width : 1.0f;
     mf.self_shadow = is_model ? s.description().models[c].self_shadow : true;
     mf.add_blend = is_model && s.description().models[c].add_blend;

@@ -139,6 +139,43 @@ class RenderCli : public ::testing::Test {
   fs::path dir, model, motion;
 };
 
+// MMD's 表示 (VMD property keys' visible byte): keys shown at 10, hidden at 12, shown at 20: the
+// marker is drawn at frame 5 (before the first key: its state), not at 12 and 15 (nothing but the
+// background: every pixel white), again at 20; a motion whose only key hides the model hides it
+// from frame 0 on.
+TEST_F(RenderCli, PropertyKeysHideTheModel) {
+  auto write_motion = [&](const fs::path& p, std::vector<std::pair<std::uint32_t, std::uint8_t>> keys) {
+    vmd::Motion m;
+    m.bone_names = {track("センター")};  // a bone key too: a motion keying no bone is refused
+    m.bone_keys = {vmd::BoneKey{0, 0, {0, 0, 0}, {0, 0, 0, 1},
+                                vmd::encode_bone_interpolation(vmd::kLinearCurve, vmd::kLinearCurve,
+                                                               vmd::kLinearCurve, vmd::kLinearCurve)}};
+    for (auto [frame, visible] : keys) m.property_keys.push_back(vmd::PropertyKey{frame, visible, {}});
+    ASSERT_TRUE(write_file_atomic(p, *vmd::write(m)));
+  };
+  write_motion(dir / "show.vmd", {{10, 1}, {12, 0}, {20, 1}});
+  write_motion(dir / "hidden.vmd", {{10, 0}});
+  auto white_pixels = [&](const fs::path& vmd, int frame) {
+    const fs::path out = dir / ("vis_" + vmd.stem().string() + std::to_string(frame) + ".png");
+    auto args = small();
+    args.insert(args.begin(), {model.string(), vmd.string(), "-o", out.string(), "--frame", std::to_string(frame)});
+    const RenderRun r = render(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    auto img = decode_image(*read_file(out), out.string());
+    int white = 0;
+    for (int y = 0; y < img->height; ++y)
+      for (int x = 0; x < img->width; ++x)
+        white += img->at(x, y)[0] == 255 && img->at(x, y)[1] == 255 && img->at(x, y)[2] == 255;
+    return white;
+  };
+  const int all = 160 * 120;
+  EXPECT_LT(white_pixels(dir / "show.vmd", 5), all);
+  EXPECT_EQ(white_pixels(dir / "show.vmd", 12), all);
+  EXPECT_EQ(white_pixels(dir / "show.vmd", 15), all);
+  EXPECT_LT(white_pixels(dir / "show.vmd", 20), all);
+  EXPECT_EQ(white_pixels(dir / "hidden.vmd", 0), all);
+}
+
 TEST_F(RenderCli, BoneMovedByTheMotionProjectsToThePredictedPixel) {
   for (auto [frame, x, y] : {std::tuple{30, 5.0, 13.0}, {15, 2.5, 11.5}, {0, 0.0, 10.0}}) {
     const fs::path out = dir / ("f" + std::to_string(frame) + ".png");

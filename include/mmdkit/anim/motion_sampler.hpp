@@ -49,6 +49,13 @@ class MotionSampler {
   void sample(double frame, std::span<BonePose> local, std::span<std::uint8_t> ik_enabled,
               Cursors& cursors) const noexcept;
 
+  /// Whether the model is shown at `frame` (MMD frames, 30 fps): MMD's 表示 of the motions'
+  /// property keys (vmd::PropertyKey::visible), stepped as the IK states — the last key at or before
+  /// the frame holds, before the first key the first key's state, no property key: shown; the keys
+  /// of several motions merged, the later motion winning at equal frames. MMD draws nothing of a
+  /// hidden model (nanoem Model::isVisible gates every pass, emapp/src/Model.cc).
+  bool visible(double frame) const noexcept;
+
   const BoundMotion& bound() const noexcept { return bound_; }
   /// Last key frame over all bone, morph and property tracks (0 if none).
   std::uint32_t last_frame() const noexcept { return last_frame_; }
@@ -63,6 +70,7 @@ class MotionSampler {
   std::vector<std::uint32_t> cursors_;
   std::vector<BoneSegmentCache> segments_;
   std::vector<std::vector<IkKey>> ik_tracks_;  // per solver
+  std::vector<IkKey> visible_track_;           // property keys' 表示 (IkKey::enabled = shown)
   std::vector<std::uint32_t> ik_cursors_;
   std::uint32_t last_frame_ = 0;
 };

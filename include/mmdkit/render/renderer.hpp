@@ -105,7 +105,7 @@ struct ModelFrame {
   /// Per material values after material morphs (anim::MorphWorkspace::materials); empty = as stored.
   std::span<const anim::MaterialValues> materials;
   /// false: not drawn this frame (no shadow, no colour; the spans are not read). A scene's
-  /// accessory hidden by its keys.
+  /// accessory hidden by its keys, a model hidden by its motions' property keys (MMD's 表示).
   bool visible = true;
   /// 0..1, multiplies every material's diffuse alpha (an accessory's opacity, MMD's 不透明度); a
   /// material whose alpha becomes 0 is not drawn. 1 draws exactly as before.
