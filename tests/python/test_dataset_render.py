@@ -224,7 +224,7 @@ def test_cli_render_and_usage(inputs, tmp_path):
 def test_bad_options_are_errors_before_any_drawing(tmp_path):
     m = str(tmp_path / "model.pmx")
     cases = ((dict(joints="body25"), mmdkit.ArgumentError, "unknown joint layout 'body25'"),
-             (dict(views=2, camera=m), mmdkit.ArgumentError, "camera or views"),
+             (dict(views=2, camera=m), mmdkit.ArgumentError, r"camera= \(--camera\) or views="),
              (dict(step=0), mmdkit.ArgumentError, "step must be >= 1"),
              (dict(frames=(10, 5)), mmdkit.ArgumentError, "0 <= first <= last"),
              (dict(size=(0, 64)), mmdkit.ArgumentError, "size"),

@@ -39,8 +39,10 @@ def test_check_of_a_path_names_the_file(tmp_path):
     findings = mmdkit.check(mei)
     assert findings, "mei.pmd has a finding (the CLI's check: 1 warning)"
     assert all(f.file == str(mei) for f in findings)
-    # An object has no file: its findings name none.
-    assert all(f.file is None for f in mmdkit.check(mmdkit.read(mei)))
+    # An object read from the file is checked as the file (its folder for the textures); made
+    # from bytes it has no file: its findings name none.
+    assert [(f.message, f.file) for f in mmdkit.check(mmdkit.read(mei))] == [(f.message, f.file) for f in findings]
+    assert all(f.file is None for f in mmdkit.check(mmdkit.PmdModel.from_bytes(mei.read_bytes())))
 
 
 def test_count_too_large():
