@@ -199,6 +199,13 @@ def _repr_model(self) -> str:
             f"{len(self.bone_names)} bones, {len(self.morph_names)} morphs>")
 
 
+def _repr_project(self) -> str:
+    c = self.counts
+    w, h = self.output_size
+    return (f"<mmdkit.Project version {self.version}: {c['models']} models, {c['accessories']} accessories, "
+            f"{c['camera_keys']} camera keys, output {w}x{h}{f', {self.path!r}' if self.path else ''}>")
+
+
 # Notebooks show models and evaluators as pictures (render.py): at rest / at frame 0.
 PmdModel._repr_png_ = _render._repr_png_document
 PmxModel._repr_png_ = _render._repr_png_document
@@ -208,6 +215,7 @@ Motion.__repr__ = _repr_motion
 Pose.__repr__ = _repr_pose
 PmdModel.__repr__ = _repr_model
 PmxModel.__repr__ = _repr_model
+Project.__repr__ = _repr_project
 ModelView.__repr__ = lambda self: (f"<mmdkit.ModelView ({self.source}) {self.name!r}: {len(self.vertices)} vertices, "
                                    f"{len(self.faces)} triangles, {len(self.bone_names)} bones>")
 

@@ -290,6 +290,10 @@ class Scene:
     (``_repr_png_``: REPR_SIZE, no physics); ``renderer(**options)`` is a Renderer of it."""
 
     def __init__(self, path: PathLike, *, search_dirs: Sequence[PathLike] = (), strict: bool = False):
+        """Reads the scene file or takes the project apart (see the class docstring). Raises
+        mmdkit.FileError (a file not found: the scene's; with strict, any the project names),
+        mmdkit.JsonError (a scene file that is not one), mmdkit.FormatError (a project that does
+        not parse). The conversion's warnings are in ``.warnings``."""
         import json
         self._tmp = None
         self.warnings: list = []

@@ -68,6 +68,8 @@ def test_a_project_read_from_a_file_finds_its_files_beside_it(tmp_path, monkeypa
         assert not [m for m in messages if "model file" in m], messages
         s = p.scene()
         assert [m["file"]["found"] is not None for m in s["models"]] == [True] * 11
+    assert repr(p).startswith("<mmdkit.Project version 2: 11 models, 29 accessories, ")
+    assert "output 512x288" in repr(p) and str(SAMPLE) in repr(p)
     # made from bytes there is no such folder: the current one (tmp_path, empty) is used
     q = mmdkit.pmm.from_bytes(SAMPLE.read_bytes())
     assert q.path is None
