@@ -2,6 +2,7 @@
 #include "mmdkit/render/video.hpp"
 
 #include "render/ffmpeg.hpp"  // FFmpeg's headers; its libraries are loaded by open()
+#include "render/video_decoder.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -480,66 +481,30 @@ Result<void> join_video_segments(const std::vector<std::filesystem::path>& segme
 }
 
 Result<DecodedVideo> decode_video(const std::filesystem::path& path) {
-  auto loaded = detail::ffmpeg();
-  if (!loaded) return std::unexpected(loaded.error());
-  ff = *loaded;
-  ff->av_log_set_level(AV_LOG_ERROR);
-  const std::string name = path.string();
-  SegmentInput in;
-  if (auto r = open_segment(path, in); !r) return std::unexpected(r.error());
-  const AVCodec* codec = nullptr;
-  if (ff->av_find_best_stream(in.ctx, AVMEDIA_TYPE_VIDEO, in.stream->index, -1, &codec, 0) < 0 || !codec)
-    return fail(ErrorCode::unsupported, name + ": no decoder for its video in this FFmpeg");
-  struct Decoder {
-    AVCodecContext* c = nullptr;
-    AVPacket* pkt = nullptr;
-    AVFrame* frame = nullptr;
-    ~Decoder() {
-      ff->avcodec_free_context(&c);
-      ff->av_packet_free(&pkt);
-      ff->av_frame_free(&frame);
-    }
-  } d;
-  d.c = ff->avcodec_alloc_context3(codec);
-  d.pkt = ff->av_packet_alloc();
-  d.frame = ff->av_frame_alloc();
-  if (!d.c || !d.pkt || !d.frame) return fail(ErrorCode::io_error, "out of memory");
-  ff->avcodec_parameters_to_context(d.c, in.stream->codecpar);
-  int ret = ff->avcodec_open2(d.c, codec, nullptr);
-  if (ret < 0) return fail(ErrorCode::invalid_value, name + ": cannot open the video decoder: " + av_error(ret));
+  detail::VideoDecoder d;
+  if (auto r = d.open(path); !r) return std::unexpected(r.error());
   DecodedVideo out;
-  auto receive = [&]() -> Result<void> {
-    for (;;) {
-      ret = ff->avcodec_receive_frame(d.c, d.frame);
-      if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return {};
-      if (ret < 0) return fail(ErrorCode::invalid_value, name + ": video decoding failed: " + av_error(ret));
-      if (d.frame->format != AV_PIX_FMT_YUV420P)
-        return fail(ErrorCode::unsupported, name + ": decoded frames are not yuv420p");
-      const int w = d.frame->width, h = d.frame->height;
-      out.width = w;
-      out.height = h;
-      std::vector<std::uint8_t> planes;
-      planes.reserve(std::size_t(w) * std::size_t(h) * 3 / 2);
-      for (int p = 0; p < 3; ++p) {
-        const int pw = p == 0 ? w : w / 2, ph = p == 0 ? h : h / 2;
-        for (int y = 0; y < ph; ++y) {
-          const std::uint8_t* row = d.frame->data[p] + std::ptrdiff_t(y) * d.frame->linesize[p];
-          planes.insert(planes.end(), row, row + pw);
-        }
+  for (;;) {
+    auto next = d.next();
+    if (!next) return std::unexpected(next.error());
+    AVFrame* frame = *next;
+    if (!frame) return out;
+    if (frame->format != AV_PIX_FMT_YUV420P) return d.fail(ErrorCode::unsupported, "decoded frames are not yuv420p");
+    const int w = frame->width, h = frame->height;
+    out.width = w;
+    out.height = h;
+    std::vector<std::uint8_t> planes;
+    planes.reserve(std::size_t(w) * std::size_t(h) * 3 / 2);
+    for (int p = 0; p < 3; ++p) {
+      const int pw = p == 0 ? w : w / 2, ph = p == 0 ? h : h / 2;
+      for (int y = 0; y < ph; ++y) {
+        const std::uint8_t* row = frame->data[p] + std::ptrdiff_t(y) * frame->linesize[p];
+        planes.insert(planes.end(), row, row + pw);
       }
-      out.frames.push_back(std::move(planes));
-      ff->av_frame_unref(d.frame);
     }
-  };
-  while ((ret = ff->av_read_frame(in.ctx, d.pkt)) >= 0) {
-    if (d.pkt->stream_index == in.stream->index) ret = ff->avcodec_send_packet(d.c, d.pkt);
-    ff->av_packet_unref(d.pkt);
-    if (ret < 0 && ret != AVERROR(EAGAIN)) return fail(ErrorCode::invalid_value, name + ": video decoding failed: " + av_error(ret));
-    if (auto r = receive(); !r) return std::unexpected(r.error());
+    out.frames.push_back(std::move(planes));
+    d.ff().av_frame_unref(frame);
   }
-  ff->avcodec_send_packet(d.c, nullptr);
-  if (auto r = receive(); !r) return std::unexpected(r.error());
-  return out;
 }
 
 }  // namespace mmdkit::render
