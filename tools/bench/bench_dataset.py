@@ -8,6 +8,7 @@ from 1 to 2 worker processes (LocalCluster, one thread each), and the frames per
 
 Usage: PYTHONPATH=build/default/python /usr/bin/python3 tools/bench/bench_dataset.py [--repeat N]
          [--peers DIR] [--json out.json] [--render-frames N] [--render-only]
+         [--one-core-per-worker] [--out-dir DIR]
 Environment: MMDKIT_CORPUS (default ../shared/corpus), MMD_PEERS_DIR (default /tmp/mmd-peers).
 """
 from __future__ import annotations
@@ -89,15 +90,28 @@ def dask_speedup(repeat):
     return out
 
 
+PIN = [False]  # --one-core-per-worker
+OUT_DIR = [None]  # --out-dir (None: the system's temporary folder)
+
+
 def alternated(repeat, run):
     """run(client) -> seconds on a 1- and a 2-worker LocalCluster (processes, one thread each, the
     environment of `--workers N`: mmdkit._dask.local_worker_env), both up, runs alternated so
-    that a change of machine load hits both alike; the medians."""
+    that a change of machine load hits both alike; the medians. The workers are bound to their
+    share of the cores as `--workers N` binds them (mmdkit._dask.PinToCores). With PIN[0] every
+    worker has a core of its own and draws with one llvmpipe thread: N workers have N cores."""
     from distributed import Client, LocalCluster
-    from mmdkit._dask import local_worker_env  # llvmpipe threads = cores / workers, as --workers N
-    kw = dict(threads_per_worker=1, processes=True, dashboard_address=None)
-    with LocalCluster(n_workers=1, env=local_worker_env(1), **kw) as c1, Client(c1) as k1, \
-            LocalCluster(n_workers=2, env=local_worker_env(2), **kw) as c2, Client(c2) as k2:
+    # llvmpipe threads = cores / workers and the cores bound, as --workers N
+    from mmdkit._dask import PinToCores, _cores, local_worker_env
+    kw = dict(threads_per_worker=1, processes=True, dashboard_address=":0")
+    cores = _cores()
+    env1, env2 = ({"LP_NUM_THREADS": "1"},) * 2 if PIN[0] else (local_worker_env(1), local_worker_env(2))
+    pin1, pin2 = (PinToCores(cores[:1], 1), PinToCores(cores[:2], 2)) if PIN[0] else \
+        (PinToCores(cores, 1), PinToCores(cores, 2))
+    with LocalCluster(n_workers=1, env=env1, **kw) as c1, Client(c1) as k1, \
+            LocalCluster(n_workers=2, env=env2, **kw) as c2, Client(c2) as k2:
+        k1.register_worker_plugin(pin1, name=PinToCores.name)
+        k2.register_worker_plugin(pin2, name=PinToCores.name)
         k1.run(_warm)
         k2.run(_warm)
         times = {1: [], 2: []}
@@ -114,7 +128,7 @@ def render_rates(repeat, nframes):
     import shutil
     import tempfile
     kw = dict(joints="coco17", frames=(0, nframes - 1), size=(512, 512))
-    tmp = tempfile.mkdtemp(prefix="bench-render-")
+    tmp = tempfile.mkdtemp(prefix="bench-render-", dir=OUT_DIR[0])
     count = [0]
 
     def run(client=None):
@@ -146,7 +160,12 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--render-frames", type=int, default=60, help="frames of the dataset --render run (default 60)")
     ap.add_argument("--render-only", action="store_true", help="only the dataset --render figures")
+    ap.add_argument("--one-core-per-worker", action="store_true",
+                    help="bind each Dask worker to a core of its own, one llvmpipe thread (the farm's scaling)")
+    ap.add_argument("--out-dir", help="folder the dataset --render runs write into (e.g. /dev/shm: no disk waits)")
     a = ap.parse_args()
+    PIN[0] = a.one_core_per_worker
+    OUT_DIR[0] = a.out_dir
     load = os.getloadavg()
     if a.render_only:
         r = render_rates(a.repeat, a.render_frames)
