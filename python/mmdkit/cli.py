@@ -1,6 +1,6 @@
 """``python3 -m mmdkit dataset`` (also reached as ``mmdkit dataset`` from the C++ tool).
 
-    mmdkit dataset MODEL MOTION... -o out.npz|FOLDER [--joints smpl24 | --bones a,b] [--fps 30]
+    mmdkit dataset MODEL MOTION... -o out.npz|FOLDER [--joints smpl24|coco17|h36m17|mediapipe33 | --bones a,b] [--fps 30]
                    [--frames 0-300:1] [--units mmd|m] [--scale 0.08] [--morphs] [--no-ik]
                    [--workers N | --scheduler ADDRESS] [--force] [-q]
     mmdkit dataset MODEL MOTION... --render -o FOLDER [--joints coco17|h36m17|smpl24|mediapipe33]
@@ -49,14 +49,15 @@ class _Parser(argparse.ArgumentParser):
 def dataset_main(argv: Optional[List[str]] = None) -> int:
     p = _Parser(prog="mmdkit dataset",
                 description="Evaluate motions on a model and write joint or bone arrays (.npz) for training "
-                            "(docs/PYTHON.md). Positions (F,J,3), model-space rotations (F,J,4) [x,y,z,w], "
-                            "frames (F,) MMD frame numbers.")
+                            "(docs/PYTHON.md). Positions (F,J,3), model-space rotations (F,J,4) [x,y,z,w] "
+                            "(bones and smpl24; a keypoint layout has positions only), frames (F,) MMD frame numbers.")
     p.add_argument("model", help="PMD or PMX (or its mmdkit JSON)")
     p.add_argument("motions", nargs="+", metavar="MOTION", help="VMD or VPD files (each extracted on its own)")
     p.add_argument("-o", "--output", required=True, help="out.npz (one file) or a folder (one .npz per motion)")
     sel = p.add_mutually_exclusive_group()
-    sel.add_argument("--joints", help="joint set: smpl24; with --render a layout: coco17 (default), h36m17, smpl24, "
-                                      "mediapipe33")
+    sel.add_argument("--joints", help="smpl24 (bones: positions and rotations) or a keypoint layout coco17, h36m17, "
+                                      "mediapipe33 (points: positions only); with --render the layout drawn: coco17 "
+                                      "(default), h36m17, smpl24, mediapipe33")
     sel.add_argument("--bones", help="comma-separated bone names (default: every bone)")
     p.add_argument("--fps", type=float, default=None,
                    help="samples per second (default 30 = every MMD frame); not with --frames")

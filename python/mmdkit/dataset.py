@@ -11,8 +11,9 @@
 
 Each motion is evaluated on the model with mmdkit.Evaluator (the library's pipeline, no
 physics): F frames from 0 to the motion's last key at ``fps`` samples per second (or the
-``frames`` given, MMD frame numbers at 30 fps), for ``bones`` (names) or a joint set
-(``joints="smpl24"``, mmdkit.joints). A file that fails is reported in its result (``error``)
+``frames`` given, MMD frame numbers at 30 fps), for ``bones`` (names), a joint set
+(``joints="smpl24"``, mmdkit.joints) or the points of a keypoint layout (``joints="coco17"``,
+``"h36m17"``, ``"mediapipe33"``: positions only, the joints ``dataset --render`` projects). A file that fails is reported in its result (``error``)
 and the others go on; a motion that keys no bone and no morph of the model (a camera motion)
 fails so, as ``mmdkit sample`` refuses it (every frame would be the rest pose).
 
@@ -32,12 +33,15 @@ import numpy as np
 
 from .errors import ArgumentError, Error
 from .evaluator import Evaluator
-from .joints import JointSet, joint_set
+from .joints import JOINT_SETS, JointSet, joint_set
 
 __all__ = ["Extraction", "extract", "extract_one", "graph", "save", "render", "RenderResult"]
 
 #: frames evaluated per piece: the pieces' buffers are all the memory used beyond the outputs
 CHUNK_FRAMES = 256
+# Layouts of keypoints (docs/KEYPOINTS.md) extracted as points: positions only (some joints lie
+# between bones or on the face; no joint rotation). smpl24 stays a JointSet (bones, rotations).
+KEYPOINT_LAYOUTS = ("coco17", "h36m17", "mediapipe33")
 
 
 @dataclass
@@ -45,7 +49,9 @@ class Extraction:
     """The arrays of one motion (or its error).
 
     frames (F,) float64 MMD frame numbers; times (F,) float64 seconds; names: joint or bone
-    names (J); positions (F,J,3) float32; rotations (F,J,4) float32 [x,y,z,w] model space;
+    names (J); positions (F,J,3) float32; rotations (F,J,4) float32 [x,y,z,w] model space
+    (None for a keypoint layout: coco17, h36m17, mediapipe33 are points; NaN positions for a
+    joint the model has no bone for);
     morph_names / morph_weights (F,M) float32 when morphs were asked; units 'mmd' or 'm'.
     error: None, or the mmdkit.Error (or OSError) that stopped this motion.
     warnings: tracks of the motion that match no bone or morph of the model, in words
@@ -77,7 +83,11 @@ def _options(frames, fps, bones, joints, units, scale, morphs, ik) -> Dict[str, 
         raise ArgumentError(f"units must be 'mmd' or 'm', not {units!r}", "invalid_argument")
     if not fps > 0:
         raise ArgumentError(f"fps must be > 0, not {fps}", "invalid_argument")
-    js = joint_set(joints) if joints is not None else None
+    # a keypoint layout other than smpl24 (whose joints are bones, with rotations) is points only
+    if isinstance(joints, str) and joints not in KEYPOINT_LAYOUTS and joints not in JOINT_SETS:
+        raise ArgumentError(f"unknown joints {joints!r} (joint sets: {', '.join(JOINT_SETS)}; keypoint layouts: "
+                            f"{', '.join(KEYPOINT_LAYOUTS)})", "invalid_argument")
+    js = joints if joints in KEYPOINT_LAYOUTS else joint_set(joints) if joints is not None else None
     f = None if frames is None else np.ascontiguousarray(np.atleast_1d(frames), dtype=np.float64)
     return dict(frames=f, fps=float(fps), bones=None if bones is None else list(bones), joints=js,
                 units=units, scale=float(scale), morphs=bool(morphs), ik=bool(ik))
@@ -103,6 +113,21 @@ def _extract(label, motion, model, opts) -> Extraction:
         raise Error(f"the motion keys no bone or morph of the model '{name}': every frame would be the rest pose{hint}",
                     "invalid_value", label if isinstance(motion, (str, os.PathLike)) else None)
     frames = opts["frames"] if opts["frames"] is not None else ev.frames(opts["fps"])
+    if isinstance(opts["joints"], str):  # a keypoint layout: points, as dataset --render's joints3d
+        from ._synth import layout_names
+        positions = np.ascontiguousarray(ev.keypoints(frames, opts["joints"]), dtype=np.float32)
+        weights = None
+        if opts["morphs"]:
+            weights = np.empty((len(frames), len(ev.morph_names)), np.float32)
+            for s in range(0, len(frames), CHUNK_FRAMES):
+                e = min(len(frames), s + CHUNK_FRAMES)
+                ev.sample_into(frames[s:e], np.zeros(0, np.int32), None, None, None, weights[s:e])
+        if opts["units"] == "m":
+            positions *= np.float32(opts["scale"])
+            positions[..., 2] *= -1
+        return Extraction(label, frames, layout_names(opts["joints"]), positions, None,
+                          list(ev.morph_names) if weights is not None else [], weights, opts["units"],
+                          warnings=ev.unmatched_messages)
     js: Optional[JointSet] = opts["joints"]
     if js is not None:
         used, pos_ix, rot_ix = js.resolve(ev.bone_names)
@@ -183,7 +208,9 @@ def extract(motions: Union[Sequence, str, os.PathLike], model, *, frames=None, f
 
     motions: paths (VMD, VPD or their JSON) or Motion / Pose objects; model: a path or a model
     object. frames: MMD frame numbers for every motion (default 0 .. the motion's last key at
-    ``fps``). bones: bone names (default all) or joints: 'smpl24' or a JointSet. units: 'mmd' or
+    ``fps``). bones: bone names (default all) or joints: 'smpl24' or a JointSet (bones: positions and
+    rotations), or a keypoint layout 'coco17', 'h36m17', 'mediapipe33' (points: positions only,
+    the joints of ``dataset --render`` / Evaluator.keypoints). units: 'mmd' or
     'm' (``scale`` metres per MMD unit, right-handed). morphs: also morph weights. client: a
     dask.distributed.Client: the same extraction as a Dask graph on its workers (paths only);
     the results equal the serial run bit for bit. batch: motions per Dask task (default: about
@@ -215,8 +242,9 @@ def _unique_names(results: Sequence[Extraction]) -> List[str]:
 
 
 def _arrays(r: Extraction) -> Dict[str, np.ndarray]:
-    d = {"frames": r.frames, "names": np.asarray(r.names), "positions": r.positions,
-         "rotations": r.rotations, "units": np.asarray(r.units)}
+    d = {"frames": r.frames, "names": np.asarray(r.names), "positions": r.positions, "units": np.asarray(r.units)}
+    if r.rotations is not None:  # none for a keypoint layout
+        d["rotations"] = r.rotations
     if r.morph_weights is not None:
         d["morph_names"] = np.asarray(r.morph_names)
         d["morph_weights"] = r.morph_weights

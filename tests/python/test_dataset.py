@@ -40,6 +40,41 @@ def test_smpl24_joints_are_the_mapped_bones():
     assert np.median(r.positions[:, 1, 0] - r.positions[:, 2, 0]) > 0
 
 
+def test_keypoint_layouts_are_points_on_the_bones(tmp_path):
+    # coco17 / h36m17 / mediapipe33 without --render: the points dataset --render projects, no
+    # rotations; knees, hips and eyes are the bones docs/KEYPOINTS.md names, ears have no bone (NaN)
+    model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
+    frames = [0, 300, 1200]
+    [r] = dataset.extract(motion, model, joints="coco17", frames=frames, morphs=True)
+    assert r.ok, r.error
+    assert r.names[:3] == ["nose", "left_eye", "right_eye"] and len(r.names) == 17
+    assert r.positions.shape == (3, 17, 3) and r.rotations is None
+    s = mmdkit.Evaluator(model, [motion]).sample(frames, ["左ひざ", "右足", "左目"], matrices=False)
+    np.testing.assert_array_equal(r.positions[:, r.names.index("left_knee")], s.positions[:, 0])
+    np.testing.assert_array_equal(r.positions[:, r.names.index("right_hip")], s.positions[:, 1])
+    np.testing.assert_array_equal(r.positions[:, r.names.index("left_eye")], s.positions[:, 2])
+    assert np.isnan(r.positions[:, r.names.index("left_ear")]).all()
+    np.testing.assert_array_equal(r.morph_weights, s.morph_weights)          # morphs as for bones
+    [m] = dataset.extract(motion, model, joints="coco17", frames=frames, units="m")
+    expect = r.positions * np.float32(0.08)
+    expect[..., 2] *= -1
+    np.testing.assert_array_equal(m.positions, expect)
+    with pytest.raises(mmdkit.Error, match="keypoint layouts: coco17, h36m17, mediapipe33"):
+        dataset.extract(motion, model, joints="coco18")
+    for layout, count in (("h36m17", 17), ("mediapipe33", 33)):
+        [k] = dataset.extract(motion, model, joints=layout, frames=frames)
+        assert k.ok and k.positions.shape == (3, count, 3) and k.rotations is None
+    # the command writes no rotations for a layout
+    out = tmp_path / "k.npz"
+    run = subprocess.run([sys.executable, "-m", "mmdkit", "dataset", str(model), str(motion), "-o", str(out),
+                          "--joints", "coco17", "--frames", "0,300,1200"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    z = np.load(out)
+    stem = motion.stem
+    assert f"{stem}/rotations" not in z.files and list(z[f"{stem}/names"]) == r.names
+    np.testing.assert_array_equal(z[f"{stem}/positions"], r.positions)
+
+
 def test_metres_right_handed_and_fps():
     model, motion = corpus_file(MIKU), corpus_file(WAVEFILE)
     [mmd] = dataset.extract(motion, model, joints="smpl24", frames=[0, 300, 1200])
