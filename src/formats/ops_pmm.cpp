@@ -1,7 +1,10 @@
 // mmdkit format registry — MMD projects (.pmm): thin wiring of the library (formats/pmm.hpp) into the
 // generic commands. A version-1 project stores no bone / morph counts: they are read from the
 // model files it names, found below the project's folder (pmm::resolve_path).
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mmdkit/formats/registry.hpp"
 #include "core/json.hpp"
@@ -176,19 +179,38 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   const std::vector<std::filesystem::path> folders = project_folders(flags);
   std::string below;  // "A", "A, B" (the project's folder, then each --search-dir)
   for (const std::filesystem::path& f : folders) below += (below.empty() ? "" : ", ") + f.string();
-  auto file = [&](const std::string& stored, const std::string& section, std::int64_t record, const std::string& what) {
-    if (stored.empty()) return;
-    if (!flags.project_folder) return;
-    if (find_in(stored, folders)) return;
-    out.push_back(Finding{false, Error{ErrorCode::io_error,
-                                       what + " '" + stored + "' is not found (as stored, nor its last components below " +
-                                           below + ")",
-                                       section, record, -1, {}}});
+  auto missing = [&](const std::string& stored) { return !stored.empty() && flags.project_folder && !find_in(stored, folders); };
+  auto not_found = [&](const std::string& what, const std::string& stored) {
+    return what + " '" + stored + "' is not found (as stored, nor its last components below " + below + ")";
   };
-  for (std::size_t i = 0; i < d.models.size(); ++i)
-    file(d.models[i].path.text, "models", static_cast<std::int64_t>(i), "model file");
-  for (std::size_t i = 0; i < d.accessories.size(); ++i)
-    file(d.accessories[i].path.text, "accessories", static_cast<std::int64_t>(i), "accessory file");
+  auto file = [&](const std::string& stored, const std::string& section, std::int64_t record, const std::string& what) {
+    if (missing(stored)) out.push_back(Finding{false, Error{ErrorCode::io_error, not_found(what, stored), section, record, -1, {}}});
+  };
+  // A file several records name (the sample project's lights: one .x, two accessories) is one
+  // finding, at its first record, naming the others.
+  auto files = [&](const auto& records, const std::string& section, const std::string& what) {
+    std::vector<std::pair<std::string, std::vector<std::size_t>>> seen;  // stored path, records naming it
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const std::string& stored = records[i].path.text;
+      auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == stored; });
+      if (it != seen.end()) {
+        it->second.push_back(i);
+      } else if (missing(stored)) {
+        seen.push_back({stored, {i}});
+      }
+    }
+    for (const auto& [stored, recs] : seen) {
+      std::string why = not_found(what, stored);
+      if (recs.size() > 1) {
+        why += recs.size() == 2 ? "; record" : "; records";
+        for (std::size_t k = 1; k < recs.size(); ++k) why += (k > 1 ? ", " : " ") + std::to_string(recs[k]);
+        why += recs.size() == 2 ? " names it too" : " name it too";
+      }
+      out.push_back(Finding{false, Error{ErrorCode::io_error, why, section, static_cast<std::int64_t>(recs[0]), -1, {}}});
+    }
+  };
+  files(d.models, "models", "model file");
+  files(d.accessories, "accessories", "accessory file");
   file(d.audio_path.text, "settings", -1, "audio file");
   file(d.background_video_path.text, "settings", -1, "background video");
   file(d.background_image_path.text, "settings", -1, "background image");
