@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include <set>
 #include <string_view>
 
 #include "cli/app.hpp"
@@ -28,31 +27,6 @@ int fail(std::ostream& err, Error e, const std::string& file) {
   if (e.file.empty()) e.file = file;
   err << "mmdkit: error: " << e.to_string() << "\n";
   return kExitBadInput;
-}
-
-// A file name from a project's name: characters no file name (on Windows either) can hold, control
-// characters and a leading dot become '_'; empty = `fallback`.
-std::string file_stem(const std::string& name, const std::string& fallback) {
-  std::string s;
-  for (char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    s += (u < 0x20 || std::string_view("/\\:*?\"<>|").find(c) != std::string_view::npos) ? '_' : c;
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '.')) s.pop_back();
-  if (!s.empty() && s.front() == '.') s.front() = '_';
-  return s.empty() ? fallback : s;
-}
-
-// `stem` + `ext`, numbered (_2, _3, ...) when the name (ASCII case ignored) is taken.
-std::string unique_name(const std::string& stem, const std::string& ext, std::set<std::string>& taken) {
-  auto lower = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  std::string name = stem + ext;
-  for (int n = 2; taken.contains(lower(name)); ++n) name = stem + "_" + std::to_string(n) + ext;
-  taken.insert(lower(name));
-  return name;
 }
 
 // A .vac (docs/formats/vac.md): name, .x file (by name: MMD keeps the .vac beside its .x), scale,
@@ -191,7 +165,6 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     return std::unexpected(fail(err, e, dir.string()));
   }
   ExtractedFiles out;
-  std::set<std::string> taken{"scene.json", "camera.vmd"};
   auto write = [&](const fs::path& file, ByteSpan bytes) -> bool {
     if (auto r = check_output(file, inputs, force); !r) return fail(err, r.error(), file.string()), false;
     if (auto r = write_file_atomic(file, bytes, WriteOptions{inputs, force}); !r)
@@ -204,20 +177,17 @@ std::expected<ExtractedFiles, int> extract_project(const LoadedProject& lp, cons
     if (!bytes) return fail(err, bytes.error(), file.string()), false;
     return write(file, ByteSpan(bytes->data(), bytes->size()));
   };
-  std::vector<std::string> motion_names(p.models.size());
-  for (std::size_t i = 0; i < p.models.size(); ++i) {
-    motion_names[i] = unique_name(file_stem(p.models[i].name, "model" + std::to_string(i)), ".vmd", taken);
-    if (!write_vmd(dir / motion_names[i], p.models[i].motion)) return std::unexpected(kExitBadInput);
-  }
+  const scene::ProjectFileNames names = scene::project_file_names(p);
+  for (std::size_t i = 0; i < p.models.size(); ++i)
+    if (!write_vmd(dir / names.motions[i], p.models[i].motion)) return std::unexpected(kExitBadInput);
   if (!write_vmd(dir / "camera.vmd", p.camera)) return std::unexpected(kExitBadInput);
-  for (const scene::ProjectAccessory& a : p.accessories) {
-    if (a.x_file.empty() || lower_extension(a.x_file.string()) != ".x") continue;
-    auto bytes = vac_bytes(a);
-    if (!bytes) return std::unexpected(fail(err, bytes.error(), a.name));
-    const std::string name = unique_name(file_stem(a.name, "accessory" + std::to_string(a.index)), ".vac", taken);
-    if (!write(dir / name, ByteSpan(bytes->data(), bytes->size()))) return std::unexpected(kExitBadInput);
+  for (std::size_t i = 0; i < p.accessories.size(); ++i) {
+    if (names.accessories[i].empty()) continue;  // not from a .x file: no .vac
+    auto bytes = vac_bytes(p.accessories[i]);
+    if (!bytes) return std::unexpected(fail(err, bytes.error(), p.accessories[i].name));
+    if (!write(dir / names.accessories[i], ByteSpan(bytes->data(), bytes->size()))) return std::unexpected(kExitBadInput);
   }
-  const std::string j = scene::project_scene_json(p, motion_names, "camera.vmd");
+  const std::string j = scene::project_scene_json(p, names.motions, "camera.vmd");
   out.scene = dir / "scene.json";
   if (!write(out.scene, ByteSpan(reinterpret_cast<const std::uint8_t*>(j.data()), j.size())))
     return std::unexpected(kExitBadInput);

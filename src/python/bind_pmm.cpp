@@ -167,8 +167,9 @@ Project create(const std::vector<std::string>& models, const std::vector<std::ve
 }
 
 // The project as a scene folder `out` (an existing folder, normally a new temporary one): one VMD per
-// model (model<i>.vmd), camera.vmd and scene.json (scene::project_scene_json, the scene `mmdkit pmm
-// extract` writes, with these motion names), for mmdkit.Renderer and mmdkit.Scene. Returns
+// model (<model name>.vmd: scene::project_file_names, the names `pmm extract` gives), camera.vmd
+// and scene.json (scene::project_scene_json, the scene `mmdkit pmm extract` writes, with these
+// motion names), for mmdkit.Renderer and mmdkit.Scene. Returns
 // (scene.json's path, the conversion's warnings). Raises when no model of the project was found.
 py::tuple write_scene(const Project& self, const std::optional<std::string>& folder,
                       const std::vector<std::string>& search_dirs, bool strict, const std::string& out) {
@@ -179,15 +180,12 @@ py::tuple write_scene(const Project& self, const std::optional<std::string>& fol
                                     : "no model of the project was found (see the warnings; search_dirs= names "
                                       "where to look): a scene needs one");
   const fs::path dir(out);
-  std::vector<std::string> names;
+  const std::vector<std::string> names = scene::project_file_names(p).motions;
   auto write_vmd = [&](const std::string& name, const vmd::Motion& m) {
     std::vector<std::uint8_t> bytes = unwrap(vmd::write(m));
     unwrap(write_file_atomic(dir / name, ByteSpan(bytes.data(), bytes.size()), WriteOptions{{}, true}));
   };
-  for (std::size_t i = 0; i < p.models.size(); ++i) {
-    names.push_back("model" + std::to_string(i) + ".vmd");
-    write_vmd(names.back(), p.models[i].motion);
-  }
+  for (std::size_t i = 0; i < p.models.size(); ++i) write_vmd(names[i], p.models[i].motion);
   write_vmd("camera.vmd", p.camera);
   const std::string json = scene::project_scene_json(p, names, "camera.vmd");
   const fs::path scene_file = dir / "scene.json";
@@ -251,7 +249,7 @@ void bind_pmm(py::module_& m) {
            "below each search dir; default: the folder of the file it was read from, else the current one). "
            "strict: a file not found raises.")
       .def("_write_scene", &write_scene, py::arg("folder"), py::arg("search_dirs"), py::arg("strict"), py::arg("out"),
-           "The project as a scene folder (model<i>.vmd, camera.vmd, scene.json as `pmm extract` writes it) in the "
+           "The project as a scene folder (<model name>.vmd per model, camera.vmd, scene.json as `pmm extract` writes it) in the "
            "existing folder out: (scene.json's path, warnings). Used by mmdkit.Renderer and mmdkit.Scene.")
       .def_static("create", &create, py::arg("models"), py::arg("motions") = std::vector<std::vector<std::string>>{},
                   py::arg("camera") = py::none(), py::arg("accessories") = std::vector<std::string>{},

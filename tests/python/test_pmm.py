@@ -56,6 +56,24 @@ def test_sample_as_a_scene_holds_every_key():
 
 
 @needs_corpus
+def test_a_project_as_a_scene_folder_names_its_files_as_pmm_extract(tmp_path):
+    # one rule (scene::project_file_names): the motions Renderer / Scene write for a project are
+    # named as `mmdkit pmm extract` names them, by the model (the sample has two ダミーボーン)
+    from mmdkit import render
+    cli = os.environ.get("MMDKIT_CLI") or str(ROOT / "build" / "default" / "mmdkit")
+    out = tmp_path / "extracted"
+    subprocess.run([cli, "pmm", "extract", str(SAMPLE), "-o", str(out), "-q"], check=True, capture_output=True)
+    tmp, scene_json, _ = render._project_scene(mmdkit.pmm.read(SAMPLE), str(SAMPLE.parent), [], False)
+    try:
+        mine = sorted(os.listdir(tmp))
+    finally:
+        import shutil
+        shutil.rmtree(tmp)
+    assert mine == sorted(n for n in os.listdir(out) if not n.endswith(".vac"))
+    assert "ダミーボーン.vmd" in mine and "ダミーボーン_2.vmd" in mine and "初音ミク.vmd" in mine
+
+
+@needs_corpus
 def test_a_project_read_from_a_file_finds_its_files_beside_it(tmp_path, monkeypatch):
     # As `mmdkit check` / `render project.pmm`: the folder of the file read is the project's folder,
     # whatever the current one (a new user's finding: read() forgot it, every model was "not found").

@@ -811,3 +811,37 @@ TEST(ProjectCorpus, SampleProjectKeyCountsEqualTheIndependentCounts) {
 
 }  // namespace
 }  // namespace mmdkit::scene
+
+namespace mmdkit::scene {
+namespace {
+
+// The names of an extracted project's files (pmm extract, Python's Project.scene): the model's
+// name with what Windows forbids made '_', unique with ASCII case ignored, fallbacks when empty.
+TEST(ProjectFileNames, WindowsSafeUniqueAndInModelOrder) {
+  Project p;
+  for (const char* n : {"初音ミク", "Miku", "miku", "", "a/b:c*?", "dots. . ", ".hidden", "scene", "Camera"}) {
+    ProjectModel m;
+    m.index = p.models.size();
+    m.name = n;
+    p.models.push_back(m);
+  }
+  for (const char* n : {"ステージ", "", "Miku"}) {
+    ProjectAccessory a;
+    a.index = p.accessories.size();
+    a.name = n;
+    a.x_file = "stage.X";
+    p.accessories.push_back(a);
+  }
+  ProjectAccessory vac;  // drawn from a file that is not a .x: nothing to write a .vac for
+  vac.index = 3;
+  vac.name = "negi";
+  vac.x_file = "negi.pmx";
+  p.accessories.push_back(vac);
+  const ProjectFileNames names = project_file_names(p);
+  EXPECT_EQ(names.motions, (std::vector<std::string>{"初音ミク.vmd", "Miku.vmd", "miku_2.vmd", "model3.vmd", "a_b_c__.vmd",
+                                                     "dots.vmd", "_hidden.vmd", "scene.vmd", "Camera_2.vmd"}));
+  EXPECT_EQ(names.accessories, (std::vector<std::string>{"ステージ.vac", "accessory1.vac", "Miku.vac", ""}));
+}
+
+}  // namespace
+}  // namespace mmdkit::scene

@@ -161,4 +161,18 @@ Result<Project> convert_project(const pmm::Document& document, const ProjectOpti
 std::string project_scene_json(const Project& p, const std::vector<std::string>& motion_files,
                                const std::string& camera_file);
 
+/// The names of a converted project's files in one folder, as `mmdkit pmm extract` and Python's
+/// Project.scene() write them beside "scene.json" and "camera.vmd": per model its motion
+/// "<model name>.vmd", per accessory drawn from a .x file its "<accessory name>.vac". A name keeps
+/// the project's (UTF-8) text with the characters Windows forbids in file names (control
+/// characters, / \ : * ? " < > |) made '_', trailing spaces and dots dropped, a leading dot made
+/// '_'; an empty one becomes "model<i>" / "accessory<i>". Names are unique in the folder with ASCII
+/// case ignored (Windows, macOS): a name taken gets "_2", "_3", ... before its extension; the
+/// motions are named first, in p.models order, then the accessories.
+struct ProjectFileNames {
+  std::vector<std::string> motions;      ///< one per p.models entry
+  std::vector<std::string> accessories;  ///< one per p.accessories entry; empty when not from a .x file
+};
+ProjectFileNames project_file_names(const Project& p);
+
 }  // namespace mmdkit::scene
