@@ -129,12 +129,21 @@ def _cli_path() -> str:
 
 
 def _bake(source: str, motions: Sequence[str], last: float, out: str) -> None:
-    """Physics simulated once: `mmdkit bake` of the model and motions, keyed to `last`."""
-    cmd = [_cli_path(), "bake", source, *motions, "-o", out, "--frames", f"0-{int(math.ceil(last))}", "-q", "--force"]
+    """Physics simulated once: `mmdkit bake` of the model and motions, keyed to `last`. A physics
+    bone the bake cannot key (a name longer than a VMD's 15 bytes in CP932, which MMD cannot
+    bind either) would be drawn without its physics by every worker, unlike the one-process
+    render: refused (ArgumentError), naming the bones and what to do instead."""
+    cmd = [_cli_path(), "bake", source, *motions, "-o", out, "--frames", f"0-{int(math.ceil(last))}", "--force"]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         raise Error(f"physics could not be baked for the farm: {p.stderr.strip() or 'mmdkit bake failed'}",
                     "invalid_value", source)
+    for line in p.stderr.splitlines():
+        if "cannot be keyed in VMD" in line:  # cli/physics/cmd_bake.cpp's warning
+            what = line.split("warning: ", 1)[-1]
+            raise ArgumentError(f"the farm draws baked physics, and {what}: the workers would draw them without "
+                                "physics. Render in one process (without --workers / workers=), or with "
+                                "--no-physics (physics=False)", "unsupported", source)
 
 
 def _ranges(count: int, workers: int, video: bool, fps: int, chunk: Optional[int]) -> List[Tuple[int, int]]:

@@ -195,3 +195,19 @@ def test_scene_with_physics_says_how_to_draw_it(inputs, tmp_path):
     assert not list(tmp_path.glob(".*"))
     with pytest.raises(mmdkit.ArgumentError, match=r"--fps 30.*--no-physics"):
         mmdkit.render_farm(tmp_path / "x.mp4", model, [motion], physics=True, fps=60, workers=2)
+
+
+def test_physics_bones_the_bake_cannot_key_are_refused(tmp_path):
+    # A new user's finding: 巡音ルカ.pmd has two physics bones whose names are longer than a VMD's
+    # 15 bytes (右外枝後髪後列３ / ４, 16 bytes in CP932): the bake leaves them out, so the workers
+    # drew a hair lock without physics while the summary said "physics baked". Now refused, before
+    # any worker starts, naming the bones and the ways out; nothing written.
+    luka = corpus_file("oigami__PMMEditor/UserFile/Model/巡音ルカ.pmd")
+    motion = corpus_file("mmdagent__mmdagent-mirror/MMDAgent_Example/Motion/mei_guide/mei_guide_happy.vmd")
+    with pytest.raises(mmdkit.ArgumentError, match=r"右外枝後髪後列３.*--workers.*--no-physics"):
+        mmdkit.render_farm(tmp_path / "x.mp4", luka, [motion], frames=(0, 5), size=SIZE, workers=2)
+    assert os.listdir(tmp_path) == []
+    r = subprocess.run([cli_path(), "render", str(luka), str(motion), "--frames", "0-5", "--size", "64x36",
+                        "--workers", "2", "-o", str(tmp_path / "y.mp4")], capture_output=True, text=True)
+    assert r.returncode != 0 and "cannot be keyed in VMD" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert os.listdir(tmp_path) == []
