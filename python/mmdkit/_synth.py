@@ -153,6 +153,17 @@ def rle(mask: np.ndarray) -> Dict[str, Any]:
     return {"size": [int(mask.shape[0]), int(mask.shape[1])], "counts": [int(c) for c in counts]}
 
 
+def _whole(name: str, value) -> int:
+    """An option that counts (views, step, seed, pixels): a whole number, else ArgumentError."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ArgumentError(f"{name} must be a whole number, not {value!r}", "invalid_argument") from None
+    if isinstance(value, bool) or not v.is_integer():
+        raise ArgumentError(f"{name} must be a whole number, not {value!r}", "invalid_argument")
+    return int(v)
+
+
 def _check_options(o: Dict[str, Any]) -> None:
     if o["joints"] not in LAYOUTS:
         raise ArgumentError(f"unknown joint layout {o['joints']!r} (known: {', '.join(LAYOUTS)})", "invalid_argument")
@@ -169,6 +180,8 @@ def _check_options(o: Dict[str, Any]) -> None:
         raise ArgumentError("size must be (width, height) with 1..16384 pixels each", "invalid_argument")
     if o["units"] not in ("mmd", "m"):
         raise ArgumentError(f"units must be 'mmd' or 'm', not {o['units']!r}", "invalid_argument")
+    if not o["scale"] > 0:
+        raise ArgumentError(f"scale must be > 0 (metres per MMD unit), not {o['scale']}", "invalid_argument")
     if not o["occlusion_tolerance"] >= 0:
         raise ArgumentError("occlusion_tolerance must be >= 0 (MMD units)", "invalid_argument")
     if o["frames"] is not None:
@@ -437,34 +450,57 @@ def render(model, motions, out, *, joints: str = "coco17", camera=None, views: i
     holds. light_jitter: a seeded constant light per view (grey level, direction). msaa, edges,
     shadows, physics (default off: the joints are kinematic), ik: as Renderer / Evaluator. client: a dask.distributed.Client: tasks of ``chunk`` frames (default: about four
     tasks per worker) on its workers; the files equal the serial run's byte for byte.
-    Errors: ArgumentError for bad options, FileError for an output that exists (force) or cannot
-    be written; a motion that fails is reported in the result's ``errors`` and the rest written."""
+    Errors: ArgumentError for bad options (a camera motion without camera keys among them), the
+    model's error when it does not load (not a PMD / PMX), FileError for an output that exists
+    (force) or cannot be written; a motion that fails is reported in the result's ``errors`` and
+    the rest written."""
     if isinstance(motions, (str, os.PathLike)):
         motions = [motions]
     motions = [os.fspath(m) for m in motions]
     model = os.fspath(model)
     out = os.fspath(out)
-    o = dict(joints=joints, camera=os.fspath(camera) if camera else None, views=int(views), seed=int(seed),
-             frames=None if frames is None else (float(frames[0]), float(frames[1])), step=int(step),
-             fps=float(fps), size=(int(size[0]), int(size[1])), mask=bool(mask), depth=bool(depth), units=units,
+    try:
+        width, height = size
+    except (TypeError, ValueError):
+        raise ArgumentError(f"size must be (width, height) in pixels, not {size!r}", "invalid_argument") from None
+    if frames is not None:
+        try:
+            first, last = frames
+        except (TypeError, ValueError):
+            raise ArgumentError(f"frames must be (first, last) MMD frames, not {frames!r}", "invalid_argument") from None
+    o = dict(joints=joints, camera=os.fspath(camera) if camera else None, views=_whole("views", views),
+             seed=_whole("seed", seed), frames=None if frames is None else (float(first), float(last)),
+             step=_whole("step", step), fps=float(fps), size=(_whole("width", width), _whole("height", height)),
+             mask=bool(mask), depth=bool(depth), units=units,
              scale=float(scale), occlusion_tolerance=float(occlusion_tolerance), msaa=int(msaa),
              edges=bool(edges), shadows=bool(shadows), light_jitter=bool(light_jitter), physics=bool(physics),
              ik=bool(ik), force=bool(force))
     _check_options(o)
     o["bg_files"] = _background_files(os.fspath(backgrounds) if backgrounds else None)
-    if o["camera"] is not None and not os.path.isfile(o["camera"]):
-        raise FileError("camera: file not found", "io_error", o["camera"])
+    if o["camera"] is not None:
+        if not os.path.isfile(o["camera"]):
+            raise FileError("camera: file not found", "io_error", o["camera"])
+        from . import read
+        keys = getattr(read(o["camera"]), "camera_keys", None)
+        if keys is None:
+            raise ArgumentError("camera: not a motion (VMD) file", "invalid_value", o["camera"])
+        if len(keys) == 0:
+            # a dance VMD given by mistake: every frame would be seen from MMD's default camera
+            raise ArgumentError("camera: the motion has no camera keys (MMD's default camera would film every "
+                                "frame): give a camera motion, or views= (--views N) for random cameras",
+                                "invalid_value", o["camera"])
     coco_path = os.path.join(out, f"coco_{joints}.json")
     stems = _unique_stems(motions)
     if not force:
         for p in [coco_path] + [os.path.join(out, s + ".npz") for s in stems]:
             if os.path.exists(p):
                 raise FileError("output exists; pass force=True (--force) to replace it", "io_error", p)
+    from .evaluator import Evaluator
+    Evaluator(model, [], ik=False, geometry=False)  # a model that does not load fails the call, not each motion
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:
         raise FileError(f"cannot make the output folder: {e.strerror or e}", "io_error", out) from None
-    from .evaluator import Evaluator
     result = RenderResult()
     nviews = max(1, o["views"])
     plan = []  # (motion index, frames) of the motions that load

@@ -83,6 +83,8 @@ def _options(frames, fps, bones, joints, units, scale, morphs, ik) -> Dict[str, 
         raise ArgumentError(f"units must be 'mmd' or 'm', not {units!r}", "invalid_argument")
     if not fps > 0:
         raise ArgumentError(f"fps must be > 0, not {fps}", "invalid_argument")
+    if not scale > 0:
+        raise ArgumentError(f"scale must be > 0 (metres per MMD unit), not {scale}", "invalid_argument")
     # a keypoint layout other than smpl24 (whose joints are bones, with rotations) is points only
     if isinstance(joints, str) and joints not in KEYPOINT_LAYOUTS and joints not in JOINT_SETS:
         raise ArgumentError(f"unknown joints {joints!r} (joint sets: {', '.join(JOINT_SETS)}; keypoint layouts: "

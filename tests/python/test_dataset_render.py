@@ -237,9 +237,31 @@ def test_bad_options_are_errors_before_any_drawing(tmp_path):
     (tmp_path / "out" / "x.npz").write_bytes(b"")
     with pytest.raises(mmdkit.FileError, match="output exists"):
         dataset.render(m, [str(tmp_path / "x.vmd")], tmp_path / "out")
+    # values of the wrong kind (a new user's finding: a TypeError, 2.5 views drawn as 2)
+    for kw, words in ((dict(size=64), r"size must be \(width, height\)"), (dict(views=2.5), "views must be a whole"),
+                      (dict(frames=3), r"frames must be \(first, last\)"),
+                      (dict(units="m", scale=-1), "scale must be > 0")):
+        with pytest.raises(mmdkit.ArgumentError, match=words):
+            dataset.render(m, [m], tmp_path / "out3", **kw)
+    # a model that does not load fails the call (not each motion), nothing made
+    with pytest.raises(mmdkit.Error, match="model.pmx"):
+        dataset.render(m, [m], tmp_path / "out2")
+    assert not (tmp_path / "out2").exists() and not (tmp_path / "out3").exists()
+
+
+def test_camera_without_camera_keys_and_unreadable_motions(inputs, tmp_path):
+    model, motion = inputs
+    # a dance VMD given as the camera (a new user's finding: silently MMD's default camera)
+    with pytest.raises(mmdkit.ArgumentError, match="camera: the motion has no camera keys"):
+        dataset.render(model, [motion], tmp_path / "a", camera=motion)
+    with pytest.raises(mmdkit.ArgumentError, match="camera: not a motion"):
+        dataset.render(model, [motion], tmp_path / "a", camera=model)
+    assert not (tmp_path / "a").exists()
     # a motion that cannot be read is reported, nothing drawn
-    r = dataset.render(m, [m], tmp_path / "out2")
-    assert r.images == 0 and list(r.errors) == [m] and not (tmp_path / "out2" / "coco_coco17.json").exists()
+    bad = str(tmp_path / "bad.vmd")
+    Path(bad).write_bytes(b"nope")
+    r = dataset.render(model, [bad], tmp_path / "out")
+    assert r.images == 0 and list(r.errors) == [bad] and not (tmp_path / "out" / "coco_coco17.json").exists()
 
 
 def test_light_jitter_changes_the_light_only(inputs, tmp_path):
