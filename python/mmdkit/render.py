@@ -11,6 +11,7 @@ import base64
 import os
 import shutil
 import tempfile
+import warnings
 import weakref
 from typing import Iterable, Iterator, Optional, Sequence, Tuple, Union
 
@@ -223,8 +224,24 @@ class Renderer:
         return self._native.items
 
     def frame(self, frame: float = 0) -> np.ndarray:
-        """The picture of `frame` (30 fps): an (H, W, 4) uint8 RGBA array, top row first."""
+        """The picture of `frame` (30 fps): an (H, W, 4) uint8 RGBA array, top row first. With
+        physics every frame from the last one drawn (or 0, going back) up to `frame` is simulated
+        first: a frame far past the inputs' last key warns (RuntimeWarning) before that wait."""
+        self._warn_far(float(frame))
         return self._native.frame(float(frame))
+
+    # Frames past the last key a physics catch-up may run long for: a minute of motion.
+    _FAR_FRAMES = 1800
+
+    def _warn_far(self, frame: float) -> None:
+        """A new user's finding: frame(1e9) with physics simulated for hours without a word (the
+        CLI says where the keys end). Once per renderer."""
+        last = self.last_frame
+        if self.physics and frame > last + self._FAR_FRAMES and not getattr(self, "_warned_far", False):
+            self._warned_far = True
+            warnings.warn(f"frame {frame:g} is {frame - last:g} frames past the inputs' last key ({last}): with physics "
+                          "every frame up to it is simulated first, and later frames hold the pose of the last key "
+                          "(physics=False draws it at once)", RuntimeWarning, stacklevel=3)
 
     def frames(self, frames: Optional[Iterable[float]] = None) -> Iterator[np.ndarray]:
         """The pictures of `frames` (default: 0 to last_frame), one array at a time."""
@@ -233,6 +250,7 @@ class Renderer:
 
     def png(self, frame: float = 0) -> bytes:
         """The PNG file of `frame`: the bytes ``mmdkit render -o x.png --frame F`` writes."""
+        self._warn_far(float(frame))
         return self._native.png(float(frame))
 
     def depth(self, frame: float = 0) -> np.ndarray:
@@ -240,11 +258,13 @@ class Renderer:
         from the eye (not the Euclidean distance; orthographic cameras: from the eye plane);
         +inf where no face is. Faces of every drawn material count (translucent ones too), edges
         and the ground shadow do not; no anti-aliasing. Precision about depth² × 1.2e-7."""
+        self._warn_far(float(frame))
         return self._native.depth(float(frame))
 
     def mask(self, frame: float = 0) -> np.ndarray:
         """Which item each pixel of `frame` shows: (H, W) uint8, 0 = background, k = items[k - 1]
         (models in order, the stage, then the visible accessories). Same faces as depth()."""
+        self._warn_far(float(frame))
         return self._native.mask(float(frame))
 
     def write(self, path: PathLike, frame: Optional[float] = None, frames: Optional[Tuple[float, float]] = None, *,

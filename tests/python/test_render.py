@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -220,3 +221,20 @@ def test_without_opengl_a_clear_error(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("RenderError True"), out.stdout
     assert "libegl" in out.stdout.lower() or "mesa" in out.stdout.lower(), out.stdout
+
+
+def test_a_frame_far_past_the_keys_with_physics_warns_once(gl):
+    # A new user's finding: frame(1e9) with physics simulated for hours without a word. Lowered
+    # threshold so that the test simulates 30 frames only.
+    r = mmdkit.Renderer(corpus_file(MIKU), size=(32, 18))
+    assert r.physics and r.last_frame == 0
+    r._FAR_FRAMES = 10
+    with pytest.warns(RuntimeWarning, match=r"frame 30 is 30 frames past the inputs' last key \(0\)"):
+        r.frame(30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r.frame(40)                       # once per renderer
+        r.frame(5)                        # near the keys: no word
+        quiet = mmdkit.Renderer(corpus_file(MIKU), size=(32, 18), physics=False)
+        quiet._FAR_FRAMES = 10
+        quiet.frame(30)                   # without physics the frame is drawn at once
