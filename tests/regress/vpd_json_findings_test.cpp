@@ -30,4 +30,31 @@ TEST(RegressVpdJson, HugeExponentTokenRoundTrips) {
   }
 }
 
+// fuzz_vpd_json, input tests/regress/inputs/fuzz_vpd_json/crash-bfbcc2ca...: a model file name
+// "//" written as "//;" reads back as a comment, so the written file could not be read ("input ends
+// where the bone count was expected"). A name VPD cannot hold is refused by write; the names it can
+// hold still round-trip.
+TEST(RegressVpdJson, ModelFileNameVpdReadsAsACommentIsRefused) {
+  for (const char* name : {"//", "//x.pmx", " m.pmx", "\\tm.pmx"}) {
+    const std::string json = std::string(R"({"format": "vpd", "encoding": "cp932", "line_ending": "crlf", "model_file": ")") +
+                             name + R"(", "bones": [], "morphs": []})";
+    auto pose = mmdkit::vpd::from_json(json);
+    ASSERT_TRUE(pose) << name << ": " << pose.error().to_string();
+    auto bytes = mmdkit::vpd::write(*pose);
+    ASSERT_FALSE(bytes) << name;
+    EXPECT_EQ(bytes.error().code, mmdkit::ErrorCode::invalid_argument) << name;
+  }
+  for (const char* name : {"m.pmx", "a//b.pmx", "m.pmx "}) {
+    const std::string json = std::string(R"({"format": "vpd", "encoding": "cp932", "line_ending": "crlf", "model_file": ")") +
+                             name + R"(", "bones": [], "morphs": []})";
+    auto pose = mmdkit::vpd::from_json(json);
+    ASSERT_TRUE(pose) << name;
+    auto bytes = mmdkit::vpd::write(*pose);
+    ASSERT_TRUE(bytes) << name << ": " << bytes.error().to_string();
+    auto back = mmdkit::vpd::read(mmdkit::ByteSpan(bytes->data(), bytes->size()));
+    ASSERT_TRUE(back) << name << ": " << back.error().to_string();
+    EXPECT_EQ(back->model_file.text, name);
+  }
+}
+
 }  // namespace

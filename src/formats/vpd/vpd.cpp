@@ -396,6 +396,11 @@ Result<std::string> name_bytes(const EncodedText& name, Encoding enc, const std:
     return make_error(ErrorCode::invalid_argument, "name holds a line break", what);
   if (model_file && out.find(';') != std::string::npos)
     return make_error(ErrorCode::invalid_argument, "model file name holds ';'", what);
+  // The reader skips spacing and // comments before the model file name (fuzz_vpd_json finding:
+  // a name "//" came back as a comment, the file unreadable).
+  if (model_file && !out.empty() && (out[0] == ' ' || out[0] == '\t' || out[0] == '\r' || out.starts_with("//")))
+    return make_error(ErrorCode::invalid_argument, "model file name begins with spacing or '//' (VPD reads them as "
+                                                   "spacing or a comment)", what);
   return out;
 }
 
