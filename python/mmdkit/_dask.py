@@ -80,6 +80,8 @@ class PinToCores:
         except (TypeError, ValueError):
             return
         cores = set(self.share(k))
+        if not cores:  # a worker numbered past N (not one of ours): left alone
+            return
         for tid in os.listdir("/proc/self/task"):
             try:
                 os.sched_setaffinity(int(tid), cores)
