@@ -522,7 +522,17 @@ void set_project_folder(InputArgs& a) {
 
 // Runs `one` on each of `paths` (info, check of several files): blocks in order, a blank line
 // between them; with --json one JSON array of the per-file objects (a file that fails has its error
-// on stderr and, in the array, {"file": ..., "error": "<the error line's words>"}). The exit status is the worst of the files' (1 over 0; 2 is usage).
+// on stderr and, in the array, {"file": ..., "error": "<the error line's words>"}; one file alone:
+// its object, that error object too). The exit status is the worst of the files' (1 over 0; 2 is usage).
+// The JSON object of a file that could not be read: the file and the words of the last error line
+// it printed (`said`).
+std::string json_error_object(const std::string& path, std::string error) {
+  if (const std::size_t at = error.rfind("mmdkit: error: "); at != std::string::npos) error = error.substr(at + 15);
+  while (!error.empty() && error.back() == '\n') error.pop_back();
+  if (const std::size_t nl = error.find('\n'); nl != std::string::npos) error.resize(nl);
+  return "{\"file\": " + json::string(input_label(path)) + ", \"error\": " + json::string(error) + "}\n";
+}
+
 template <class One>
 int for_each_file(std::string_view command, const InputArgs& a, const std::vector<std::string>& paths, const Streams& s,
                   One&& one) {
@@ -530,7 +540,15 @@ int for_each_file(std::string_view command, const InputArgs& a, const std::vecto
     InputArgs x = a;
     x.path = paths[0];
     set_project_folder(x);
-    return one(x, s, false);
+    if (!a.flags.json) return one(x, s, false);
+    // --json of one file that cannot be read: its error object on stdout too, as in an array of
+    // several (a script reading stdout gets JSON, not nothing)
+    std::ostringstream block, said;
+    const int rc = one(x, Streams{s.in, block, said}, false);
+    s.err << said.str();
+    const std::string text = block.str();
+    s.out << (text.empty() && rc != kExitOk ? json_error_object(paths[0], said.str()) : text);
+    return rc;
   }
   if (std::count(paths.begin(), paths.end(), std::string("-")) > 0)
     return usage_error(s.err, command, "the standard input ('-') can be read only as the one FILE");
@@ -550,11 +568,7 @@ int for_each_file(std::string_view command, const InputArgs& a, const std::vecto
     std::string text = block.str();
     if (text.empty() && a.flags.json && rc != kExitOk) {
       // A file that could not be read still has its object: the file and the error's words.
-      std::string error = said.str();
-      if (const std::size_t at = error.rfind("mmdkit: error: "); at != std::string::npos) error = error.substr(at + 15);
-      while (!error.empty() && error.back() == '\n') error.pop_back();
-      if (const std::size_t nl = error.find('\n'); nl != std::string::npos) error.resize(nl);
-      text = "{\"file\": " + json::string(input_label(p)) + ", \"error\": " + json::string(error) + "}\n";
+      text = json_error_object(p, said.str());
     }
     if (text.empty()) continue;
     if (!first) out << (a.flags.json ? ",\n" : "\n");

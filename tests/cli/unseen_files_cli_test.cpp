@@ -254,6 +254,13 @@ TEST_F(UnseenFilesCli, InfoAndCheckTakeSeveralFiles) {
   EXPECT_NE(mixed_json.out.find("{\"file\": \"" + (dir / "bad.vmd").string() + "\", \"error\": \"" + (dir / "bad.vmd").string()),
             std::string::npos)
       << mixed_json.out;
+  // one unreadable file alone: its error object on stdout as well (a new user's finding: nothing)
+  for (const char* cmd : {"info --json ", "check --json "}) {
+    const Outcome alone = run(cmd + q("bad.vmd"));
+    EXPECT_EQ(alone.code, 1) << cmd;
+    EXPECT_EQ(alone.out.rfind("{\"file\": \"" + (dir / "bad.vmd").string() + "\", \"error\": \"", 0), 0u) << cmd << alone.out;
+    EXPECT_NE(alone.err.find("bad.vmd"), std::string::npos) << cmd << alone.err;
+  }
   const Outcome check = run("check " + q("a.vmd") + " " + q("m.pmx"));
   EXPECT_NE(check.out.find((dir / "a.vmd").string() + ": 0 error(s)"), std::string::npos) << check.out;
   EXPECT_NE(check.out.find((dir / "m.pmx").string() + ": 0 error(s)"), std::string::npos) << check.out;
