@@ -1,7 +1,7 @@
 // mmdkit format registry — MMD projects (.pmm): thin wiring of the library (formats/pmm.hpp) into the
 // generic commands. A version-1 project stores no bone / morph counts: they are read from the
 // model files it names, found below the project's folder (pmm::resolve_path).
-#include <algorithm>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -189,17 +189,17 @@ Result<std::vector<Finding>> check(ByteSpan bytes, const ReadFlags& flags) {
   // A file several records name (the sample project's lights: one .x, two accessories) is one
   // finding, at its first record, naming the others.
   auto files = [&](const auto& records, const std::string& section, const std::string& what) {
-    std::vector<std::pair<std::string, std::vector<std::size_t>>> seen;  // stored path, records naming it
+    // every stored path once (looked up once), with the records naming it
+    std::map<std::string, std::vector<std::size_t>> named;
+    std::vector<std::string> order;
     for (std::size_t i = 0; i < records.size(); ++i) {
-      const std::string& stored = records[i].path.text;
-      auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == stored; });
-      if (it != seen.end()) {
-        it->second.push_back(i);
-      } else if (missing(stored)) {
-        seen.push_back({stored, {i}});
-      }
+      auto [it, added] = named.try_emplace(records[i].path.text);
+      if (added) order.push_back(it->first);
+      it->second.push_back(i);
     }
-    for (const auto& [stored, recs] : seen) {
+    for (const std::string& stored : order) {
+      if (!missing(stored)) continue;
+      const std::vector<std::size_t>& recs = named[stored];
       std::string why = not_found(what, stored);
       if (recs.size() > 1) {
         why += recs.size() == 2 ? "; record" : "; records";
